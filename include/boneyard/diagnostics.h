@@ -1,0 +1,93 @@
+// Findings, parse errors and Result: how every reader and validator reports problems.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace boneyard {
+
+enum class Severity : std::uint8_t { info, warning, error };
+
+std::string_view severity_name(Severity s);
+
+// One problem or fact about a file. `path` locates it inside the file's structure
+// (e.g. "0xE/12 bone 7 rotation keys"); `offset` is the absolute byte offset in the file.
+struct Finding {
+  Severity severity = Severity::error;
+  std::uint64_t offset = 0;
+  std::string path;
+  std::string message;
+  std::string expected;  // empty when not applicable
+  std::string found;     // empty when not applicable
+};
+
+// "file: error at byte 1234 (0x4D2) in 0xE/3 bone 1 rotation keys: truncated (expected 80 bytes, found 12)"
+std::string format_finding(const Finding& f, std::string_view file);
+
+class Diagnostics {
+ public:
+  void add(Finding f) { findings_.push_back(std::move(f)); }
+  void add(Severity s, std::uint64_t offset, std::string path, std::string message,
+           std::string expected = {}, std::string found = {});
+  const std::vector<Finding>& findings() const { return findings_; }
+  std::vector<Finding>& findings() { return findings_; }
+  std::size_t count(Severity s) const;
+  bool has_errors() const { return count(Severity::error) != 0; }
+  void sort_by_offset();
+
+ private:
+  std::vector<Finding> findings_;
+};
+
+// Thrown inside readers when the bytes cannot be parsed any further; converted to a Finding
+// (and a Result error) at the public API boundary. Outer parsing levels prepend their context.
+class ParseError : public std::runtime_error {
+ public:
+  explicit ParseError(Finding f);
+  const Finding& finding() const { return finding_; }
+  // Prepend a structural context: "bone 7" + "rotation keys" -> "bone 7 rotation keys".
+  void prepend_path(std::string_view context);
+
+ private:
+  Finding finding_;
+};
+
+[[noreturn]] void fail(std::uint64_t offset, std::string path, std::string message,
+                       std::string expected = {}, std::string found = {});
+
+// A value or the Finding that explains why there is none (fastgltf-style errors as values).
+template <class T>
+class Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(Finding error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
+  bool ok() const { return std::holds_alternative<T>(v_); }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<T>(v_); }
+  const T& value() const& { return std::get<T>(v_); }
+  T&& value() && { return std::get<T>(std::move(v_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const Finding& error() const { return std::get<Finding>(v_); }
+
+ private:
+  std::variant<T, Finding> v_;
+};
+
+// Runs `fn` and turns a ParseError into an error Result.
+template <class Fn>
+auto catch_parse_errors(Fn&& fn) -> Result<decltype(fn())> {
+  try {
+    return fn();
+  } catch (const ParseError& e) {
+    return e.finding();
+  }
+}
+
+}  // namespace boneyard

@@ -1,0 +1,55 @@
+// A file of any supported format, recognised by its content. This is the single place where the
+// CLI meets the formats: it opens a Document and asks it for info, a dump, findings or bytes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "boneyard/diagnostics.h"
+#include "boneyard/file_io.h"
+#include "boneyard/json_writer.h"
+
+namespace boneyard {
+
+class TextureNames;  // strcode.h
+
+struct OpenOptions {
+  std::string layout;                    // MGS2: "" (detect), "ps2" or "mc"
+  const TextureNames* names = nullptr;   // MGS2: StrCode24 id -> texture name
+};
+
+struct DumpOptions {
+  bool raw = false;  // add stored integers, sizes, CRCs
+  const TextureNames* names = nullptr;
+};
+
+struct ConvertOptions {
+  std::string layout;  // MGS2 target layout: "" (keep), "ps2" or "mc"
+};
+
+class Document {
+ public:
+  virtual ~Document() = default;
+  virtual std::string_view format() const = 0;  // "omf", "ogf", "kms", "evm"
+  // Human-readable summary for `boneyard info`.
+  virtual std::string info() const = 0;
+  // The documented JSON dump (docs/json-schema.md).
+  virtual void dump(JsonWriter& out, const DumpOptions& options) const = 0;
+  // Every finding: those met while reading, then the validator's.
+  virtual Diagnostics validate() const = 0;
+  // Output extensions (lower case, with dot) that convert() can produce from this document.
+  virtual std::vector<std::string> convert_targets() const = 0;
+  // The bytes of the converted file, or a Finding explaining why not.
+  virtual Result<std::vector<std::uint8_t>> convert(std::string_view target_extension,
+                                                    const ConvertOptions& options) const = 0;
+};
+
+// Recognises the format from the bytes (the extension only breaks ties) and parses it.
+// Errors: not a supported format, or the file cannot be parsed.
+Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> file, std::string_view file_name,
+                                                const OpenOptions& options);
+
+}  // namespace boneyard

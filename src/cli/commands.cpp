@@ -1,0 +1,169 @@
+#include "commands.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "boneyard/document.h"
+#include "boneyard/file_io.h"
+#include "boneyard/json_writer.h"
+
+namespace boneyard::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void add_layout_option(CLI::App& cmd, CommonOptions& o) {
+  cmd.add_option("--layout", o.layout, "MGS2 only: force the PS2 (32-bit) or Master Collection (64-bit) layout")
+      ->check(CLI::IsMember({"ps2", "mc"}));
+}
+
+// Opens and parses one file; on failure prints one line to stderr and raises `exit_code`.
+std::unique_ptr<Document> open_or_report(const std::string& path, const CommonOptions& common, int& exit_code) {
+  auto opened = FileData::open(path);
+  if (auto* err = std::get_if<FileError>(&opened)) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), err->message.c_str());
+    exit_code = std::max(exit_code, err->kind == FileError::Kind::io ? kExitUsage : kExitFindings);
+    return nullptr;
+  }
+  OpenOptions options;
+  options.layout = common.layout;
+  auto doc = open_document(std::get<std::shared_ptr<const FileData>>(std::move(opened)), path, options);
+  if (!doc) {
+    std::fprintf(stderr, "%s\n", format_finding(doc.error(), path).c_str());
+    exit_code = std::max(exit_code, kExitFindings);
+    return nullptr;
+  }
+  return std::move(doc).value();
+}
+
+std::string lower_extension(const fs::path& p) {
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("info", "Summarise files: versions, parts and bones, motions, key statistics");
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto common = std::make_shared<CommonOptions>();
+  cmd->add_option("files", *files, "Files to describe")->required();
+  add_layout_option(*cmd, *common);
+  cmd->callback([files, common, &exit_code] {
+    bool first = true;
+    for (const auto& path : *files) {
+      auto doc = open_or_report(path, *common, exit_code);
+      if (!doc) continue;
+      if (!first) std::fputc('\n', stdout);
+      first = false;
+      std::printf("%s\n%s", path.c_str(), doc->info().c_str());
+    }
+  });
+}
+
+void add_dump_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("dump", "Print a file as JSON (schema in docs/json-schema.md)");
+  auto file = std::make_shared<std::string>();
+  auto raw = std::make_shared<bool>(false);
+  auto common = std::make_shared<CommonOptions>();
+  cmd->add_option("file", *file, "File to dump")->required();
+  cmd->add_flag("--raw", *raw, "Add the stored integers, sizes, inits and CRCs");
+  add_layout_option(*cmd, *common);
+  cmd->callback([file, raw, common, &exit_code] {
+    auto doc = open_or_report(*file, *common, exit_code);
+    if (!doc) return;
+    DumpOptions options;
+    options.raw = *raw;
+    JsonWriter out(stdout);
+    doc->dump(out, options);
+    out.newline();
+    out.flush();
+  });
+}
+
+void add_validate_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "validate", "Check files the way the engine reads them; exit 1 if any file has errors");
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto strict = std::make_shared<bool>(false);
+  auto show_info = std::make_shared<bool>(false);
+  auto quiet = std::make_shared<bool>(false);
+  auto common = std::make_shared<CommonOptions>();
+  cmd->add_option("files", *files, "Files to check")->required();
+  cmd->add_flag("--strict", *strict, "Count warnings as errors");
+  cmd->add_flag("--info", *show_info, "Also print info findings");
+  cmd->add_flag("-q,--quiet", *quiet, "Print only the per-file summary lines");
+  add_layout_option(*cmd, *common);
+  cmd->callback([files, strict, show_info, quiet, common, &exit_code] {
+    for (const auto& path : *files) {
+      auto doc = open_or_report(path, *common, exit_code);
+      if (!doc) continue;
+      Diagnostics d = doc->validate();
+      if (!*quiet) {
+        for (const auto& f : d.findings()) {
+          if (f.severity == Severity::info && !*show_info) continue;
+          std::printf("%s\n", format_finding(f, path).c_str());
+        }
+      }
+      const std::size_t errors = d.count(Severity::error);
+      const std::size_t warnings = d.count(Severity::warning);
+      const bool failed = errors > 0 || (*strict && warnings > 0);
+      std::printf("%s: %s (%s): %zu error%s, %zu warning%s, %zu info\n", path.c_str(), failed ? "FAIL" : "ok",
+                  std::string(doc->format()).c_str(), errors, errors == 1 ? "" : "s", warnings,
+                  warnings == 1 ? "" : "s", d.count(Severity::info));
+      if (failed) exit_code = std::max(exit_code, kExitFindings);
+    }
+  });
+}
+
+void add_convert_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("convert", "Convert or rewrite a file; the output format follows -o's extension");
+  auto in = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  auto common = std::make_shared<CommonOptions>();
+  auto target_layout = std::make_shared<std::string>();
+  cmd->add_option("input", *in, "Input file")->required();
+  cmd->add_option("-o,--output", *out, "Output file")->required();
+  cmd->add_option("--layout", *target_layout, "MGS2 only: write the PS2 or Master Collection layout")
+      ->check(CLI::IsMember({"ps2", "mc"}));
+  cmd->add_option("--input-layout", common->layout, "MGS2 only: force the input's layout")
+      ->check(CLI::IsMember({"ps2", "mc"}));
+  cmd->callback([in, out, common, target_layout, &exit_code] {
+    if (same_file(*in, *out)) {
+      std::fprintf(stderr, "%s: refusing to overwrite the input file; choose another output\n", out->c_str());
+      exit_code = kExitUsage;
+      return;
+    }
+    auto doc = open_or_report(*in, *common, exit_code);
+    if (!doc) return;
+    const std::string ext = lower_extension(*out);
+    const auto targets = doc->convert_targets();
+    if (std::find(targets.begin(), targets.end(), ext) == targets.end()) {
+      std::string list;
+      for (const auto& t : targets) list += (list.empty() ? "" : ", ") + t;
+      std::fprintf(stderr, "%s: cannot convert %s to '%s' (possible: %s)\n", in->c_str(),
+                   std::string(doc->format()).c_str(), ext.c_str(), list.c_str());
+      exit_code = kExitUsage;
+      return;
+    }
+    ConvertOptions options;
+    options.layout = *target_layout;
+    auto bytes = doc->convert(ext, options);
+    if (!bytes) {
+      std::fprintf(stderr, "%s\n", format_finding(bytes.error(), *in).c_str());
+      exit_code = std::max(exit_code, kExitFindings);
+      return;
+    }
+    if (auto err = write_file_atomic(*out, bytes.value()); !err.empty()) {
+      std::fprintf(stderr, "%s\n", err.c_str());
+      exit_code = kExitUsage;
+      return;
+    }
+  });
+}
+
+}  // namespace boneyard::cli

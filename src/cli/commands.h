@@ -1,0 +1,27 @@
+// The CLI's commands: each parses nothing itself, it receives parsed options and calls the library.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace boneyard::cli {
+
+// Exit codes shared by every command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFindings = 1;  // invalid input, or validation findings
+inline constexpr int kExitUsage = 2;     // usage or I/O problems
+
+struct CommonOptions {
+  std::string layout;      // MGS2 layout override: ps2 | mc
+  std::string names_file;  // MGS2 StrCode24 names, one per line
+};
+
+// Registers a subcommand on `app`; the callback stores its exit code in `exit_code`.
+void add_info_command(CLI::App& app, int& exit_code);
+void add_dump_command(CLI::App& app, int& exit_code);
+void add_validate_command(CLI::App& app, int& exit_code);
+void add_convert_command(CLI::App& app, int& exit_code);
+
+}  // namespace boneyard::cli

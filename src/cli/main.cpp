@@ -1,0 +1,23 @@
+#include <cstdio>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"boneyard: inspect, validate, dump and convert S.T.A.L.K.E.R. motions (.omf/.ogf) and\n"
+               "Metal Gear Solid 2 models (.kms/.evm), losslessly."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "boneyard 0.1.0");
+  int exit_code = boneyard::cli::kExitOk;
+  boneyard::cli::add_info_command(app, exit_code);
+  boneyard::cli::add_dump_command(app, exit_code);
+  boneyard::cli::add_validate_command(app, exit_code);
+  boneyard::cli::add_convert_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : boneyard::cli::kExitUsage;
+  }
+  std::fflush(stdout);
+  return exit_code;
+}

@@ -1,0 +1,54 @@
+#include "boneyard/chunks.h"
+
+#include <algorithm>
+
+namespace boneyard {
+
+const Chunk* ChunkList::find(std::uint32_t id) const {
+  for (const auto& c : chunks)
+    if (c.id() == id) return &c;
+  return nullptr;
+}
+
+std::size_t ChunkList::count(std::uint32_t id) const {
+  return static_cast<std::size_t>(
+      std::count_if(chunks.begin(), chunks.end(), [id](const Chunk& c) { return c.id() == id; }));
+}
+
+ChunkList split_chunks(Bytes data, std::uint64_t base_offset) {
+  ChunkList list;
+  std::size_t pos = 0;
+  while (data.size() - pos >= 8) {
+    const auto raw_id = load_le<std::uint32_t>(data.data() + pos);
+    const auto size = load_le<std::uint32_t>(data.data() + pos + 4);
+    const std::size_t avail = data.size() - pos - 8;
+    if (size > avail) {
+      list.overrun = OverrunChunk{raw_id, base_offset + pos, size, avail};
+      break;
+    }
+    list.chunks.push_back(Chunk{raw_id, base_offset + pos, data.subspan(pos + 8, size)});
+    pos += 8 + size;
+  }
+  list.trailing = data.subspan(pos);
+  list.trailing_offset = base_offset + pos;
+  return list;
+}
+
+std::size_t begin_chunk(ByteWriter& w, std::uint32_t raw_id) {
+  w.u32(raw_id);
+  const std::size_t at = w.size();
+  w.u32(0);
+  return at;
+}
+
+void end_chunk(ByteWriter& w, std::size_t size_field_pos) {
+  w.patch_u32(size_field_pos, static_cast<std::uint32_t>(w.size() - size_field_pos - 4));
+}
+
+void write_chunk(ByteWriter& w, std::uint32_t raw_id, Bytes payload) {
+  w.u32(raw_id);
+  w.u32(static_cast<std::uint32_t>(payload.size()));
+  w.bytes(payload);
+}
+
+}  // namespace boneyard

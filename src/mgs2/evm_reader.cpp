@@ -1,0 +1,160 @@
+#include <string>
+
+#include "boneyard/evm.h"
+#include "read_helpers.h"
+
+namespace boneyard::mgs2 {
+
+using detail::read_ptr;
+using detail::read_vec3;
+using detail::read_vec4;
+
+std::size_t evm_header_size(Layout layout) { return layout == Layout::ps2 ? 0x30 : 0x40; }
+std::size_t evm_packet_size(Layout layout) { return layout == Layout::ps2 ? 0x40 : 0x70; }
+
+std::optional<Layout> detect_evm_layout(Bytes file) {
+  if (file.size() < 0x30) return std::nullopt;
+  const std::uint64_t n = load_le<std::uint32_t>(file.data() + 0x04);
+  if (load_le<std::uint32_t>(file.data() + 0x2C) == 0x30 + n * kEvmBoneSize) return Layout::ps2;
+  if (file.size() >= 0x38 && load_le<std::uint64_t>(file.data() + 0x30) == 0x40 + n * kEvmBoneSize) return Layout::mc;
+  return std::nullopt;
+}
+
+namespace {
+
+EvmPacket read_packet(ByteReader& r, Layout layout, const detail::ArrayResolver& arrays) {
+  EvmPacket p;
+  p.file_offset = r.offset();
+  p.flag = r.u32("flag");
+  if (layout == Layout::mc) p.flag_pad = r.u32("flag pad");
+  for (int i = 0; i < 3; ++i) {
+    p.tex_id[i] = r.u32("tex_id");
+    if (layout == Layout::mc) p.tex_pad[i] = r.u32("tex_id pad");
+  }
+  p.n_verts = r.u32("n_verts");
+  p.n_mats = r.u32("n_mats");
+  for (auto& id : p.mat_id) id = r.u8("mat_id");
+  const std::size_t ptr = layout == Layout::ps2 ? 4 : 8;
+  const std::uint64_t at = r.offset();
+  std::uint64_t ptrs[6];
+  for (auto& q : ptrs) q = read_ptr(r, layout, "array pointers");
+  p.rgbs = read_ptr(r, layout, "rgbs");
+  p.pad = read_ptr(r, layout, "pad");
+
+  const std::uint64_t n = p.vertex_count() * std::uint64_t{8};
+  p.verts = arrays.resolve(at, ptrs[0], n, "vertices");
+  p.norms = arrays.resolve(at + ptr, ptrs[1], n, "normals");
+  static const char* const kUvNames[3] = {"uv0", "uv1", "uv2"};
+  for (int i = 0; i < 3; ++i) p.uvs[i] = arrays.resolve(at + ptr * (2 + i), ptrs[2 + i], n, kUvNames[i]);
+  p.weights = arrays.resolve(at + ptr * 5, ptrs[5], n, "weights");
+  return p;
+}
+
+EvmModel read_model(Bytes file, std::optional<Layout> force, Diagnostics* notes) {
+  EvmModel m;
+  if (force) {
+    m.layout = *force;
+  } else if (auto detected = detect_evm_layout(file)) {
+    m.layout = *detected;
+  } else {
+    fail(file.size() >= 0x30 ? 0x2C : 0, "header packet", "cannot tell the layout: the packet pointer does not follow the skeleton",
+         "0x30 + n_x_models * 0x40 at 0x2C (PS2) or 0x40 + n_x_models * 0x40 at 0x30 (MC); use --layout to force",
+         file.size() >= 0x30 ? hex(load_le<std::uint32_t>(file.data() + 0x2C)) : std::to_string(file.size()) + " bytes");
+  }
+  m.file_size = file.size();
+  ByteReader r(file, 0);
+  EvmHeader& h = m.header;
+  h.n_models = r.u32("header n_models");
+  h.n_x_models = r.u32("header n_x_models");
+  h.bbox_min = read_vec3(r, "header bbox");
+  h.bbox_max = read_vec3(r, "header bbox");
+  if (m.layout == Layout::ps2) {
+    h.type = r.u32("header type");
+    h.texture = r.u32("header texture");
+    h.n_packs = r.u32("header n_packs");
+    h.packet = r.u32("header packet");
+  } else {
+    h.texture = r.u32("header texture");
+    h.mc_pad[0] = r.u32("header pad");
+    h.type = r.u32("header type");
+    h.n_packs = r.u32("header n_packs");
+    h.packet = r.u64("header packet");
+    h.mc_pad[1] = r.u32("header pad");
+    h.mc_pad[2] = r.u32("header pad");
+  }
+  r.need_array(h.n_x_models, kEvmBoneSize, "skeleton (n_x_models)");
+  std::vector<Interval> covered;
+  covered.push_back(Interval{0, r.offset() + std::uint64_t{h.n_x_models} * kEvmBoneSize});
+  m.bones.reserve(h.n_x_models);
+  for (std::uint32_t i = 0; i < h.n_x_models; ++i) {
+    try {
+      EvmBone b;
+      b.file_offset = r.offset();
+      b.flag = r.u32("flag");
+      b.parent = r.s32("parent");
+      b.translation = read_vec3(r, "offset");
+      b.root_offset = read_vec3(r, "root offset");
+      b.box_min = read_vec4(r, "bbox");
+      b.box_max = read_vec4(r, "bbox");
+      m.bones.push_back(b);
+    } catch (ParseError& e) {
+      e.prepend_path("bone " + std::to_string(i));
+      throw;
+    }
+  }
+  const std::size_t pack_size = evm_packet_size(m.layout);
+  const std::uint64_t packet_field = m.layout == Layout::ps2 ? 0x2C : 0x30;
+  ByteReader pr = detail::table_reader(file, packet_field, h.packet, h.n_packs, pack_size, "header packet");
+  covered.push_back(Interval{h.packet, h.packet + std::uint64_t{h.n_packs} * pack_size});
+  const detail::ArrayResolver arrays{file, &covered};
+  m.packets.reserve(h.n_packs);
+  for (std::uint32_t j = 0; j < h.n_packs; ++j) {
+    try {
+      m.packets.push_back(read_packet(pr, m.layout, arrays));
+    } catch (ParseError& e) {
+      e.prepend_path("packet " + std::to_string(j));
+      throw;
+    }
+  }
+  m.gaps = uncovered_gaps(file, std::move(covered));
+  if (notes != nullptr) {
+    if (force) notes->add(Severity::info, 0, "header", "layout forced", {}, std::string(layout_name(*force)));
+    std::uint64_t gap_bytes = 0;
+    for (const auto& g : m.gaps) gap_bytes += g.bytes.size();
+    if (gap_bytes != 0) {
+      notes->add(Severity::info, m.gaps.front().offset, "file",
+                 std::to_string(gap_bytes) + " bytes in " + std::to_string(m.gaps.size()) +
+                     " gaps not covered by any structure (padding or unknown data, kept on rewrite)");
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+Result<EvmModel> read_evm(Bytes file, std::optional<Layout> force, Diagnostics* notes) {
+  return catch_parse_errors([&] { return read_model(file, force, notes); });
+}
+
+std::size_t evm_influences(const EvmModel& model, const EvmPacket& packet, std::size_t v,
+                           std::array<EvmInfluence, 8>& out) {
+  const std::uint8_t* w = packet.weights.data.data() + v * 8;
+  std::size_t n = 0;
+  if (model.weights_v2()) {
+    for (int k = 0; k < 4; ++k) {
+      if (w[k] == 0) continue;
+      const unsigned slot = w[4 + k] / 4U;
+      const int joint = slot < 8 && packet.mat_id[slot] != 0xFF ? packet.mat_id[slot] : -1;
+      out[n++] = EvmInfluence{joint, static_cast<float>(w[k]) / 128.0f};
+    }
+  } else {
+    for (int k = 0; k < 8; ++k) {
+      if (w[k] == 0) continue;
+      const int joint = packet.mat_id[k] != 0xFF ? packet.mat_id[k] : -1;
+      out[n++] = EvmInfluence{joint, static_cast<float>(w[k]) / 128.0f};
+    }
+  }
+  return n;
+}
+
+}  // namespace boneyard::mgs2

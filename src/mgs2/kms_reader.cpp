@@ -1,0 +1,138 @@
+#include <string>
+
+#include "boneyard/kms.h"
+#include "read_helpers.h"
+
+namespace boneyard::mgs2 {
+
+using detail::read_ptr;
+using detail::read_vec3;
+
+std::size_t kms_unit_size(Layout layout) { return layout == Layout::ps2 ? 0x40 : 0x50; }
+std::size_t kms_packet_size(Layout layout) { return layout == Layout::ps2 ? 0x30 : 0x60; }
+
+Layout detect_kms_layout(Bytes file) {
+  if (file.size() < 0x10 || load_le<std::uint32_t>(file.data() + 0x0C) != 0) return Layout::ps2;
+  // A PS2 file whose texture id is 0: its first unit's packet pointer (0x70 in both layouts)
+  // points right after a table of 0x40-byte units.
+  if (file.size() >= 0x74) {
+    const std::uint64_t n = load_le<std::uint32_t>(file.data() + 0x08);
+    if (n != 0 && load_le<std::uint32_t>(file.data() + 0x70) == kKmsHeaderSize + n * 0x40) return Layout::ps2;
+  }
+  return Layout::mc;
+}
+
+namespace {
+
+KmsPacket read_packet(ByteReader& r, Layout layout, const detail::ArrayResolver& arrays) {
+  KmsPacket p;
+  p.file_offset = r.offset();
+  p.flag = r.u32("flag");
+  p.n_verts = r.u32("n_verts");
+  for (int i = 0; i < 3; ++i) {
+    p.tex_id[i] = r.u32("tex_id");
+    if (layout == Layout::mc) p.tex_pad[i] = r.u32("tex_id pad");
+  }
+  const std::size_t ptr = layout == Layout::ps2 ? 4 : 8;
+  const std::uint64_t at = r.offset();
+  const std::uint64_t verts = read_ptr(r, layout, "verts");
+  const std::uint64_t norms = read_ptr(r, layout, "norms");
+  std::uint64_t uvs[3];
+  for (auto& u : uvs) u = read_ptr(r, layout, "uvs");
+  p.rgbs = read_ptr(r, layout, "rgbs");
+  p.pad = read_ptr(r, layout, "pad");
+  if (layout == Layout::mc) p.pad2 = r.u64("pad");
+
+  const std::uint64_t n = p.vertex_count();
+  p.verts = arrays.resolve(at, verts, n * 8, "vertices");
+  p.norms = arrays.resolve(at + ptr, norms, n * 8, "normals");
+  static const char* const kUvNames[3] = {"uv0", "uv1", "uv2"};
+  for (int i = 0; i < 3; ++i) p.uvs[i] = arrays.resolve(at + ptr * (2 + i), uvs[i], n * 4, kUvNames[i]);
+  return p;
+}
+
+KmsUnit read_unit(ByteReader& r, Layout layout) {
+  KmsUnit u;
+  u.file_offset = r.offset();
+  u.type = r.u32("type");
+  u.n_packs = r.u32("n_packs");
+  u.bbox_min = read_vec3(r, "bbox");
+  u.bbox_max = read_vec3(r, "bbox");
+  u.position = read_vec3(r, "position");
+  u.parent = r.s32("parent");
+  u.packs = read_ptr(r, layout, "packs");
+  for (auto& p : u.pad) p = read_ptr(r, layout, "pad");
+  return u;
+}
+
+KmsModel read_model(Bytes file, std::optional<Layout> force, Diagnostics* notes) {
+  KmsModel m;
+  m.layout = force ? *force : detect_kms_layout(file);
+  m.file_size = file.size();
+  ByteReader r(file, 0);
+  KmsHeader& h = m.header;
+  h.data_format = r.u32("header data_format");
+  h.n_models = r.u32("header n_models");
+  h.n_x_models = r.u32("header n_x_models");
+  if (m.layout == Layout::ps2) {
+    h.texture = r.u32("header texture");
+    for (auto& p : h.pad) p = r.u32("header pad");
+  } else {
+    h.pad[2] = r.u32("header pad");
+    h.texture = r.u32("header texture");
+    h.pad[0] = r.u32("header pad");
+    h.pad[1] = r.u32("header pad");
+  }
+  h.bbox_min = read_vec3(r, "header bbox");
+  h.bbox_max = read_vec3(r, "header bbox");
+  h.position = read_vec3(r, "header position");
+
+  const std::size_t unit_size = kms_unit_size(m.layout);
+  const std::size_t pack_size = kms_packet_size(m.layout);
+  r.need_array(h.n_x_models, unit_size, "units (n_x_models)");
+  std::vector<Interval> covered;
+  covered.push_back(Interval{0, kKmsHeaderSize + std::uint64_t{h.n_x_models} * unit_size});
+  const detail::ArrayResolver arrays{file, &covered};
+
+  m.units.reserve(h.n_x_models);
+  for (std::uint32_t i = 0; i < h.n_x_models; ++i) {
+    try {
+      KmsUnit u = read_unit(r, m.layout);
+      ByteReader pr = detail::table_reader(file, u.file_offset + 0x30, u.packs, u.n_packs, pack_size, "packs");
+      covered.push_back(Interval{u.packs, u.packs + std::uint64_t{u.n_packs} * pack_size});
+      u.packets.reserve(u.n_packs);
+      for (std::uint32_t j = 0; j < u.n_packs; ++j) {
+        try {
+          u.packets.push_back(read_packet(pr, m.layout, arrays));
+        } catch (ParseError& e) {
+          e.prepend_path("packet " + std::to_string(j));
+          throw;
+        }
+      }
+      m.units.push_back(std::move(u));
+    } catch (ParseError& e) {
+      e.prepend_path("unit " + std::to_string(i));
+      throw;
+    }
+  }
+  m.gaps = uncovered_gaps(file, std::move(covered));
+  if (notes != nullptr) {
+    if (force) notes->add(Severity::info, 0, "header", "layout forced", {}, std::string(layout_name(*force)));
+    std::uint64_t gap_bytes = 0;
+    for (const auto& g : m.gaps) gap_bytes += g.bytes.size();
+    if (gap_bytes != 0) {
+      notes->add(Severity::info, m.gaps.front().offset, "file",
+                 std::to_string(gap_bytes) + " bytes in " + std::to_string(m.gaps.size()) +
+                     " gaps not covered by any structure (padding or unknown data, kept on rewrite)");
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+Result<KmsModel> read_kms(Bytes file, std::optional<Layout> force, Diagnostics* notes) {
+  return catch_parse_errors([&] { return read_model(file, force, notes); });
+}
+
+}  // namespace boneyard::mgs2

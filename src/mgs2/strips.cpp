@@ -1,0 +1,108 @@
+#include "boneyard/strips.h"
+
+#include <algorithm>
+
+namespace boneyard::mgs2 {
+
+std::vector<Triangle> decode_strip(Bytes records, std::size_t count) {
+  std::vector<Triangle> out;
+  out.reserve(count);
+  for_each_strip_triangle(records, count, [&](const Triangle& t) { out.push_back(t); });
+  return out;
+}
+
+std::size_t count_strip_triangles(Bytes records, std::size_t count) {
+  std::size_t n = 0;
+  for_each_strip_triangle(records, count, [&](const Triangle&) { ++n; });
+  return n;
+}
+
+namespace {
+
+class StripBuilder {
+ public:
+  explicit StripBuilder(const StripEncodeOptions& o) : opt_(o), limit_(std::max<std::size_t>(o.max_vertices, 3)) {}
+
+  void add(const Triangle& t) {
+    if (try_continue(t) || try_single_restart(t)) return;
+    if (cur_.size() + 3 > limit_) flush();
+    // A fresh strip: a, c (both non-drawing), then b closes (i-2, i, i-1) = (a, b, c).
+    push(t[0], true);
+    push(t[2], true);
+    push(t[1], false);
+    emitted_ = 1;
+  }
+
+  std::vector<std::vector<StripVertex>> finish() {
+    flush();
+    return std::move(packets_);
+  }
+
+ private:
+  std::uint16_t kick(std::uint32_t source, bool no_draw) const {
+    std::uint16_t low = kKickDefaultLow;
+    if (source < opt_.source_kicks.size()) low = static_cast<std::uint16_t>(opt_.source_kicks[source] & 0x7FFF);
+    return static_cast<std::uint16_t>(low | (no_draw ? kKickNoDraw : 0));
+  }
+  void push(std::uint32_t source, bool no_draw) { cur_.push_back(StripVertex{source, kick(source, no_draw)}); }
+
+  // The next triangle of the running strip is (p, x, q) after an even count, (p, q, x) after an
+  // odd one, p and q being the last two strip vertices.
+  bool try_continue(const Triangle& t) {
+    if (cur_.size() < 2 || cur_.size() + 1 > limit_) return false;
+    const std::uint32_t p = cur_[cur_.size() - 2].source;
+    const std::uint32_t q = cur_[cur_.size() - 1].source;
+    for (int r = 0; r < 3; ++r) {
+      const std::uint32_t a = t[r], b = t[(r + 1) % 3], c = t[(r + 2) % 3];
+      if (a != p) continue;
+      const bool odd = (emitted_ & 1U) != 0;
+      if (odd && b == q) {
+        push(c, false);
+      } else if (!odd && c == q) {
+        push(b, false);
+      } else {
+        continue;
+      }
+      ++emitted_;
+      return true;
+    }
+    return false;
+  }
+
+  // One non-drawing vertex y restarts the winding: then x closes (q, x, y).
+  bool try_single_restart(const Triangle& t) {
+    if (cur_.empty() || cur_.size() + 2 > limit_) return false;
+    const std::uint32_t q = cur_.back().source;
+    for (int r = 0; r < 3; ++r) {
+      if (t[r] != q) continue;
+      push(t[(r + 2) % 3], true);
+      push(t[(r + 1) % 3], false);
+      emitted_ = 1;
+      return true;
+    }
+    return false;
+  }
+
+  void flush() {
+    if (!cur_.empty()) packets_.push_back(std::move(cur_));
+    cur_.clear();
+    emitted_ = 0;
+  }
+
+  const StripEncodeOptions& opt_;
+  std::size_t limit_;
+  std::vector<StripVertex> cur_;
+  std::vector<std::vector<StripVertex>> packets_;
+  std::uint32_t emitted_ = 0;
+};
+
+}  // namespace
+
+std::vector<std::vector<StripVertex>> encode_strips(std::span<const Triangle> triangles,
+                                                    const StripEncodeOptions& options) {
+  StripBuilder b(options);
+  for (const auto& t : triangles) b.add(t);
+  return b.finish();
+}
+
+}  // namespace boneyard::mgs2

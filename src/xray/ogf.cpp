@@ -1,0 +1,102 @@
+#include "boneyard/ogf.h"
+
+#include "boneyard/omf_validate.h"
+
+namespace boneyard::xray {
+
+bool looks_like_ogf(Bytes bytes) {
+  return bytes.size() >= 12 && (load_le<std::uint32_t>(bytes.data()) & ~kChunkCompressBit) == kOgfHeader;
+}
+
+Result<OgfFile> read_ogf(std::shared_ptr<const FileData> file) {
+  return catch_parse_errors([&]() -> OgfFile {
+    OgfFile f;
+    f.source = file;
+    f.size = file->bytes().size();
+    f.chunks = split_chunks(file->bytes(), 0);
+    const Chunk* header = f.chunks.find(kOgfHeader);
+    if (header == nullptr) fail(0, "0x1", "missing OGF header chunk", "chunk 0x1", "none");
+    if (header->payload.size() == 4)
+      fail(header->payload_offset(), "0x1", "OGF v3 files (builds before 2004) are not supported", "OGF v4",
+           "a 4-byte v3 header");
+    ByteReader r(header->payload, header->payload_offset());
+    try {
+      f.header.format_version = r.u8("format version");
+      f.header.type = r.u8("type");
+      f.header.shader_id = r.u16("shader id");
+      for (auto& v : f.header.bbox) v = r.f32("bounding box");
+      for (auto& v : f.header.sphere) v = r.f32("bounding sphere");
+    } catch (ParseError& e) {
+      e.prepend_path("0x1");
+      throw;
+    }
+    if (f.header.format_version != 4)
+      fail(header->payload_offset(), "0x1 format version", "unsupported OGF version", "4",
+           std::to_string(f.header.format_version));
+    const Chunk* params = f.chunks.find(kChunkParams);
+    if (params != nullptr) f.motions = parse_motion_set(f.chunks.find(kChunkMotions), *params);
+    return f;
+  });
+}
+
+std::vector<std::uint8_t> write_ogf(const OgfFile& file) {
+  std::vector<std::uint8_t> out;
+  out.reserve(file.size);
+  ByteWriter w(out);
+  const Chunk* motions = file.chunks.find(kChunkMotions);
+  const Chunk* params = file.chunks.find(kChunkParams);
+  for (const auto& c : file.chunks.chunks) {
+    if (file.motions && &c == motions) {
+      const std::size_t at = begin_chunk(w, file.motions->motions_raw_id);
+      write_motions_payload(w, *file.motions);
+      end_chunk(w, at);
+    } else if (file.motions && &c == params) {
+      const std::size_t at = begin_chunk(w, file.motions->params.raw_id);
+      write_params_payload(w, file.motions->params);
+      end_chunk(w, at);
+    } else {
+      write_chunk(w, c.raw_id, c.payload);
+    }
+  }
+  w.bytes(file.chunks.trailing);
+  return out;
+}
+
+Result<std::vector<std::uint8_t>> extract_omf(const OgfFile& file) {
+  if (!file.motions || !file.motions->has_motions_chunk) {
+    return Finding{Severity::error, 0, "0xE/0xF", "model has no embedded motions to extract", "chunks 0xE and 0xF",
+                   file.chunks.find(kChunkParams) ? "only 0xF" : "none"};
+  }
+  std::vector<std::uint8_t> out;
+  ByteWriter w(out);
+  std::size_t at = begin_chunk(w, kChunkMotions);
+  write_motions_payload(w, *file.motions);
+  end_chunk(w, at);
+  at = begin_chunk(w, kChunkParams);
+  write_params_payload(w, file.motions->params);
+  end_chunk(w, at);
+  return out;
+}
+
+Diagnostics validate_ogf(const OgfFile& file) {
+  Diagnostics out;
+  for (const auto& c : file.chunks.chunks)
+    if (c.compress_bit())
+      out.add(Severity::warning, c.offset, hex(c.id()), "chunk id has bit 31 set but the chunk is read raw",
+              hex(c.id()), hex(c.raw_id));
+  if (file.header.type != 3 && file.header.type != 10)
+    out.add(Severity::info, 9, "0x1 type", "not a skeleton model", "3 or 10", std::to_string(file.header.type));
+  if (file.motions) {
+    validate_motion_set(*file.motions, out);
+  } else if (file.chunks.find(kChunkMotions) != nullptr) {
+    out.add(Severity::error, file.chunks.find(kChunkMotions)->offset, "0xF",
+            "embedded motions without chunk 0xF (bone parts and params)", "chunk 0xF", "none");
+  }
+  if (file.chunks.overrun || !file.chunks.trailing.empty())
+    out.add(Severity::warning, file.chunks.trailing_offset, "file", "trailing bytes after the last chunk (kept)", "none",
+            std::to_string(file.chunks.trailing.size()) + " bytes");
+  out.sort_by_offset();
+  return out;
+}
+
+}  // namespace boneyard::xray

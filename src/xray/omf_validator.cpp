@@ -1,0 +1,382 @@
+// OMF validation rules: ../shared/docs/xray-motions.md sections 1-3 and the clarifications
+// (falloff >= accrue is info, garbage translations warn, CRC problems warn). See docs/xray-omf.md.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "boneyard/crc32.h"
+#include "boneyard/omf_validate.h"
+#include "boneyard/text.h"
+
+namespace boneyard::xray {
+
+namespace {
+
+constexpr float kAbsurdTranslation = 1.0e4f;  // metres; real rigs stay within a few metres
+
+std::string num(std::uint64_t v) { return std::to_string(v); }
+std::string motion_path(std::size_t i) { return "0xE/" + num(i + 1); }
+std::string params_motion_path(std::size_t i) { return "0xF motion " + num(i); }
+std::string fmt_float(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+std::string show_name(std::string_view raw) { return "\"" + printable(raw) + "\""; }
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Counts occurrences of one problem across a motion and reports it once, at its first place.
+struct Tally {
+  std::size_t count = 0;
+  std::uint64_t offset = 0;
+  std::string path, found;
+  void hit(std::uint64_t at, std::string p, std::string f) {
+    if (count++ == 0) {
+      offset = at;
+      path = std::move(p);
+      found = std::move(f);
+    }
+  }
+  void report(Diagnostics& out, Severity s, const std::string& message, const std::string& expected) const {
+    if (count == 0) return;
+    std::string m = message;
+    if (count > 1) m += " (and " + num(count - 1) + " more in this motion)";
+    out.add(s, offset, path, m, expected, found);
+  }
+};
+
+void check_crc(std::uint32_t stored, Bytes keys, std::uint64_t at, const std::string& path, Tally& zero,
+               Tally& mismatch) {
+  if (stored == 0) {
+    zero.hit(at, path, "0");
+    return;
+  }
+  const std::uint32_t actual = crc32(keys);
+  if (actual != stored) mismatch.hit(at, path, hex(stored) + ", computed " + hex(actual));
+}
+
+bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+float max_abs(const Vec3& v) { return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}); }
+
+struct FileTallies {
+  std::size_t bit2_without_bit0 = 0;
+  std::size_t keys16 = 0;
+  std::uint64_t keys16_offset = 0;
+  std::string keys16_path;
+};
+
+void validate_bone(std::size_t mi, std::size_t bi, const BoneKeys& b, Tally (&t)[6],
+                   FileTallies& ft, Diagnostics& out) {
+  const std::string base = motion_path(mi) + " bone " + num(bi);
+  if ((b.flags & ~0x7u) != 0)
+    out.add(Severity::warning, b.offset, base + " flags", "unknown flag bits set", "bits 0-2 only", hex(b.flags));
+  if ((b.flags & kFlagTKeys16) && !b.translation_keyed()) ++ft.bit2_without_bit0;
+  if (b.translation_16bit() && ft.keys16++ == 0) {
+    ft.keys16_offset = b.offset;
+    ft.keys16_path = base + " flags";
+  }
+  if (!b.rotation_static()) {
+    check_crc(b.rotation_crc, b.rotation_keys, b.rotation_offset(), base + " rotation CRC", t[0], t[1]);
+  }
+  if (b.translation_keyed()) {
+    check_crc(b.translation_crc, b.translation_keys, b.translation_offset(), base + " translation CRC", t[2], t[3]);
+  }
+  // Quaternion length: the engine uses keys as stored; real data is within 6e-5 of unit length.
+  const std::size_t nrot = b.rotation_key_count();
+  for (std::size_t k = 0; k < nrot; ++k) {
+    const float len = b.rotation(k).norm();
+    if (std::fabs(len - 1.0f) > 0.01f) {
+      t[4].hit(b.rotation_offset() + (b.rotation_static() ? 0 : 4) + k * 8, base + " rotation key " + num(k),
+               "length " + fmt_float(len));
+      break;
+    }
+  }
+  const Vec3 reach = b.translation_keyed()
+                         ? Vec3{std::fabs(b.translation_init.x) + 32767 * std::fabs(b.translation_size.x),
+                                std::fabs(b.translation_init.y) + 32767 * std::fabs(b.translation_size.y),
+                                std::fabs(b.translation_init.z) + 32767 * std::fabs(b.translation_size.z)}
+                         : b.translation_init;
+  if (!finite(b.translation_init) || !finite(b.translation_size) || max_abs(reach) > kAbsurdTranslation) {
+    t[5].hit(b.translation_offset(), base + " translation",
+             "init (" + fmt_float(b.translation_init.x) + ", " + fmt_float(b.translation_init.y) + ", " +
+                 fmt_float(b.translation_init.z) + ")");
+  }
+}
+
+void validate_keys(const MotionSet& set, Diagnostics& out, FileTallies& ft) {
+  if (!set.has_motions_chunk) {
+    out.add(Severity::error, 0, "0xE", "missing chunk 0xE (motion keys)", "chunk 0xE", "none");
+    return;
+  }
+  if (set.motions_overrun) {
+    const auto& o = *set.motions_overrun;
+    out.add(Severity::error, o.offset, "0xE/" + num(o.raw_id & ~kChunkCompressBit), "sub-chunk size past the data",
+            num(o.declared_size) + " bytes", num(o.available) + " bytes");
+  } else if (!set.motions_trailing.empty()) {
+    out.add(Severity::warning, set.motions_trailing_offset, "0xE", "trailing bytes after the last sub-chunk", "none",
+            num(set.motions_trailing.size()) + " bytes");
+  }
+  if (!set.declared_count) {
+    out.add(Severity::error, set.motions_offset, "0xE/0", "missing motion count sub-chunk", "sub-chunk 0 with a u32",
+            "none");
+  } else {
+    for (const auto& s : set.subchunks) {
+      if (s.kind == MotionsSubchunk::Kind::count && s.payload.size() != 4)
+        out.add(Severity::warning, s.offset, "0xE/0", "unexpected size of the motion count sub-chunk", "4 bytes",
+                num(s.payload.size()) + " bytes");
+    }
+    if (*set.declared_count >= 0x3FFF)
+      out.add(Severity::warning, set.motions_offset + 16, "0xE/0", "motion count over the engine's limit",
+              "below 16383", num(*set.declared_count));
+    if (set.motions.size() < *set.declared_count)
+      out.add(Severity::error, set.motions_offset, "0xE/" + num(set.motions.size() + 1), "motion sub-chunk missing",
+              num(*set.declared_count) + " motion sub-chunks", num(set.motions.size()));
+  }
+  for (const auto& s : set.subchunks) {
+    if (s.kind != MotionsSubchunk::Kind::other) continue;
+    out.add(Severity::warning, s.offset, "0xE/" + num(s.raw_id & ~kChunkCompressBit),
+            "sub-chunk the engine never reads (duplicate id or beyond the motion count)", "-", "kept as is");
+  }
+  for (const auto& s : set.subchunks)
+    if (s.raw_id & kChunkCompressBit)
+      out.add(Severity::warning, s.offset, "0xE/" + num(s.raw_id & ~kChunkCompressBit), "sub-chunk id has bit 31 set",
+              hex(s.raw_id & ~kChunkCompressBit), hex(s.raw_id));
+
+  const std::size_t parts_bones = set.params.bone_count();
+  for (std::size_t mi = 0; mi < set.motions.size(); ++mi) {
+    const MotionKeys& m = set.motions[mi];
+    const std::string path = motion_path(mi);
+    if (m.error) {
+      out.add(*m.error);
+      continue;
+    }
+    if (m.frames == 0)
+      out.add(Severity::error, m.frames_offset(), path + " frame count", "no frames", "at least 1", "0");
+    if (m.frames > 0xFFFFFF)
+      out.add(Severity::warning, m.frames_offset(), path + " frame count",
+              "frame count over the engine's 24-bit field", "at most 16777215", num(m.frames));
+    if (m.name.size() > kMaxNameBytes)
+      out.add(Severity::warning, m.offset + 8, path + " name", "name too long for the engine", "at most 127 bytes",
+              num(m.name.size()) + " bytes");
+    Tally t[6];
+    for (std::size_t bi = 0; bi < m.bones.size(); ++bi) validate_bone(mi, bi, m.bones[bi], t, ft, out);
+    t[0].report(out, Severity::warning, "stored CRC is 0", "CRC-32 of the keys");
+    t[1].report(out, Severity::warning, "CRC mismatch", "stored CRC = CRC-32 of the keys");
+    t[2].report(out, Severity::warning, "stored CRC is 0", "CRC-32 of the keys");
+    t[3].report(out, Severity::warning, "CRC mismatch", "stored CRC = CRC-32 of the keys");
+    t[4].report(out, Severity::warning, "quaternion far from unit length", "length 1 +- 0.01");
+    t[5].report(out, Severity::warning, "absurd or non-finite translation (the engine still plays it)",
+                "within 10 km");
+    if (!m.tail.empty()) {
+      const auto extra = count_whole_records(m.tail, m.frames);
+      if (extra && *extra > 0) {
+        out.add(Severity::error, m.tail_offset, path + " bone records",
+                "more bone records than the parts' bone total", num(parts_bones) + " records",
+                num(parts_bones + *extra) + " records");
+      } else {
+        out.add(Severity::warning, m.tail_offset, path, "trailing bytes after the last bone record", "none",
+                num(m.tail.size()) + " bytes");
+      }
+    }
+  }
+}
+
+void check_name(Diagnostics& out, std::uint64_t at, const std::string& path, const std::string& name) {
+  if (name.size() > kMaxNameBytes)
+    out.add(Severity::warning, at, path, "name too long for the engine", "at most 127 bytes",
+            num(name.size()) + " bytes");
+}
+
+void validate_parts(const Params& p, Diagnostics& out) {
+  if (p.parts.size() > kMaxParts)
+    out.add(Severity::error, p.offset + 10, "0xF part count", "too many bone parts", "at most 4", num(p.parts.size()));
+  if (p.parts_without_names)
+    out.add(Severity::error, p.offset + 12, "0xF part 0",
+            "bone part written with indices only (SDK 'default' part): v3/v4 loaders misread it",
+            "name and index per bone", "indices only");
+  if (p.version < 3)
+    out.add(Severity::warning, p.offset + 8, "0xF version",
+            "params version the CS/CoP loader misreads (it parses v3-style bone entries)", "3 or 4",
+            num(p.version));
+  const std::size_t n = p.bone_count();
+  std::vector<int> seen(n, -1);
+  std::map<std::string, std::uint64_t> names;
+  for (std::size_t pi = 0; pi < p.parts.size(); ++pi) {
+    const auto& part = p.parts[pi];
+    check_name(out, part.offset, "0xF part " + num(pi) + " name", part.name);
+    for (std::size_t bi = 0; bi < part.bones.size(); ++bi) {
+      const auto& bone = part.bones[bi];
+      const std::string path = "0xF part " + num(pi) + " bone " + num(bi);
+      if (p.version >= 2 && !p.parts_without_names) {
+        check_name(out, bone.offset, path + " name", bone.name);
+        if (!names.emplace(bone.name, bone.offset).second)
+          out.add(Severity::warning, bone.offset, path + " name", "bone listed twice", "unique bone names",
+                  show_name(bone.name));
+      }
+      if (p.version >= 3) {
+        const std::uint64_t at = bone.offset + (p.parts_without_names ? 0 : bone.name.size() + 1);
+        if (bone.index >= n) {
+          out.add(Severity::error, at, path + " index", "motion bone index out of range (not a permutation)",
+                  "below " + num(n), num(bone.index));
+        } else if (seen[bone.index] >= 0) {
+          out.add(Severity::error, at, path + " index", "motion bone index used twice (not a permutation)",
+                  "each of 0.." + num(n - 1) + " once", num(bone.index));
+        } else {
+          seen[bone.index] = static_cast<int>(bi);
+        }
+      }
+    }
+  }
+}
+
+void validate_marks(const MotionParams& m, const std::string& path, Diagnostics& out) {
+  for (std::size_t k = 0; k < m.marks.size(); ++k) {
+    const auto& mark = m.marks[k];
+    const std::string mp = path + " mark " + num(k);
+    if (mark.name.empty())
+      out.add(Severity::warning, mark.offset, mp + " name", "empty mark name (the engine reads it as \"\\r\")",
+              "a name", "\"\"");
+    if (mark.name.find_first_of("\r\n") != std::string::npos)
+      out.add(Severity::warning, mark.offset, mp + " name", "CR or LF inside a mark name (the engine cuts it there)",
+              "no CR/LF", show_name(mark.name));
+    check_name(out, mark.offset, mp + " name", mark.name);
+    const auto low = mark.intervals.size() & 0xFF;
+    if (low == 0x0A || low == 0x0D)
+      out.add(Severity::warning, mark.count_offset, mp + " interval count",
+              "count whose low byte is CR/LF: the engine's string reader swallows it", "low byte not 0x0A/0x0D",
+              num(mark.intervals.size()));
+    for (std::size_t i = 0; i < mark.intervals.size(); ++i) {
+      const auto& iv = mark.intervals[i];
+      const std::uint64_t at = mark.count_offset + 4 + i * 8;
+      if (iv.start > iv.end)
+        out.add(Severity::warning, at, mp + " interval " + num(i), "interval starts after it ends", "start <= end",
+                fmt_float(iv.start) + " > " + fmt_float(iv.end));
+      if (i > 0 && iv.start < mark.intervals[i - 1].start)
+        out.add(Severity::warning, at, mp + " interval " + num(i), "intervals not sorted by start",
+                "start >= " + fmt_float(mark.intervals[i - 1].start), fmt_float(iv.start));
+    }
+  }
+}
+
+void validate_params(const MotionSet& set, Diagnostics& out) {
+  const Params& p = set.params;
+  validate_parts(p, out);
+  if (set.declared_count && p.motions.size() != *set.declared_count)
+    out.add(Severity::error, p.tail_offset, "0xF motion count", "0xE and 0xF motion counts differ",
+            num(*set.declared_count) + " (0xE)", num(p.motions.size()));
+  if (!p.tail.empty())
+    out.add(Severity::warning, p.tail_offset, "0xF", "trailing bytes after the last motion", "none",
+            num(p.tail.size()) + " bytes");
+
+  std::map<std::string, std::size_t> names[2];  // the engine keeps cycles and FX in separate maps
+  std::size_t clamped = 0, bad_ids = 0, renamed = 0;
+  std::size_t first_clamped = 0, first_bad_id = 0, first_renamed = 0;
+  const std::size_t bones = p.bone_count();
+  for (std::size_t i = 0; i < p.motions.size(); ++i) {
+    const MotionParams& m = p.motions[i];
+    const std::string path = params_motion_path(i);
+    check_name(out, m.offset, path + " name", m.name);
+    if (m.name.empty()) out.add(Severity::warning, m.offset, path + " name", "empty motion name", "a name", "\"\"");
+    auto [it, inserted] = names[m.is_fx() ? 1 : 0].emplace(lower(m.name), i);
+    if (!inserted)
+      out.add(Severity::warning, m.offset, path + " name",
+              "duplicate motion name ignoring case: the engine keeps only the first",
+              "unique (motion " + num(it->second) + " has it)", show_name(m.name));
+    const std::uint64_t bop_at = m.offset + m.name.size() + 1 + 4;
+    if (m.is_fx()) {
+      if (m.bone_or_part != kNoBoneOrPart && m.bone_or_part >= bones)
+        out.add(Severity::warning, bop_at, path + " bone", "FX start bone out of range", "below " + num(bones),
+                num(m.bone_or_part));
+    } else if (m.bone_or_part != kNoBoneOrPart && m.bone_or_part >= p.parts.size()) {
+      out.add(Severity::warning, bop_at, path + " part", "cycle part out of range (the engine ignores the motion)",
+              "below " + num(p.parts.size()) + " or 65535 (all)", num(m.bone_or_part));
+    }
+    const float values[4] = {m.speed, m.power, m.accrue, m.falloff};
+    static constexpr const char* kNames[4] = {"speed", "power", "accrue", "falloff"};
+    for (int k = 0; k < 4; ++k) {
+      if (!std::isfinite(values[k]) || values[k] < 0.0f || values[k] > 100.0f)
+        out.add(Severity::warning, bop_at + 4 + 4 * k, path + " " + kNames[k],
+                "value outside what the engine stores (clamped to 0..100)", "0..100", fmt_float(values[k]));
+    }
+    if (effective_params(m).falloff_clamped && clamped++ == 0) first_clamped = i;
+    if (m.motion_id != i && bad_ids++ == 0) first_bad_id = i;
+    if (i < set.motions.size() && !set.motions[i].error && set.motions[i].name != m.name && renamed++ == 0)
+      first_renamed = i;
+    validate_marks(m, path, out);
+  }
+  if (clamped > 0) {
+    const auto& m = p.motions[first_clamped];
+    const auto e = effective_params(m);
+    out.add(Severity::info, m.offset + m.name.size() + 1 + 20, params_motion_path(first_clamped) + " falloff",
+            num(clamped) + " cycle(s) with falloff >= accrue: the engine plays falloff = accrue - 1 step (here " +
+                fmt_float(e.falloff) + ")",
+            "falloff < accrue", fmt_float(m.falloff) + " >= " + fmt_float(m.accrue));
+  }
+  if (bad_ids > 0) {
+    const auto& m = p.motions[first_bad_id];
+    out.add(Severity::info, m.offset + m.name.size() + 1 + 6, params_motion_path(first_bad_id) + " motion id",
+            num(bad_ids) + " motion id(s) differ from the ordinal; the engine ignores them (omf repair fixes them)",
+            num(first_bad_id), num(m.motion_id));
+  }
+  if (renamed > 0) {
+    out.add(Severity::info, set.motions[first_renamed].offset + 8, motion_path(first_renamed) + " name",
+            num(renamed) + " 0xE name(s) differ from 0xF; release engines ignore 0xE names",
+            show_name(p.motions[first_renamed].name), show_name(set.motions[first_renamed].name));
+  }
+}
+
+}  // namespace
+
+void validate_motion_set(const MotionSet& set, Diagnostics& out) {
+  FileTallies ft;
+  validate_keys(set, out, ft);
+  validate_params(set, out);
+  if (ft.bit2_without_bit0 > 0)
+    out.add(Severity::info, set.motions_offset, "0xE",
+            num(ft.bit2_without_bit0) +
+                " bone record(s) have the 16-bit flag without translation keys (normal for CS/CoP files; kept)");
+  if (ft.keys16 > 0 && set.params.version <= 3)
+    out.add(Severity::info, ft.keys16_offset, ft.keys16_path,
+            num(ft.keys16) + " record(s) with 16-bit translation keys in a params-v" + num(set.params.version) +
+                " file: SoC engines cannot read them (omf retarget --game soc converts)");
+  if (set.motions.empty() && set.declared_count && *set.declared_count == 0)
+    out.add(Severity::info, set.motions_offset, "0xE/0", "file holds no motions (legal)");
+}
+
+Diagnostics validate_omf(const OmfFile& file) {
+  Diagnostics out;
+  for (const auto& c : file.chunks) {
+    const std::string path = hex(c.raw_id & ~kChunkCompressBit);
+    if (c.raw_id & kChunkCompressBit)
+      out.add(Severity::warning, c.offset, path, "chunk id has bit 31 set (the engine masks it)",
+              hex(c.raw_id & ~kChunkCompressBit), hex(c.raw_id));
+    if (c.kind == TopChunk::Kind::other) {
+      const std::uint32_t id = c.raw_id & ~kChunkCompressBit;
+      if (id == kChunkMotions || id == kChunkParams)
+        out.add(Severity::warning, c.offset, path, "second chunk with this id (the engine reads only the first)");
+      else
+        out.add(Severity::info, c.offset, path, "chunk not used in .omf files (kept as is)", "-",
+                num(c.payload.size()) + " bytes");
+    }
+  }
+  validate_motion_set(file.motions, out);
+  if (file.overrun) {
+    out.add(Severity::warning, file.overrun->offset, hex(file.overrun->raw_id), "trailing bytes: chunk size past the end",
+            num(file.overrun->declared_size) + " bytes", num(file.overrun->available) + " bytes");
+  } else if (!file.trailing.empty()) {
+    out.add(Severity::warning, file.trailing_offset, "file", "trailing bytes after the last chunk", "none",
+            num(file.trailing.size()) + " bytes");
+  }
+  out.sort_by_offset();
+  return out;
+}
+
+}  // namespace boneyard::xray
