@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 
+#include "mgs2/mgs2_documents.h"
 #include "xray/xray_documents.h"
 
 namespace boneyard {
@@ -21,6 +22,8 @@ struct FormatEntry {
 constexpr std::array kFormats = {
     FormatEntry{"omf", xray::sniff_omf, xray::open_omf_document},
     FormatEntry{"ogf", xray::sniff_ogf, xray::open_ogf_document},
+    FormatEntry{"kms", mgs2::sniff_kms, mgs2::open_kms_document},
+    FormatEntry{"evm", mgs2::sniff_evm, mgs2::open_evm_document},
 };
 
 std::string lower_extension(std::string_view file_name) {

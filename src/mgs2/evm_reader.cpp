@@ -138,6 +138,7 @@ Result<EvmModel> read_evm(Bytes file, std::optional<Layout> force, Diagnostics* 
 
 std::size_t evm_influences(const EvmModel& model, const EvmPacket& packet, std::size_t v,
                            std::array<EvmInfluence, 8>& out) {
+  if (packet.weights.data.size() < (v + 1) * 8) return 0;
   const std::uint8_t* w = packet.weights.data.data() + v * 8;
   std::size_t n = 0;
   if (model.weights_v2()) {

@@ -1,0 +1,154 @@
+#include <string>
+
+#include "boneyard/mgs2_validate.h"
+#include "validate_common.h"
+
+namespace boneyard::mgs2 {
+
+using detail::Extent;
+
+namespace {
+
+void check_header(const KmsModel& m, Diagnostics& out) {
+  const std::uint32_t f = m.format();
+  if (f != kKmsNorm && f != kKmsMultitex && f != kKmsNormA && f != kKmsMultitexA) {
+    out.add(Severity::error, 0, "header data_format", "unknown data format",
+            "0xC81371 (NORM) or 0xB253A3 (MULTITEX) in the low 24 bits", hex(f));
+  }
+  const std::uint8_t flags = m.format_flags();
+  if (flags == 0x01) {
+    out.add(Severity::info, 3, "header data_format", "flag byte 0x01: indexed (Xbox-era) data", {}, hex(flags));
+  } else if (flags != 0) {
+    out.add(Severity::warning, 3, "header data_format", "unknown flag byte", "0x00 or 0x01", hex(flags));
+  }
+  if (m.header.n_models > m.header.n_x_models) {
+    out.add(Severity::error, 4, "header n_models", "more regular units than units in all",
+            "at most n_x_models = " + std::to_string(m.header.n_x_models), std::to_string(m.header.n_models));
+  }
+}
+
+// World (model-space) offsets of each unit: the sum of `position` along its parent chain.
+std::vector<Vec3> unit_offsets(const KmsModel& m) {
+  std::vector<Vec3> world(m.units.size());
+  for (std::size_t i = 0; i < m.units.size(); ++i) {
+    Vec3 sum;
+    std::size_t cur = i;
+    // Acyclic was checked; depth still bounded so a bad table cannot loop.
+    for (std::size_t depth = 0; depth <= m.units.size(); ++depth) {
+      const KmsUnit& u = m.units[cur];
+      sum.x += u.position.x;
+      sum.y += u.position.y;
+      sum.z += u.position.z;
+      if (u.parent < 0 || static_cast<std::size_t>(u.parent) >= m.units.size()) break;
+      cur = static_cast<std::size_t>(u.parent);
+    }
+    world[i] = sum;
+  }
+  return world;
+}
+
+void check_packet(const KmsModel& m, const KmsUnit& u, const KmsPacket& p, std::size_t ui, std::size_t pi,
+                  std::vector<Extent>& extents, Diagnostics& out) {
+  const std::string path = "unit " + std::to_string(ui) + " packet " + std::to_string(pi);
+  const std::size_t ptr = m.layout == Layout::ps2 ? 4 : 8;
+  const std::uint64_t ptr_at = p.file_offset + (m.layout == Layout::ps2 ? 0x14 : 0x20);
+  const std::uint32_t n = p.vertex_count();
+  if ((p.n_verts >> 16) != 0) {
+    out.add(Severity::warning, p.file_offset + 4, path + " n_verts",
+            "high half non-zero (Xbox-era u16 count + u16 index count?); the low half is used as the count", "0",
+            hex(p.n_verts >> 16));
+  }
+  if (n > m.packet_vertex_limit()) {
+    out.add(Severity::error, p.file_offset + 4, path + " n_verts", "too many vertices for one packet",
+            "at most " + std::to_string(m.packet_vertex_limit()) + (m.multitex() ? " (multi-texture)" : ""),
+            std::to_string(n));
+  }
+  if (n != 0 && !p.verts.present()) {
+    out.add(Severity::error, ptr_at, path + " vertices", "vertex array absent", "a file offset", "0");
+  }
+  if (n != 0 && !p.norms.present()) {
+    out.add(Severity::error, ptr_at + ptr, path + " normals", "normal array (kick flags) absent", "a file offset", "0");
+  }
+  detail::check_aligned(p.verts, ptr_at, path + " vertices", out);
+  detail::check_aligned(p.norms, ptr_at + ptr, path + " normals", out);
+  static const char* const kUv[3] = {" uv0", " uv1", " uv2"};
+  for (int s = 0; s < 3; ++s) detail::check_aligned(p.uvs[s], ptr_at + ptr * (2 + s), path + kUv[s], out);
+
+  const auto owner = static_cast<std::uint32_t>(ui);
+  const auto sub = static_cast<std::uint32_t>(pi);
+  auto add_extent = [&](const ArrayRef& a, std::uint8_t kind) {
+    if (a.present()) extents.push_back(Extent{a.pointer, a.pointer + a.data.size(), owner, sub, kind});
+  };
+  add_extent(p.verts, detail::kVerts);
+  add_extent(p.norms, detail::kNorms);
+  for (int s = 0; s < 3; ++s) add_extent(p.uvs[s], static_cast<std::uint8_t>(detail::kUv0 + s));
+  if (p.norms.present()) detail::check_kicks(p.norms.data, n, p.norms.pointer, path + " normals", out);
+  (void)u;
+}
+
+}  // namespace
+
+void validate_kms(const KmsModel& m, Diagnostics& out) {
+  check_header(m, out);
+  const std::size_t unit_size = kms_unit_size(m.layout);
+  const std::size_t pack_size = kms_packet_size(m.layout);
+  std::vector<Extent> extents;
+  extents.push_back(Extent{0, kKmsHeaderSize, 0, 0, detail::kHeader});
+  extents.push_back(Extent{kKmsHeaderSize, kKmsHeaderSize + m.units.size() * unit_size, 0, 0, detail::kUnitTable});
+
+  std::vector<std::int32_t> parents;
+  parents.reserve(m.units.size());
+  for (const auto& u : m.units) parents.push_back(u.parent);
+  const bool acyclic =
+      detail::check_parents(parents, "unit", [&](std::size_t i) { return m.units[i].file_offset + 0x2C; }, out);
+  const std::vector<Vec3> world = acyclic ? unit_offsets(m) : std::vector<Vec3>(m.units.size());
+
+  detail::BoxCheck model_box{m.header.bbox_min, m.header.bbox_max, 0.5f};
+  for (std::size_t i = 0; i < m.units.size(); ++i) {
+    const KmsUnit& u = m.units[i];
+    const std::string path = "unit " + std::to_string(i);
+    const bool extended = (u.type & kUnitExtend) != 0;
+    if (i < m.header.n_models && extended) {
+      out.add(Severity::error, u.file_offset, path + " type",
+              "extended unit (0x4000) among the regular ones: extended units must follow the n_models regular units",
+              "index >= " + std::to_string(m.header.n_models), std::to_string(i));
+    } else if (i >= m.header.n_models && !extended) {
+      out.add(Severity::warning, u.file_offset, path + " type", "unit past n_models without the extended flag",
+              "type with 0x4000", hex(u.type));
+    }
+    if (u.n_packs != 0) {
+      extents.push_back(Extent{u.packs, u.packs + std::uint64_t{u.n_packs} * pack_size, static_cast<std::uint32_t>(i),
+                               0, detail::kPacketTable});
+      if (u.packs % 16 != 0) {
+        out.add(Severity::warning, u.file_offset + 0x30, path + " packs", "packet table not 16-byte aligned",
+                "an offset multiple of 16", hex(u.packs));
+      }
+    }
+    detail::BoxCheck box{u.bbox_min, u.bbox_max, 0.5f};
+    for (std::size_t j = 0; j < u.packets.size(); ++j) {
+      const KmsPacket& p = u.packets[j];
+      check_packet(m, u, p, i, j, extents, out);
+      const std::size_t n = p.verts.data.size() / 8;
+      for (std::size_t v = 0; v < n; ++v) {
+        const auto x = static_cast<float>(s16_at(p.verts.data, v, 0));
+        const auto y = static_cast<float>(s16_at(p.verts.data, v, 1));
+        const auto z = static_cast<float>(s16_at(p.verts.data, v, 2));
+        box.add(x, y, z, world[i]);
+        model_box.add(x, y, z, world[i]);
+      }
+    }
+    if (box.failed()) {
+      out.add(Severity::warning, u.file_offset + 8, path + " bbox",
+              "bounding box does not contain the unit's vertices, read as unit-local or as model coordinates",
+              detail::vec_text(u.bbox_min) + " .. " + detail::vec_text(u.bbox_max), "vertices outside");
+    }
+  }
+  if (model_box.failed()) {
+    out.add(Severity::warning, 0x1C, "header bbox",
+            "bounding box does not contain the vertices, read as unit-local or as model coordinates",
+            detail::vec_text(m.header.bbox_min) + " .. " + detail::vec_text(m.header.bbox_max), "vertices outside");
+  }
+  detail::check_overlaps(std::move(extents), true, out);
+}
+
+}  // namespace boneyard::mgs2
