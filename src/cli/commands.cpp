@@ -8,6 +8,7 @@
 #include "boneyard/document.h"
 #include "boneyard/file_io.h"
 #include "boneyard/json_writer.h"
+#include "boneyard/strcode.h"
 
 namespace boneyard::cli {
 
@@ -20,6 +21,26 @@ void add_layout_option(CLI::App& cmd, CommonOptions& o) {
       ->check(CLI::IsMember({"ps2", "mc"}));
 }
 
+void add_names_option(CLI::App& cmd, CommonOptions& o) {
+  cmd.add_option("--names", o.names_file, "MGS2 only: file of names (one per line) to show texture ids as names");
+}
+
+// The --names table, loaded once per run; nullptr when the option is absent or unreadable.
+const TextureNames* load_names(const CommonOptions& common, int& exit_code) {
+  static TextureNames names;
+  static bool loaded = false;
+  if (common.names_file.empty()) return nullptr;
+  if (!loaded) {
+    if (auto err = names.load_file(common.names_file); !err.empty()) {
+      std::fprintf(stderr, "%s\n", err.c_str());
+      exit_code = kExitUsage;
+      return nullptr;
+    }
+    loaded = true;
+  }
+  return &names;
+}
+
 // Opens and parses one file; on failure prints one line to stderr and raises `exit_code`.
 std::unique_ptr<Document> open_or_report(const std::string& path, const CommonOptions& common, int& exit_code) {
   auto opened = FileData::open(path);
@@ -30,6 +51,8 @@ std::unique_ptr<Document> open_or_report(const std::string& path, const CommonOp
   }
   OpenOptions options;
   options.layout = common.layout;
+  options.names = load_names(common, exit_code);
+  if (!common.names_file.empty() && options.names == nullptr) return nullptr;
   auto doc = open_document(std::get<std::shared_ptr<const FileData>>(std::move(opened)), path, options);
   if (!doc) {
     std::fprintf(stderr, "%s\n", format_finding(doc.error(), path).c_str());
@@ -53,6 +76,7 @@ void add_info_command(CLI::App& app, int& exit_code) {
   auto common = std::make_shared<CommonOptions>();
   cmd->add_option("files", *files, "Files to describe")->required();
   add_layout_option(*cmd, *common);
+  add_names_option(*cmd, *common);
   cmd->callback([files, common, &exit_code] {
     bool first = true;
     for (const auto& path : *files) {
@@ -73,11 +97,13 @@ void add_dump_command(CLI::App& app, int& exit_code) {
   cmd->add_option("file", *file, "File to dump")->required();
   cmd->add_flag("--raw", *raw, "Add the stored integers, sizes, inits and CRCs");
   add_layout_option(*cmd, *common);
+  add_names_option(*cmd, *common);
   cmd->callback([file, raw, common, &exit_code] {
     auto doc = open_or_report(*file, *common, exit_code);
     if (!doc) return;
     DumpOptions options;
     options.raw = *raw;
+    options.names = load_names(*common, exit_code);
     JsonWriter out(stdout);
     doc->dump(out, options);
     out.newline();
@@ -98,6 +124,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--info", *show_info, "Also print info findings");
   cmd->add_flag("-q,--quiet", *quiet, "Print only the per-file summary lines");
   add_layout_option(*cmd, *common);
+  add_names_option(*cmd, *common);
   cmd->callback([files, strict, show_info, quiet, common, &exit_code] {
     for (const auto& path : *files) {
       auto doc = open_or_report(path, *common, exit_code);
@@ -132,6 +159,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"ps2", "mc"}));
   cmd->add_option("--input-layout", common->layout, "MGS2 only: force the input's layout")
       ->check(CLI::IsMember({"ps2", "mc"}));
+  add_names_option(*cmd, *common);
   cmd->callback([in, out, common, target_layout, &exit_code] {
     if (same_file(*in, *out)) {
       std::fprintf(stderr, "%s: refusing to overwrite the input file; choose another output\n", out->c_str());

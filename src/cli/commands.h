@@ -23,5 +23,6 @@ void add_info_command(CLI::App& app, int& exit_code);
 void add_dump_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
+void add_strcode_command(CLI::App& app, int& exit_code);  // cmd_strcode.cpp
 
 }  // namespace boneyard::cli
