@@ -207,6 +207,8 @@ std::vector<std::uint8_t> write_omf(const OmfFile& file);
 
 // Key array CRC as the engine computes it (zlib CRC-32 over the array bytes).
 std::uint32_t key_crc(Bytes keys);
+// Recomputes the stored CRCs of a record whose key arrays were replaced.
+void update_crcs(BoneKeys& bone);
 
 }  // namespace boneyard::xray
 

@@ -98,35 +98,9 @@ MotionParams read_motion_params(ByteReader& r, std::uint16_t version) {
   return m;
 }
 
-Params parse_params(const Chunk& chunk) {
-  Params p;
-  p.raw_id = chunk.raw_id;
-  p.offset = chunk.offset;
-  ByteReader r(chunk.payload, chunk.payload_offset());
-  try {
-    p.version = r.u16("version");
-  } catch (ParseError& e) {
-    e.prepend_path("0xF");
-    throw;
-  }
-  if (p.version < 1 || p.version > 4) {
-    fail(chunk.payload_offset(), "0xF version", "unsupported params version", "1, 2, 3 or 4",
-         std::to_string(p.version));
-  }
-  const ByteReader parts_start = r;
-  try {
-    read_parts(r, p, false);
-  } catch (const ParseError& named_error) {
-    // The SDK writes a nameless "default" part (u32 indices only) when an object has no parts.
-    if (p.version < 3) throw;
-    r = parts_start;
-    try {
-      read_parts(r, p, true);
-    } catch (const ParseError&) {
-      throw named_error;  // the named layout's error is the meaningful one
-    }
-    p.parts_without_names = true;
-  }
+void read_params_body(ByteReader& r, Params& p, bool without_names) {
+  p.motions.clear();
+  read_parts(r, p, without_names);
   try {
     const std::uint16_t n = r.u16("motion count");
     r.need_array(n, 25, "motions");  // NUL, flags, bone/part, id and 4 floats at least
@@ -142,6 +116,37 @@ Params parse_params(const Chunk& chunk) {
   } catch (ParseError& e) {
     e.prepend_path("0xF");
     throw;
+  }
+}
+
+Params parse_params(const Chunk& chunk) {
+  Params p;
+  p.raw_id = chunk.raw_id;
+  p.offset = chunk.offset;
+  ByteReader r(chunk.payload, chunk.payload_offset());
+  try {
+    p.version = r.u16("version");
+  } catch (ParseError& e) {
+    e.prepend_path("0xF");
+    throw;
+  }
+  if (p.version < 1 || p.version > 4) {
+    fail(chunk.payload_offset(), "0xF version", "unsupported params version", "1, 2, 3 or 4",
+         std::to_string(p.version));
+  }
+  const ByteReader body = r;
+  try {
+    read_params_body(r, p, false);
+  } catch (const ParseError& named_error) {
+    // The SDK writes a nameless "default" part (u32 indices only) when an object has no parts.
+    if (p.version < 3) throw;
+    r = body;
+    try {
+      read_params_body(r, p, true);
+    } catch (const ParseError&) {
+      throw named_error;  // the named layout's error is the meaningful one
+    }
+    p.parts_without_names = true;
   }
   p.tail_offset = r.offset();
   p.tail = r.rest();
@@ -320,6 +325,11 @@ Result<OmfFile> read_omf(std::shared_ptr<const FileData> file) {
 }
 
 std::uint32_t key_crc(Bytes keys) { return crc32(keys); }
+
+void update_crcs(BoneKeys& bone) {
+  bone.rotation_crc = bone.rotation_static() ? 0 : key_crc(bone.rotation_keys);
+  bone.translation_crc = bone.translation_keyed() ? key_crc(bone.translation_keys) : 0;
+}
 
 Bytes OmfFile::keep(std::vector<std::uint8_t> bytes) {
   owned->push_back(std::move(bytes));

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12 packages, npm modules from the lock file), builds boneyard
+# into build/ and runs it on the example shipped in examples/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+          libcli11-dev nlohmann-json3-dev libtinygltf-dev zlib1g-dev
+          libgtest-dev libgmock-dev libbenchmark-dev)
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# External glTF checkers (Khronos validator, three.js) used by the tests; optional for the build.
+if [ -f package-lock.json ] && command -v npm >/dev/null 2>&1; then
+  npm ci --no-audit --no-fund --loglevel=error || echo "npm ci failed: glTF checks will be skipped"
+fi
+
+cmake --preset release >/dev/null
+cmake --build --preset release -j"$(nproc)"
+
+echo
+echo "== build/boneyard info examples/wave.omf"
+build/boneyard info examples/wave.omf
+echo "== build/boneyard validate examples/wave.omf"
+build/boneyard validate examples/wave.omf

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: unit, fixture, real-sample and CLI tests (ctest), then a short
+# libFuzzer run of every reader. Real samples are read from ../shared/samples when present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+[ -x build/boneyard ] || { cmake --preset release >/dev/null && cmake --build --preset release -j"$(nproc)"; }
+cmake --build --preset release -j"$(nproc)"
+ctest --preset release -j"$(nproc)"
+
+# Fuzzers: clang + libFuzzer, seeded with the real samples and the shipped examples.
+fuzz_seconds="${BONEYARD_FUZZ_SECONDS:-20}"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j"$(nproc)"
+for fuzzer in build-fuzz/fuzz/fuzz_*; do
+  [ -x "$fuzzer" ] || continue
+  name=$(basename "$fuzzer")
+  corpus="build-fuzz/corpus/$name"
+  mkdir -p "$corpus"
+  seeds=(examples)
+  [ -d ../shared/samples/xray ] && seeds+=(../shared/samples/xray)
+  [ -d "tests/fuzz_seeds/$name" ] && seeds+=("tests/fuzz_seeds/$name")
+  echo "== $name (${fuzz_seconds}s)"
+  # The first folder collects the corpus; the others only seed it (libFuzzer reads them recursively).
+  "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -max_len=1048576 -print_final_stats=1 \
+    "$corpus" "${seeds[@]}" >"build-fuzz/$name.log" 2>&1 || { tail -50 "build-fuzz/$name.log"; echo "$name: FAILED"; exit 1; }
+  grep -E "^stat::number_of_executed_units" "build-fuzz/$name.log" || true
+done
+echo "fuzz: all targets ran ${fuzz_seconds}s without a crash"

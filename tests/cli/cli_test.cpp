@@ -1,0 +1,186 @@
+// End-to-end: the `boneyard` binary on files written to a temporary folder.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "omf_fixture.h"
+#include "test_support.h"
+
+namespace boneyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("boneyard_cli_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& name, const std::vector<std::uint8_t>& bytes) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                             static_cast<std::streamsize>(bytes.size()));
+    return p;
+  }
+
+  Run run(const std::string& args) {
+    const fs::path out = dir_ / ".stdout", err = dir_ / ".stderr";
+    const std::string cmd = test::cli_path().string() + " " + args + " >" + out.string() + " 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    Run r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    fs::remove(out);
+    fs::remove(err);
+    return r;
+  }
+
+  std::size_t files_in_dir() const {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()));
+  }
+
+  fs::path dir_;
+};
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+TEST_F(Cli, HelpForEveryCommand) {
+  for (const char* c : {"", "info", "dump", "validate", "convert"}) {
+    const Run r = run(std::string(c) + " --help");
+    EXPECT_EQ(r.code, 0) << c;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << c << r.out;
+  }
+  EXPECT_EQ(run("").code, 2);
+  EXPECT_EQ(run("frobnicate").code, 2);
+  EXPECT_EQ(run("validate").code, 2);
+}
+
+TEST_F(Cli, ValidateExitCodes) {
+  const auto clean = write("clean.omf", test::omf_bytes(test::rich_spec()));
+  test::OmfSpec warn_spec = test::rich_spec();
+  warn_spec.keys[0].bones[0].rot_crc_override = 0;
+  const auto warn = write("warn.omf", test::omf_bytes(warn_spec));
+  test::OmfSpec err_spec = test::rich_spec();
+  err_spec.params.pop_back();
+  const auto bad = write("bad.omf", test::omf_bytes(err_spec));
+
+  Run r = run("validate " + q(clean));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("ok (omf): 0 errors, 0 warnings"), std::string::npos) << r.out;
+  r = run("validate " + q(warn));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("warning at byte"), std::string::npos) << r.out;
+  EXPECT_EQ(run("validate --strict " + q(warn)).code, 1);
+  r = run("validate " + q(clean) + " " + q(bad));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("error at byte"), std::string::npos);
+  EXPECT_NE(r.out.find("0xE and 0xF motion counts differ"), std::string::npos) << r.out;
+  EXPECT_EQ(run("validate -q " + q(bad)).out.find("error at byte"), std::string::npos);
+}
+
+TEST_F(Cli, BadInputGetsOneClearLine) {
+  const auto empty = write("empty.omf", {});
+  const auto junk = write("junk.omf", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  auto bytes = test::omf_bytes(test::rich_spec());
+  bytes.resize(bytes.size() / 2);
+  const auto cut = write("cut.omf", bytes);
+
+  Run r = run("info " + q(empty));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("empty file"), std::string::npos) << r.err;
+  r = run("validate " + q(junk));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("not a recognised file"), std::string::npos) << r.err;
+  r = run("dump " + q(cut));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("cut.omf: error at byte"), std::string::npos) << r.err;
+  r = run("info " + q(dir_));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos);
+  EXPECT_EQ(run("info " + q(dir_ / "missing.omf")).code, 2);
+}
+
+TEST_F(Cli, DumpIsJsonFollowingTheSchema) {
+  const auto f = write("a.omf", test::omf_bytes(test::rich_spec()));
+  Run r = run("dump " + q(f));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["format"], "omf");
+  EXPECT_EQ(j["motions"].size(), 2u);
+  EXPECT_EQ(j["motions"][1]["name"], "shoot");
+  r = run("dump --raw " + q(f));
+  EXPECT_TRUE(nlohmann::json::parse(r.out)["motions"][0]["bones"][0].contains("translation_crc"));
+}
+
+TEST_F(Cli, InfoShowsMotionTable) {
+  const auto f = write("a.omf", test::omf_bytes(test::rich_spec()));
+  const Run r = run("info " + q(f) + " " + q(f));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("walk"), std::string::npos);
+  EXPECT_NE(r.out.find("fx,stop_at_end"), std::string::npos);
+}
+
+TEST_F(Cli, ConvertRewritesByteExactAndNeverClobbers) {
+  const auto bytes = test::omf_bytes(test::rich_spec());
+  const auto in = write("in.bin", bytes);  // detected from content, not the extension
+  Run r = run("convert " + q(in) + " -o " + q(dir_ / "out.omf"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(dir_ / "out.omf"), std::string(bytes.begin(), bytes.end()));
+
+  const auto omf = write("same.omf", bytes);
+  r = run("convert " + q(omf) + " -o " + q(omf));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("refusing to overwrite the input"), std::string::npos);
+
+  EXPECT_EQ(run("convert " + q(omf) + " -o " + q(dir_ / "x.kms")).code, 2);
+  EXPECT_EQ(run("convert " + q(omf) + " -o " + q(dir_ / "no" / "dir.omf")).code, 2);
+  const std::size_t before = files_in_dir();
+  auto cut = bytes;
+  cut.resize(40);
+  const auto broken = write("broken.omf", cut);
+  EXPECT_EQ(run("convert " + q(broken) + " -o " + q(dir_ / "never.omf")).code, 1);
+  EXPECT_FALSE(fs::exists(dir_ / "never.omf"));
+  EXPECT_EQ(files_in_dir(), before + 1);  // only broken.omf was added: no temporaries left behind
+}
+
+TEST_F(Cli, ExtractsEmbeddedMotionsFromOgf) {
+  const test::OmfSpec spec = test::rich_spec();
+  test::Buf header;
+  header.u8(4).u8(3).u16(0);
+  for (int i = 0; i < 10; ++i) header.f32(0.0f);
+  test::Buf ogf;
+  ogf.chunk(0x1, header).chunk(0xE, test::motions_payload(spec)).chunk(0xF, test::params_payload(spec));
+  const auto in = write("model.ogf", ogf.b);
+  Run r = run("convert " + q(in) + " -o " + q(dir_ / "motions.omf"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto expected = test::omf_bytes(spec);
+  EXPECT_EQ(slurp(dir_ / "motions.omf"), std::string(expected.begin(), expected.end()));
+  r = run("convert " + q(in) + " -o " + q(dir_ / "copy.ogf"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(dir_ / "copy.ogf"), std::string(ogf.b.begin(), ogf.b.end()));
+  EXPECT_EQ(run("validate " + q(in)).code, 0);
+}
+
+}  // namespace
+}  // namespace boneyard

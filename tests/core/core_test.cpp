@@ -1,0 +1,151 @@
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+#include "boneyard/bytes.h"
+#include "boneyard/chunks.h"
+#include "boneyard/crc32.h"
+#include "boneyard/diagnostics.h"
+#include "boneyard/file_io.h"
+#include "boneyard/json_writer.h"
+#include "boneyard/text.h"
+#include "test_support.h"
+
+namespace boneyard {
+namespace {
+
+std::vector<std::uint8_t> bytes_of(std::initializer_list<int> v) {
+  std::vector<std::uint8_t> out;
+  for (int b : v) out.push_back(static_cast<std::uint8_t>(b));
+  return out;
+}
+
+TEST(ByteReader, ReadsLittleEndianFields) {
+  auto data = bytes_of({0x34, 0x12, 0x78, 0x56, 0x34, 0x12, 0x00, 0x00, 0x80, 0x3F, 'a', 'b', 0, 'c', '\r', '\n'});
+  ByteReader r(data, 100);
+  EXPECT_EQ(r.u16("a"), 0x1234);
+  EXPECT_EQ(r.u32("b"), 0x12345678u);
+  EXPECT_EQ(r.f32("c"), 1.0f);
+  EXPECT_EQ(r.offset(), 110u);
+  EXPECT_EQ(r.stringz("d"), "ab");
+  EXPECT_EQ(r.string_crlf("e"), "c");
+  EXPECT_TRUE(r.at_end());
+}
+
+TEST(ByteReader, ShortReadReportsOffsetFieldAndCounts) {
+  auto data = bytes_of({1, 2, 3});
+  ByteReader r(data, 40);
+  r.u8("x");
+  try {
+    r.u32("frame count");
+    FAIL() << "expected a ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.finding().offset, 41u);
+    EXPECT_EQ(e.finding().path, "frame count");
+    EXPECT_EQ(e.finding().expected, "4 bytes");
+    EXPECT_EQ(e.finding().found, "2 bytes");
+  }
+}
+
+TEST(ByteReader, HugeCountsFailBeforeAllocation) {
+  auto data = bytes_of({0, 0, 0, 0, 0, 0, 0, 0});
+  ByteReader r(data, 0);
+  EXPECT_THROW(r.need_array(0xFFFFFFFFu, 8, "keys"), ParseError);
+  EXPECT_THROW(r.need_array(std::numeric_limits<std::uint64_t>::max(), 3, "keys"), ParseError);
+  EXPECT_NO_THROW(r.need_array(1, 8, "keys"));
+  EXPECT_THROW(r.need_array(2, 8, "keys"), ParseError);
+}
+
+TEST(ByteReader, UnterminatedStringsFail) {
+  auto data = bytes_of({'a', 'b', '\r'});
+  ByteReader r(data, 0);
+  EXPECT_THROW(r.stringz("name"), ParseError);
+  EXPECT_THROW(r.string_crlf("name"), ParseError);
+}
+
+TEST(Chunks, SplitsAndKeepsOverrunAsTrailing) {
+  auto data = bytes_of({0x0E, 0, 0, 0x80, 2, 0, 0, 0, 0xAA, 0xBB, 0x0F, 0, 0, 0, 9, 0, 0, 0, 1});
+  ChunkList list = split_chunks(data, 0);
+  ASSERT_EQ(list.chunks.size(), 1u);
+  EXPECT_EQ(list.chunks[0].id(), 0xEu);
+  EXPECT_TRUE(list.chunks[0].compress_bit());
+  EXPECT_EQ(list.chunks[0].payload.size(), 2u);
+  ASSERT_TRUE(list.overrun.has_value());
+  EXPECT_EQ(list.overrun->offset, 10u);
+  EXPECT_EQ(list.overrun->declared_size, 9u);
+  EXPECT_EQ(list.overrun->available, 1u);
+  EXPECT_EQ(list.trailing.size(), 9u);
+  EXPECT_EQ(list.find(0xE), &list.chunks[0]);
+  EXPECT_EQ(list.find(0xF), nullptr);
+}
+
+TEST(Chunks, WriterReproducesHeaders) {
+  std::vector<std::uint8_t> out;
+  ByteWriter w(out);
+  auto at = begin_chunk(w, 0x8000000Fu);
+  w.u16(7);
+  end_chunk(w, at);
+  EXPECT_EQ(out, bytes_of({0x0F, 0, 0, 0x80, 2, 0, 0, 0, 7, 0}));
+}
+
+TEST(Crc32, MatchesZlibCheckValue) {
+  const std::string s = "123456789";
+  EXPECT_EQ(crc32(Bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size())), 0xCBF43926u);
+  EXPECT_EQ(crc32(Bytes()), 0u);
+}
+
+TEST(Text, Cp1251RoundTrip) {
+  const std::string cp = "\xCF\xF0\xE8\xEF\xFF\xF2\xFC";  // "Прип'ять" letters in cp1251
+  const std::string utf8 = cp1251_to_utf8(cp);
+  EXPECT_EQ(utf8, "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xBF\xD1\x8F\xD1\x82\xD1\x8C");
+  EXPECT_EQ(utf8_to_cp1251(utf8), cp);
+  EXPECT_FALSE(utf8_to_cp1251("\xE2\x82\xAC\xF0\x9F\x98\x80").has_value());  // an emoji has no cp1251 byte
+  EXPECT_EQ(printable(std::string("a\nb", 3)), "a\\x0Ab");
+}
+
+TEST(JsonWriter, EscapesAndFormatsNumbers) {
+  JsonWriter w;
+  w.begin_object().field("s", "a\"b\\c\n\x01").field("f", 0.1f).field("n", std::nanf(""));
+  w.key("a").begin_array().value(-3).value(std::uint64_t{4000000000u}).value(true).end_array().end_object();
+  EXPECT_EQ(w.str(), R"({"s":"a\"b\\c\n\u0001","f":0.1,"n":null,"a":[-3,4000000000,true]})");
+}
+
+TEST(Diagnostics, FormatsFileOffsetPathExpectedFound) {
+  Finding f{Severity::error, 1234, "0xE/3 bone 1 rotation keys", "truncated", "80 bytes", "12 bytes"};
+  EXPECT_EQ(format_finding(f, "a.omf"),
+            "a.omf: error at byte 1234 (0x4D2) in 0xE/3 bone 1 rotation keys: truncated (expected 80 bytes, found 12 "
+            "bytes)");
+  Diagnostics d;
+  d.add(Severity::warning, 9, "x", "w");
+  d.add(f);
+  d.sort_by_offset();
+  EXPECT_EQ(d.findings().front().offset, 9u);
+  EXPECT_TRUE(d.has_errors());
+  EXPECT_EQ(d.count(Severity::warning), 1u);
+}
+
+TEST(FileIo, AtomicWriteLeavesNoTemporaryAndReadsBack) {
+  const auto dir = std::filesystem::temp_directory_path() / ("boneyard_io_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "out.bin";
+  auto data = bytes_of({1, 2, 3, 4});
+  ASSERT_EQ(write_file_atomic(path, data), "");
+  ASSERT_EQ(write_file_atomic(path, data), "");  // replaces an existing file
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 1);
+  auto opened = FileData::open(path);
+  ASSERT_TRUE(std::holds_alternative<std::shared_ptr<const FileData>>(opened));
+  auto f = std::get<std::shared_ptr<const FileData>>(opened);
+  EXPECT_EQ(std::vector<std::uint8_t>(f->bytes().begin(), f->bytes().end()), data);
+  EXPECT_TRUE(same_file(path, dir / "." / "out.bin"));
+  EXPECT_NE(write_file_atomic(dir / "missing" / "x.bin", data), "");
+  auto d = FileData::open(dir);
+  ASSERT_TRUE(std::holds_alternative<FileError>(d));
+  EXPECT_EQ(std::get<FileError>(d).kind, FileError::Kind::invalid);
+  auto missing = FileData::open(dir / "nope");
+  ASSERT_TRUE(std::holds_alternative<FileError>(missing));
+  EXPECT_EQ(std::get<FileError>(missing).kind, FileError::Kind::io);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace boneyard

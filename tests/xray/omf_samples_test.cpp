@@ -1,0 +1,132 @@
+// Every real .omf/.ogf in ../shared/samples/xray: read, validated with the severity that its
+// SOURCES.md line implies, and rewritten byte for byte. Skips when the samples are absent.
+#include <map>
+
+#include "boneyard/ogf.h"
+#include "boneyard/omf.h"
+#include "boneyard/omf_validate.h"
+#include "test_support.h"
+
+namespace boneyard::xray {
+namespace {
+
+namespace fs = std::filesystem;
+
+enum class Expect { clean, warnings, errors };
+
+// From SOURCES.md: the two structurally invalid files, and the CRC-0 modder file.
+const std::map<std::string, Expect> kExpected = {
+    {"cop/dev_hand_geiger_hud_animation.omf", Expect::errors},
+    {"tools/write_read.omf", Expect::errors},
+    {"cop/dev_geiger_hud_animation.omf", Expect::warnings},
+};
+
+std::shared_ptr<const FileData> open(const fs::path& p) {
+  auto f = FileData::open(p);
+  return std::get<std::shared_ptr<const FileData>>(f);
+}
+
+std::vector<fs::path> samples(const std::string& ext) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(test::samples_dir() / "xray"))
+    if (e.path().extension() == ext) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string rel(const fs::path& p) { return fs::relative(p, test::samples_dir() / "xray").generic_string(); }
+
+TEST(OmfSamples, EveryOmfReadsValidatesAsDocumentedAndRewritesByteExact) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  const auto files = samples(".omf");
+  ASSERT_GE(files.size(), 14u);
+  for (const auto& p : files) {
+    SCOPED_TRACE(rel(p));
+    auto data = open(p);
+    auto f = read_omf(data);
+    ASSERT_TRUE(f) << format_finding(f.error(), rel(p));
+    const Diagnostics d = validate_omf(f.value());
+    const auto it = kExpected.find(rel(p));
+    const Expect expect = it == kExpected.end() ? Expect::clean : it->second;
+    EXPECT_EQ(d.has_errors(), expect == Expect::errors);
+    if (expect == Expect::clean) {
+      EXPECT_EQ(d.count(Severity::warning), 0u);
+    }
+    if (expect == Expect::warnings) {
+      EXPECT_GT(d.count(Severity::warning), 0u);
+    }
+    const auto written = write_omf(f.value());
+    EXPECT_TRUE(std::equal(written.begin(), written.end(), data->bytes().begin(), data->bytes().end()));
+  }
+}
+
+TEST(OmfSamples, EveryOgfRewritesByteExact) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  for (const auto& p : samples(".ogf")) {
+    SCOPED_TRACE(rel(p));
+    auto data = open(p);
+    auto f = read_ogf(data);
+    ASSERT_TRUE(f) << format_finding(f.error(), rel(p));
+    const auto written = write_ogf(f.value());
+    EXPECT_TRUE(std::equal(written.begin(), written.end(), data->bytes().begin(), data->bytes().end()));
+  }
+}
+
+TEST(OmfSamples, KnownContents) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  const fs::path dir = test::samples_dir() / "xray";
+  {
+    auto f = read_omf(open(dir / "cop/headflash_hud_anims.omf"));
+    ASSERT_TRUE(f);
+    const auto& set = f->motions;
+    ASSERT_EQ(set.motions.size(), 1u);
+    EXPECT_EQ(set.params.motions[0].name, "idle");
+    EXPECT_EQ(set.motions[0].frames, 2u);
+    EXPECT_EQ(set.motions[0].bones.at(0).flags, 0x02);
+  }
+  {
+    auto f = read_omf(open(dir / "cop/wpn_hand_knife_hud_animation.omf"));
+    ASSERT_TRUE(f);
+    const auto& p = f->motions.params;
+    EXPECT_EQ(p.bone_count(), 42u);
+    EXPECT_EQ(p.motions.size(), 18u);
+    int with_marks = 0;
+    for (const auto& m : p.motions) {
+      if (m.marks.empty()) continue;
+      ++with_marks;
+      EXPECT_TRUE(m.marks[0].name == "Left" || m.marks[0].name == "Right") << m.marks[0].name;
+    }
+    EXPECT_EQ(with_marks, 3);
+  }
+  {
+    auto f = read_omf(open(dir / "soc/zombi_animation.omf"));
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->motions.params.version, 3);
+    EXPECT_EQ(f->motions.params.bone_count(), 41u);
+    EXPECT_EQ(f->motions.motions.size(), 69u);
+    for (const auto& m : f->motions.motions)
+      for (const auto& b : m.bones) EXPECT_FALSE(b.translation_16bit());
+  }
+  {
+    auto f = read_omf(open(dir / "cop/hand_unarmed.omf"));
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->motions.params.bone_count(), 42u);
+    EXPECT_TRUE(f->motions.motions.empty());
+  }
+  {
+    auto f = read_ogf(open(dir / "soc/rat_1.ogf"));
+    ASSERT_TRUE(f);
+    ASSERT_TRUE(f->motions.has_value());
+    EXPECT_EQ(f->motions->motions.size(), 45u);
+    EXPECT_EQ(f->motions->params.bone_count(), 29u);
+    EXPECT_FALSE(validate_ogf(f.value()).has_errors());
+    auto omf = extract_omf(f.value());
+    ASSERT_TRUE(omf);
+    auto again = read_omf(FileData::from_vector(omf.value()));
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->motions.motions.size(), 45u);
+  }
+}
+
+}  // namespace
+}  // namespace boneyard::xray
