@@ -22,8 +22,9 @@ std::string extent_label(const Extent& e, bool kms) {
 }
 
 void check_overlaps(std::vector<Extent> extents, bool kms, Diagnostics& out) {
-  std::sort(extents.begin(), extents.end(), [](const Extent& a, const Extent& b) {
-    return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+  // Stable, widest first on a tie: the later-stored of two twins is the one reported.
+  std::stable_sort(extents.begin(), extents.end(), [](const Extent& a, const Extent& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
   });
   std::size_t widest = 0;  // the extent reaching furthest so far
   bool have = false;

@@ -1,0 +1,184 @@
+// Bad input: truncation everywhere, offsets past the end, absurd counts, corrupted bytes.
+// Every case must end in one clean Finding (or a valid read), never a crash or a hang.
+#include <gtest/gtest.h>
+
+#include "boneyard/document.h"
+#include "boneyard/mgs2_validate.h"
+#include "mgs2_fixture.h"
+#include "mgs2_test_util.h"
+
+namespace boneyard::test {
+namespace {
+
+using namespace boneyard::mgs2;
+using namespace boneyard::test::mgs2fx;
+
+void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
+
+std::vector<std::vector<std::uint8_t>> kms_fixtures() {
+  std::vector<std::vector<std::uint8_t>> out;
+  for (bool mc : {false, true})
+    for (bool mt : {false, true}) out.push_back(kms_bytes(standard_kms(mc, mt)));
+  return out;
+}
+std::vector<std::vector<std::uint8_t>> evm_fixtures() {
+  std::vector<std::vector<std::uint8_t>> out;
+  for (bool mc : {false, true})
+    for (bool large : {false, true})
+      for (bool v1 : {false, true}) out.push_back(evm_bytes(standard_evm(mc, large, v1)));
+  return out;
+}
+
+// Everything a user can ask of a document, to run on damaged bytes.
+void exercise(const std::vector<std::uint8_t>& b, const char* name) {
+  auto doc = open_document(FileData::from_vector(b), name, {});
+  if (!doc.ok()) {
+    EXPECT_FALSE(doc.error().message.empty());
+    return;
+  }
+  (void)doc.value()->info();
+  (void)doc.value()->validate();
+  JsonWriter w;
+  doc.value()->dump(w, {});
+  DumpOptions raw;
+  raw.raw = true;
+  doc.value()->dump(w, raw);
+  for (const char* layout : {"ps2", "mc"}) {
+    ConvertOptions o;
+    o.layout = layout;
+    (void)doc.value()->convert(doc.value()->format() == "kms" ? ".kms" : ".evm", o);
+  }
+}
+
+TEST(BadInput, KmsTruncatedAtEveryByte) {
+  for (const auto& full : kms_fixtures()) {
+    const std::size_t data_end = full.size() - 5;  // the fixtures end with 5 trailing bytes
+    for (std::size_t cut = 0; cut < full.size(); ++cut) {
+      const Bytes part(full.data(), cut);
+      auto r = read_kms(part);
+      if (cut < data_end) {
+        ASSERT_FALSE(r.ok()) << "cut at " << cut;
+        EXPECT_LE(r.error().offset, full.size());
+        EXPECT_FALSE(r.error().path.empty());
+      } else {
+        EXPECT_TRUE(r.ok()) << "cut at " << cut;
+      }
+      exercise(std::vector<std::uint8_t>(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(cut)), "t.kms");
+    }
+  }
+}
+
+TEST(BadInput, EvmTruncatedAtEveryByte) {
+  for (const auto& full : evm_fixtures()) {
+    const std::size_t data_end = full.size() - 3;
+    for (std::size_t cut = 0; cut < full.size(); ++cut) {
+      auto r = read_evm(Bytes(full.data(), cut));
+      if (cut < data_end) {
+        ASSERT_FALSE(r.ok()) << "cut at " << cut;
+        EXPECT_LE(r.error().offset, full.size());
+      } else {
+        EXPECT_TRUE(r.ok()) << "cut at " << cut;
+      }
+      exercise(std::vector<std::uint8_t>(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(cut)), "t.evm");
+    }
+  }
+}
+
+TEST(BadInput, KmsOffsetPastTheEnd) {
+  auto b = kms_bytes(standard_kms(false, false));
+  put32(b, 0xF0 + 0x18, 0xFFFFFF00);
+  auto r = read_kms(as_bytes(b));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().offset, 0xF0U + 0x18);
+  EXPECT_EQ(r.error().path, "unit 1 packet 0 normals");
+  EXPECT_EQ(r.error().message, "array past the end of the file");
+  EXPECT_EQ(r.error().found, "offset 0xFFFFFF00");
+  // MC: a non-zero high dword makes the 64-bit pointer absurd.
+  b = kms_bytes(standard_kms(true, false));
+  put32(b, 0xE0 + 0x20 + 4, 1);
+  r = read_kms(as_bytes(b));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "unit 0 packet 0 vertices");
+  // The packet table itself past the end.
+  b = kms_bytes(standard_kms(false, false));
+  put32(b, 0x40 + 0x30, 0x10000);
+  r = read_kms(as_bytes(b));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "unit 0 packs");
+  EXPECT_EQ(r.error().offset, 0x70U);
+}
+
+TEST(BadInput, AbsurdCounts) {
+  auto b = kms_bytes(standard_kms(false, false));
+  put32(b, 0x08, 0xFFFFFFFF);  // n_x_models
+  auto r = read_kms(as_bytes(b));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "count past the data");
+  EXPECT_EQ(r.error().found, "4294967295");
+  b = kms_bytes(standard_kms(false, false));
+  put32(b, 0x40 + 0x04, 0xFFFFFFFF);  // n_packs
+  r = read_kms(as_bytes(b));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "unit 0 packs");
+  b = kms_bytes(standard_kms(false, false));
+  put32(b, 0xC0 + 0x04, 0xFFFF);  // n_verts: low half only, 65535 vertices do not fit
+  r = read_kms(as_bytes(b));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().path, "unit 0 packet 0 vertices");
+  b = kms_bytes(standard_kms(false, false));
+  put32(b, 0xC0 + 0x04, 0xFFFFFFFF);
+  EXPECT_FALSE(read_kms(as_bytes(b)).ok());
+
+  auto e = evm_bytes(standard_evm(false, false, false));
+  put32(e, 0x28, 0xFFFFFFFF);  // n_packs
+  auto er = read_evm(as_bytes(e));
+  ASSERT_FALSE(er.ok());
+  EXPECT_EQ(er.error().path, "header packet");
+  e = evm_bytes(standard_evm(false, false, false));
+  put32(e, 0x04, 0xFFFFFFFF);  // n_x_models: layout undetectable, then forced
+  EXPECT_FALSE(read_evm(as_bytes(e)).ok());
+  er = read_evm(as_bytes(e), Layout::ps2);
+  ASSERT_FALSE(er.ok());
+  EXPECT_EQ(er.error().message, "count past the data");
+  e = evm_bytes(standard_evm(false, false, false));
+  put32(e, 0xF0 + 0x10, 0x7FFF);  // n_verts
+  EXPECT_FALSE(read_evm(as_bytes(e)).ok());
+}
+
+TEST(BadInput, ParentCyclesDoNotHang) {
+  auto f = standard_kms(false, false);
+  f.units[0].parent = 1;
+  f.units[1].parent = 0;
+  const auto b = kms_bytes(f);
+  auto m = read_kms(as_bytes(b));
+  ASSERT_TRUE(m.ok());
+  Diagnostics d;
+  validate_kms(m.value(), d);
+  EXPECT_TRUE(d.has_errors());
+  exercise(b, "c.kms");
+}
+
+TEST(BadInput, EveryByteCorrupted) {
+  // Each byte set to 0xFF, then to 0x80: parse, validate, dump and convert must stay clean.
+  for (const auto& full : kms_fixtures()) {
+    for (std::size_t i = 0; i < full.size(); ++i) {
+      for (std::uint8_t v : {std::uint8_t{0xFF}, std::uint8_t{0x80}}) {
+        auto b = full;
+        b[i] = v;
+        exercise(b, "x.kms");
+      }
+    }
+  }
+  for (const auto& full : evm_fixtures()) {
+    for (std::size_t i = 0; i < full.size(); ++i) {
+      for (std::uint8_t v : {std::uint8_t{0xFF}, std::uint8_t{0x80}}) {
+        auto b = full;
+        b[i] = v;
+        exercise(b, "x.evm");
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace boneyard::test
