@@ -1,0 +1,161 @@
+// MGS2 read, validate and dump throughput on large models laid out by the library's builder.
+// Target from issue 3: validate at 1 GB/s or more.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+
+#include "boneyard/document.h"
+#include "boneyard/evm.h"
+#include "boneyard/json_writer.h"
+#include "boneyard/kms.h"
+#include "boneyard/mgs2_validate.h"
+
+namespace {
+
+using namespace boneyard;
+using namespace boneyard::mgs2;
+
+// Per-packet arrays shared by every packet: the builder copies them, so one set is enough.
+struct Arrays {
+  std::vector<std::uint8_t> verts, norms, uvs, evm_uvs, weights;
+  explicit Arrays(std::size_t n) : verts(n * 8), norms(n * 8), uvs(n * 4), evm_uvs(n * 8), weights(n * 8) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int16_t v[4] = {static_cast<std::int16_t>(i * 7 % 200), static_cast<std::int16_t>(i * 13 % 200),
+                                 static_cast<std::int16_t>(i % 50), 4096};
+      std::memcpy(&verts[i * 8], v, 8);
+      const std::int16_t nm[4] = {0, 0, 4096, static_cast<std::int16_t>(i < 2 ? 0x8FFF : 0x0FFF)};
+      std::memcpy(&norms[i * 8], nm, 8);
+      const std::int16_t uv[4] = {static_cast<std::int16_t>(i * 64), 2048, 4096, 0};
+      std::memcpy(&uvs[i * 4], uv, 4);
+      std::memcpy(&evm_uvs[i * 8], uv, 8);
+      weights[i * 8] = 64;
+      weights[i * 8 + 1] = 64;
+      weights[i * 8 + 5] = 4;
+    }
+  }
+};
+
+std::vector<std::uint8_t> make_kms(std::size_t units, std::size_t packets, const Arrays& a) {
+  KmsModel m;
+  m.header.data_format = kKmsNorm;
+  m.header.n_models = static_cast<std::uint32_t>(units);
+  m.header.texture = 0x88D878;
+  m.header.bbox_max = {200, 200, 50};
+  for (std::size_t i = 0; i < units; ++i) {
+    KmsUnit u;
+    u.parent = i == 0 ? -1 : static_cast<std::int32_t>((i - 1) / 2);
+    u.bbox_max = {200, 200, 50};
+    for (std::size_t j = 0; j < packets; ++j) {
+      KmsPacket p;
+      p.flag = 0x48;
+      p.n_verts = 64;
+      p.verts.data = Bytes(a.verts.data(), 64 * 8);
+      p.norms.data = Bytes(a.norms.data(), 64 * 8);
+      p.uvs[0].data = Bytes(a.uvs.data(), 64 * 4);
+      u.packets.push_back(p);
+    }
+    m.units.push_back(std::move(u));
+  }
+  m.header.bbox_max = {200 * 64, 200 * 64, 50 * 64};  // room for the chain of unit offsets
+  return build_kms(m, Layout::ps2).value();
+}
+
+std::vector<std::uint8_t> make_evm(std::size_t packets, const Arrays& a) {
+  EvmModel m;
+  m.header.n_models = m.header.n_x_models = 2;
+  m.header.type = kEvmTypeFormatV2 | kEvmTypeLarge;
+  m.header.bbox_max = {200, 200, 50};
+  for (int b = 0; b < 2; ++b) {
+    EvmBone bone;
+    bone.parent = b - 1;
+    bone.box_max = {200, 200, 50, 0};
+    m.bones.push_back(bone);
+  }
+  for (std::size_t j = 0; j < packets; ++j) {
+    EvmPacket p;
+    p.n_verts = 32;
+    p.n_mats = 2;
+    p.mat_id = {0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    p.verts.data = Bytes(a.verts.data(), 32 * 8);
+    p.norms.data = Bytes(a.norms.data(), 32 * 8);
+    p.uvs[0].data = Bytes(a.evm_uvs.data(), 32 * 8);
+    p.weights.data = Bytes(a.weights.data(), 32 * 8);
+    m.packets.push_back(p);
+  }
+  return build_evm(m, Layout::mc).value();
+}
+
+const Arrays& arrays() {
+  static const Arrays a(64);
+  return a;
+}
+const std::vector<std::uint8_t>& large_kms() {
+  static const auto b = make_kms(4096, 16, arrays());  // ~100 MB
+  return b;
+}
+const std::vector<std::uint8_t>& large_evm() {
+  static const auto b = make_evm(100000, arrays());  // ~100 MB
+  return b;
+}
+
+void BM_KmsRead(benchmark::State& state) {
+  const auto& b = large_kms();
+  for (auto _ : state) benchmark::DoNotOptimize(read_kms(Bytes(b.data(), b.size())).ok());
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+void BM_KmsReadValidate(benchmark::State& state) {
+  const auto& b = large_kms();
+  for (auto _ : state) {
+    auto m = read_kms(Bytes(b.data(), b.size()));
+    Diagnostics d;
+    validate_kms(m.value(), d);
+    if (d.has_errors()) state.SkipWithError("findings in the benchmark model");
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+void BM_KmsDump(benchmark::State& state) {
+  const auto& b = large_kms();
+  auto doc = open_document(FileData::from_vector(b), "big.kms", {});
+  for (auto _ : state) {
+    std::FILE* devnull = std::fopen("/dev/null", "wb");
+    {
+      JsonWriter w(devnull);
+      doc.value()->dump(w, {});
+    }
+    std::fclose(devnull);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+void BM_EvmReadValidate(benchmark::State& state) {
+  const auto& b = large_evm();
+  for (auto _ : state) {
+    auto m = read_evm(Bytes(b.data(), b.size()));
+    Diagnostics d;
+    validate_evm(m.value(), d);
+    if (d.has_errors()) state.SkipWithError("findings in the benchmark model");
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+void BM_EvmDump(benchmark::State& state) {
+  const auto& b = large_evm();
+  auto doc = open_document(FileData::from_vector(b), "big.evm", {});
+  for (auto _ : state) {
+    std::FILE* devnull = std::fopen("/dev/null", "wb");
+    {
+      JsonWriter w(devnull);
+      doc.value()->dump(w, {});
+    }
+    std::fclose(devnull);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+
+BENCHMARK(BM_KmsRead)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_KmsReadValidate)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_KmsDump)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EvmReadValidate)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EvmDump)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
