@@ -12,7 +12,7 @@ namespace {
 
 std::string annotate(std::string_view base, std::size_t i) { return std::string(base) + " " + std::to_string(i); }
 
-std::string part_path(std::size_t p) { return "0xF part " + std::to_string(p); }
+std::string part_path(std::size_t p) { return "part " + std::to_string(p); }
 
 void read_part_bones(ByteReader& r, BonePart& part, std::uint16_t version, bool without_names, std::uint16_t count) {
   // v1 and the nameless SDK layout: 4 bytes each; otherwise at least a NUL byte per bone.
@@ -100,8 +100,8 @@ MotionParams read_motion_params(ByteReader& r, std::uint16_t version) {
 
 void read_params_body(ByteReader& r, Params& p, bool without_names) {
   p.motions.clear();
-  read_parts(r, p, without_names);
   try {
+    read_parts(r, p, without_names);
     const std::uint16_t n = r.u16("motion count");
     r.need_array(n, 25, "motions");  // NUL, flags, bone/part, id and 4 floats at least
     p.motions.reserve(n);

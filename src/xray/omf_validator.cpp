@@ -99,10 +99,12 @@ void validate_bone(std::size_t mi, std::size_t bi, const BoneKeys& b, Tally (&t)
       break;
     }
   }
+  // The farthest a key can reach: |init| + qmax * |size|.
+  const float qmax = b.translation_16bit() ? 32767.0f : 128.0f;
   const Vec3 reach = b.translation_keyed()
-                         ? Vec3{std::fabs(b.translation_init.x) + 32767 * std::fabs(b.translation_size.x),
-                                std::fabs(b.translation_init.y) + 32767 * std::fabs(b.translation_size.y),
-                                std::fabs(b.translation_init.z) + 32767 * std::fabs(b.translation_size.z)}
+                         ? Vec3{std::fabs(b.translation_init.x) + qmax * std::fabs(b.translation_size.x),
+                                std::fabs(b.translation_init.y) + qmax * std::fabs(b.translation_size.y),
+                                std::fabs(b.translation_init.z) + qmax * std::fabs(b.translation_size.z)}
                          : b.translation_init;
   if (!finite(b.translation_init) || !finite(b.translation_size) || max_abs(reach) > kAbsurdTranslation) {
     t[5].hit(b.translation_offset(), base + " translation",

@@ -14,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
+struct CliResult {
   int code = -1;
   std::string out, err;
 };
@@ -42,11 +42,11 @@ class Cli : public ::testing::Test {
     return p;
   }
 
-  Run run(const std::string& args) {
+  CliResult run(const std::string& args) {
     const fs::path out = dir_ / ".stdout", err = dir_ / ".stderr";
     const std::string cmd = test::cli_path().string() + " " + args + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
-    Run r;
+    CliResult r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     r.out = slurp(out);
     r.err = slurp(err);
@@ -66,7 +66,7 @@ std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
 TEST_F(Cli, HelpForEveryCommand) {
   for (const char* c : {"", "info", "dump", "validate", "convert"}) {
-    const Run r = run(std::string(c) + " --help");
+    const CliResult r = run(std::string(c) + " --help");
     EXPECT_EQ(r.code, 0) << c;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << c << r.out;
   }
@@ -84,7 +84,7 @@ TEST_F(Cli, ValidateExitCodes) {
   err_spec.params.pop_back();
   const auto bad = write("bad.omf", test::omf_bytes(err_spec));
 
-  Run r = run("validate " + q(clean));
+  CliResult r = run("validate " + q(clean));
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("ok (omf): 0 errors, 0 warnings"), std::string::npos) << r.out;
   r = run("validate " + q(warn));
@@ -105,7 +105,7 @@ TEST_F(Cli, BadInputGetsOneClearLine) {
   bytes.resize(bytes.size() / 2);
   const auto cut = write("cut.omf", bytes);
 
-  Run r = run("info " + q(empty));
+  CliResult r = run("info " + q(empty));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("empty file"), std::string::npos) << r.err;
   r = run("validate " + q(junk));
@@ -123,7 +123,7 @@ TEST_F(Cli, BadInputGetsOneClearLine) {
 
 TEST_F(Cli, DumpIsJsonFollowingTheSchema) {
   const auto f = write("a.omf", test::omf_bytes(test::rich_spec()));
-  Run r = run("dump " + q(f));
+  CliResult r = run("dump " + q(f));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["format"], "omf");
@@ -135,7 +135,7 @@ TEST_F(Cli, DumpIsJsonFollowingTheSchema) {
 
 TEST_F(Cli, InfoShowsMotionTable) {
   const auto f = write("a.omf", test::omf_bytes(test::rich_spec()));
-  const Run r = run("info " + q(f) + " " + q(f));
+  const CliResult r = run("info " + q(f) + " " + q(f));
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("walk"), std::string::npos);
   EXPECT_NE(r.out.find("fx,stop_at_end"), std::string::npos);
@@ -144,7 +144,7 @@ TEST_F(Cli, InfoShowsMotionTable) {
 TEST_F(Cli, ConvertRewritesByteExactAndNeverClobbers) {
   const auto bytes = test::omf_bytes(test::rich_spec());
   const auto in = write("in.bin", bytes);  // detected from content, not the extension
-  Run r = run("convert " + q(in) + " -o " + q(dir_ / "out.omf"));
+  CliResult r = run("convert " + q(in) + " -o " + q(dir_ / "out.omf"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(slurp(dir_ / "out.omf"), std::string(bytes.begin(), bytes.end()));
 
@@ -169,17 +169,34 @@ TEST_F(Cli, ExtractsEmbeddedMotionsFromOgf) {
   test::Buf header;
   header.u8(4).u8(3).u16(0);
   for (int i = 0; i < 10; ++i) header.f32(0.0f);
+  test::Buf bones;  // 0xD: count, then name, parent and a 60-byte oriented box per bone
+  bones.u32(2);
+  for (const char* b : {"root", "spine"}) {
+    bones.str(b).str(std::string(b) == "root" ? "" : "root");
+    for (int i = 0; i < 15; ++i) bones.f32(0.0f);
+  }
+  test::Buf ik;  // 0x10 per bone, version 0: material, shape, joint, bind rotation/position, mass
+  for (int b = 0; b < 2; ++b) {
+    ik.u32(0).str("");
+    for (int i = 0; i < 28; ++i) ik.f32(0.0f);  // 112-byte shape
+    ik.u32(0);
+    for (int i = 0; i < 12; ++i) ik.f32(0.0f);  // 3 limits
+    ik.f32(0.0f).f32(0.0f).u32(0).f32(0.0f).f32(0.0f);
+    for (int i = 0; i < 6; ++i) ik.f32(0.0f);  // bind rotation and position
+    ik.f32(1.0f).f32(0.0f).f32(0.0f).f32(0.0f);
+  }
   test::Buf ogf;
-  ogf.chunk(0x1, header).chunk(0xE, test::motions_payload(spec)).chunk(0xF, test::params_payload(spec));
+  ogf.chunk(0x1, header).chunk(0xD, bones).chunk(0x10, ik).chunk(0xE, test::motions_payload(spec)).chunk(0xF, test::params_payload(spec));
   const auto in = write("model.ogf", ogf.b);
-  Run r = run("convert " + q(in) + " -o " + q(dir_ / "motions.omf"));
+  CliResult r = run("convert " + q(in) + " -o " + q(dir_ / "motions.omf"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto expected = test::omf_bytes(spec);
   EXPECT_EQ(slurp(dir_ / "motions.omf"), std::string(expected.begin(), expected.end()));
   r = run("convert " + q(in) + " -o " + q(dir_ / "copy.ogf"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(slurp(dir_ / "copy.ogf"), std::string(ogf.b.begin(), ogf.b.end()));
-  EXPECT_EQ(run("validate " + q(in)).code, 0);
+  const CliResult v = run("validate " + q(in));
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
 }
 
 }  // namespace

@@ -85,7 +85,7 @@ TEST(OmfReader, DecodesKeysLikeTheEngine) {
   EXPECT_TRUE(s0.translation_16bit());
   EXPECT_FLOAT_EQ(s0.translation(0).x, 3.2767f);
   EXPECT_FLOAT_EQ(s0.translation(0).y, 1.0f - 6.5534f);
-  EXPECT_FLOAT_EQ(s0.translation(1).z, -150.0f);
+  EXPECT_FLOAT_EQ(s0.translation(1).z, -0.15f);
   const BoneKeys& s1 = f.motions.motions.at(1).bones[1];
   EXPECT_EQ(s1.translation_key(1), (std::array<std::int32_t, 3>{-1, -2, -3}));
   EXPECT_EQ(s1.rotation(0).w, -1.0f);
