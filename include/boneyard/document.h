@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "boneyard/diagnostics.h"
@@ -28,6 +30,14 @@ struct DumpOptions {
 
 struct ConvertOptions {
   std::string layout;  // MGS2 target layout: "" (keep), "ps2" or "mc"
+  // X-Ray to glTF (.glb/.gltf):
+  std::filesystem::path input;        // the file being converted (motion refs are found from it)
+  std::filesystem::path output;       // where the result goes (a .gltf names its .bin after it)
+  std::filesystem::path skeleton;     // .omf only: the .ogf whose skeleton plays the motions
+  std::filesystem::path meshes_root;  // motion refs are relative to it; empty = nearest "meshes" folder
+  Diagnostics* warnings = nullptr;    // conversion warnings (missing refs, flat armature, ...)
+  // Files to write before the returned bytes (the .bin of a .gltf), as (path, bytes).
+  std::vector<std::pair<std::filesystem::path, std::vector<std::uint8_t>>>* side_files = nullptr;
 };
 
 class Document {

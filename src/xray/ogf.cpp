@@ -1,6 +1,7 @@
 #include "boneyard/ogf.h"
 
 #include "boneyard/omf_validate.h"
+#include "ogf_internal.h"
 
 namespace boneyard::xray {
 
@@ -35,6 +36,7 @@ Result<OgfFile> read_ogf(std::shared_ptr<const FileData> file) {
            std::to_string(f.header.format_version));
     const Chunk* params = f.chunks.find(kChunkParams);
     if (params != nullptr) f.motions = parse_motion_set(f.chunks.find(kChunkMotions), *params);
+    parse_ogf_skeleton(f);
     return f;
   });
 }
@@ -86,6 +88,26 @@ Diagnostics validate_ogf(const OgfFile& file) {
               hex(c.id()), hex(c.raw_id));
   if (file.header.type != 3 && file.header.type != 10)
     out.add(Severity::info, 9, "0x1 type", "not a skeleton model", "3 or 10", std::to_string(file.header.type));
+  for (const auto& finding : file.read_findings) out.add(finding);
+  validate_bone_tree(file, out);
+  const bool animated = file.motions.has_value() || !file.motion_refs.empty();
+  if (animated && file.bones.empty())
+    out.add(Severity::error, 0, "0xD", "model has motions but no skeleton", "chunk 0xD", "none");
+  if (!file.bones.empty() && !file.has_ik)
+    out.add(Severity::warning, 0, "0x10", "no IK data: the bind pose is unknown (glTF export needs it)", "chunk 0x10",
+            "none");
+  if (file.motions && !file.bones.empty()) {
+    // The engine maps part bones to skeleton bones by name (motions_value::load).
+    const Params& p = file.motions->params;
+    if (p.bone_count() != file.bones.size())
+      out.add(Severity::error, p.offset, "0xF parts", "bone parts do not cover the skeleton",
+              std::to_string(file.bones.size()) + " bones", std::to_string(p.bone_count()));
+    for (const auto& part : p.parts)
+      for (const auto& b : part.bones)
+        if (p.version >= 3 && !p.parts_without_names && file.find_bone(b.name) < 0)
+          out.add(Severity::error, b.offset, "0xF part bone", "bone name not in the skeleton (0xD)",
+                  "a skeleton bone", printable(b.name));
+  }
   if (file.motions) {
     validate_motion_set(*file.motions, out);
   } else if (file.chunks.find(kChunkMotions) != nullptr) {

@@ -5,6 +5,8 @@
 #include <string_view>
 
 #include "boneyard/document.h"
+#include "boneyard/omf.h"
+#include "boneyard/scene.h"
 
 namespace boneyard::xray {
 
@@ -12,5 +14,13 @@ int sniff_omf(Bytes bytes, std::string_view extension);
 Result<std::unique_ptr<Document>> open_omf_document(std::shared_ptr<const FileData> file, const OpenOptions& options);
 int sniff_ogf(Bytes bytes, std::string_view extension);
 Result<std::unique_ptr<Document>> open_ogf_document(std::shared_ptr<const FileData> file, const OpenOptions& options);
+
+// glTF export for Document::convert (ogf_document.cpp): .glb bytes, or .gltf JSON with its .bin
+// handed to options.side_files.
+Result<std::vector<std::uint8_t>> gltf_bytes(const scene::Scene& scene, std::string_view ext,
+                                             const ConvertOptions& options);
+// An .omf's motions on options.skeleton (or a flat armature) as .glb/.gltf bytes.
+Result<std::vector<std::uint8_t>> omf_to_gltf(const OmfFile& file, std::string_view ext,
+                                              const ConvertOptions& options);
 
 }  // namespace boneyard::xray

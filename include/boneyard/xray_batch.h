@@ -1,0 +1,42 @@
+// Batch conversion of a game-data tree to glTF: every .ogf with the motions the engine would
+// give it, and every .omf that no .ogf refers to (on a flat armature), in parallel.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "boneyard/diagnostics.h"
+
+namespace boneyard::xray {
+
+struct BatchItem {
+  enum class Status { converted, warnings, failed };
+  std::filesystem::path input;
+  std::filesystem::path output;
+  Status status = Status::converted;
+  std::vector<Finding> findings;  // warnings, or the error (first) when failed
+};
+
+struct BatchOptions {
+  std::filesystem::path input_dir;
+  std::filesystem::path output_dir;
+  std::filesystem::path meshes_root;  // empty: per model, its nearest "meshes" ancestor, else input_dir
+  std::string extension = ".glb";     // ".glb" or ".gltf"
+  unsigned threads = 0;               // 0 = all cores
+  // Called once per finished item, never concurrently (the batch holds a lock around it).
+  std::function<void(std::size_t done, std::size_t total, const BatchItem& item)> progress;
+};
+
+struct BatchResult {
+  std::vector<BatchItem> items;  // sorted by input path
+  std::size_t converted = 0, with_warnings = 0, failed = 0;
+};
+
+// Never throws for bad files: each failure is recorded on its item and the others continue.
+// Outputs are written atomically (a failed item leaves no file behind).
+BatchResult convert_tree(const BatchOptions& options);
+
+}  // namespace boneyard::xray

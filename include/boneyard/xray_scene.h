@@ -1,0 +1,71 @@
+// X-Ray skeletons and motions as a neutral scene (glTF conventions). The mapping, its derivation
+// and the extras schema are in docs/xray-gltf.md.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "boneyard/diagnostics.h"
+#include "boneyard/ogf.h"
+#include "boneyard/omf.h"
+#include "boneyard/scene.h"
+
+namespace boneyard::xray {
+
+// X-Ray (left-handed, +Y up, +Z forward; the applied rotation is the conjugate of the stored
+// quaternion) to glTF (right-handed, +Y up): mirror Z. See docs/xray-gltf.md for the derivation.
+inline Vec3 to_gltf(const Vec3& v) { return {v.x, v.y, -v.z}; }
+// `stored` is the file's quaternion (normalised or not); the result is normalised.
+Quat to_gltf(const Quat& stored);
+// The quaternion whose standard matrix equals setXYZi(rotation) = setHPB(-y, -x, -z) as stored
+// in an Fmatrix (the same space as the stored key quaternions).
+Quat bind_quaternion(const Vec3& xyz_rotation);
+
+// Skeleton of an OGF: joints in 0xD order, rest pose = IK bind pose in glTF space.
+// Fails when the tree cannot be exported (no bones, unknown parents, cycles, no IK data).
+Result<scene::Scene> skeleton_scene(const OgfFile& ogf, std::string_view name);
+// A flat armature (every joint a root, identity rest pose) from the part bones of a motion set,
+// for an .omf converted without a skeleton.
+scene::Scene flat_scene(const MotionSet& set, std::string_view name);
+
+// Appends one animation per motion of `set` (in 0xF order) to `scene`. OMF bones map to joints
+// by name as the engine does (OGF names lower-cased, OMF names as stored); `ogf` is null for a
+// flat armature (then joint i is part bone with motion-bone index i). `source` (UTF-8) names the
+// motion set in extras ("monsters\\zombi_animation" or "embedded"). Errors: a bone name missing from the
+// skeleton, a bone-count mismatch, a broken motion. Warnings (absurd translations, skipped
+// duplicate names) go to `warnings`.
+std::optional<Finding> add_motions(scene::Scene& scene, const OgfFile* ogf, const MotionSet& set,
+                                   std::string_view source, Diagnostics& warnings);
+
+// Removes animations shadowed by the engine's lookup: within one motion set the first of
+// several same-named motions wins (map::insert), across sets the later set wins. FX and cycles
+// are separate name spaces. Call once after adding every set.
+void resolve_duplicate_motions(scene::Scene& scene, Diagnostics& warnings);
+
+// ---- Motion lookup (engine rules; docs/xray-gltf.md "Finding the motions") ----
+
+// The nearest ancestor folder of `ogf_path` named "meshes" (any case), else the OGF's folder.
+std::filesystem::path default_meshes_root(const std::filesystem::path& ogf_path);
+// Files a ref names: "<root>/<ref with / for \\>.omf", case-insensitive per component, with `*`
+// wildcards in the last component expanded (sorted). `looked` receives what was tried.
+std::vector<std::filesystem::path> resolve_motion_ref(const std::filesystem::path& meshes_root, std::string_view ref,
+                                                      std::string* looked = nullptr);
+
+struct XrayExportOptions {
+  std::filesystem::path input;        // the .ogf or .omf being converted (names the result)
+  std::filesystem::path meshes_root;  // empty = default_meshes_root(input)
+  std::filesystem::path skeleton;     // for an .omf: the .ogf whose skeleton to use (empty = flat)
+};
+
+// An OGF with every motion the engine would give it: its refs (0x13/0x18) or, without refs, its
+// embedded 0xE/0xF. Missing refs are warnings; a broken or mismatching OMF is an error.
+// `used_omfs` (optional) receives the OMF files that were read.
+Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& options, Diagnostics& warnings,
+                                  std::vector<std::filesystem::path>* used_omfs = nullptr);
+// One motion set on the skeleton of options.skeleton, or on a flat armature (with a warning).
+Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions& options, Diagnostics& warnings);
+
+}  // namespace boneyard::xray

@@ -1,0 +1,179 @@
+// Finding an OGF's motions as the engine does, and assembling the whole scene of a model.
+// Refs name OMFs without ".omf" relative to $game_meshes$ (our meshes root); Windows paths are
+// case-insensitive, so every component is matched without regard to ASCII case.
+#include <algorithm>
+
+#include "boneyard/text.h"
+#include "boneyard/xray_scene.h"
+
+namespace boneyard::xray {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool iequal(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && lower_ascii(a) == lower_ascii(b);
+}
+
+// '*' matches any run, '?' one character; ASCII case-insensitive.
+bool glob_match(std::string_view pattern, std::string_view name) {
+  const std::string p = lower_ascii(pattern), n = lower_ascii(name);
+  std::size_t pi = 0, ni = 0, star = std::string::npos, mark = 0;
+  while (ni < n.size()) {
+    if (pi < p.size() && (p[pi] == '?' || p[pi] == n[ni])) {
+      ++pi, ++ni;
+    } else if (pi < p.size() && p[pi] == '*') {
+      star = pi++;
+      mark = ni;
+    } else if (star != std::string::npos) {
+      pi = star + 1;
+      ni = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (pi < p.size() && p[pi] == '*') ++pi;
+  return pi == p.size();
+}
+
+// `dir / name`, or the entry of `dir` whose name equals `name` ignoring case.
+std::optional<fs::path> find_entry(const fs::path& dir, const std::string& name, bool want_dir) {
+  std::error_code ec;
+  const fs::path exact = dir / name;
+  if (want_dir ? fs::is_directory(exact, ec) : fs::is_regular_file(exact, ec)) return exact;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const bool ok = want_dir ? it->is_directory(ec) : it->is_regular_file(ec);
+    if (ok && iequal(it->path().filename().string(), name)) return it->path();
+  }
+  return std::nullopt;
+}
+
+std::string stem_of(const fs::path& p) { return p.stem().string(); }
+
+}  // namespace
+
+fs::path default_meshes_root(const fs::path& ogf_path) {
+  const fs::path dir = fs::absolute(ogf_path).parent_path();
+  for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
+    if (iequal(p.filename().string(), "meshes")) return p;
+    if (p == p.parent_path()) break;
+  }
+  return dir;
+}
+
+std::vector<fs::path> resolve_motion_ref(const fs::path& root, std::string_view ref, std::string* looked) {
+  std::string r(ref);
+  std::replace(r.begin(), r.end(), '\\', '/');
+  std::vector<std::string> parts;
+  for (std::size_t start = 0; start <= r.size();) {
+    const std::size_t slash = std::min(r.find('/', start), r.size());
+    if (slash > start) parts.push_back(r.substr(start, slash - start));
+    start = slash + 1;
+  }
+  std::vector<fs::path> out;
+  if (parts.empty()) return out;
+  std::string& last = parts.back();
+  if (last.size() < 4 || !iequal(std::string_view(last).substr(last.size() - 4), ".omf")) last += ".omf";
+  if (looked != nullptr) {
+    fs::path p = root;
+    for (const auto& c : parts) p /= c;
+    *looked = p.string();
+  }
+  fs::path dir = root;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    auto next = find_entry(dir, parts[i], true);
+    if (!next) return out;
+    dir = *next;
+  }
+  if (last.find_first_of("*?") == std::string::npos) {
+    if (auto f = find_entry(dir, last, false)) out.push_back(*f);
+    return out;
+  }
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec) && glob_match(last, it->path().filename().string())) out.push_back(it->path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o, Diagnostics& warnings,
+                                  std::vector<fs::path>* used_omfs) {
+  auto made = skeleton_scene(ogf, stem_of(o.input));
+  if (!made) return made.error();
+  scene::Scene s = std::move(made).value();
+  s.extras["xray"]["model"] = o.input.filename().string();
+  if (!ogf.motion_refs.empty()) {
+    const fs::path root = o.meshes_root.empty() ? default_meshes_root(o.input) : o.meshes_root;
+    for (const auto& ref : ogf.motion_refs) {
+      std::string looked;
+      const auto files = resolve_motion_ref(root, ref, &looked);
+      if (files.empty()) {
+        warnings.add(Severity::warning, 0, hex(ogf.motion_refs_chunk) + " motion ref",
+                     "motion file not found (use --meshes DIR to set the meshes root)", looked, "nothing");
+        continue;
+      }
+      for (const auto& file : files) {
+        auto opened = FileData::open(file);
+        if (auto* err = std::get_if<FileError>(&opened))
+          return Finding{Severity::error, 0, file.string(), "cannot read motion file: " + err->message, {}, {}};
+        auto omf = read_omf(std::get<std::shared_ptr<const FileData>>(std::move(opened)));
+        if (!omf) {
+          Finding f = omf.error();
+          f.path = file.string() + (f.path.empty() ? "" : " " + f.path);
+          return f;
+        }
+        if (used_omfs != nullptr) used_omfs->push_back(file);
+        // A ref expanded from a wildcard is recorded with its file name for the extras.
+        std::string source = cp1251_to_utf8(ref);
+        if (files.size() > 1 || ref.find('*') != std::string::npos) source += " -> " + file.filename().string();
+        if (auto err = add_motions(s, &ogf, omf->motions, source, warnings)) {
+          err->path = file.string() + " " + err->path;
+          return *err;
+        }
+      }
+    }
+  } else if (ogf.motions) {
+    if (auto err = add_motions(s, &ogf, *ogf.motions, "embedded", warnings)) return *err;
+  }
+  resolve_duplicate_motions(s, warnings);
+  return s;
+}
+
+Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions& o, Diagnostics& warnings) {
+  scene::Scene s;
+  std::optional<OgfFile> ogf;
+  std::shared_ptr<const FileData> ogf_data;
+  if (!o.skeleton.empty()) {
+    auto opened = FileData::open(o.skeleton);
+    if (auto* err = std::get_if<FileError>(&opened))
+      return Finding{Severity::error, 0, o.skeleton.string(), "cannot read skeleton: " + err->message, {}, {}};
+    auto read = read_ogf(std::get<std::shared_ptr<const FileData>>(std::move(opened)));
+    if (!read) {
+      Finding f = read.error();
+      f.path = o.skeleton.string() + (f.path.empty() ? "" : " " + f.path);
+      return f;
+    }
+    ogf = std::move(read).value();
+    auto made = skeleton_scene(*ogf, stem_of(o.input));
+    if (!made) {
+      Finding f = made.error();
+      f.path = o.skeleton.string() + " " + f.path;
+      return f;
+    }
+    s = std::move(made).value();
+    s.extras["xray"]["model"] = o.skeleton.filename().string();
+  } else {
+    s = flat_scene(set, stem_of(o.input));
+    warnings.add(Severity::warning, 0, "skeleton",
+                 "no skeleton given (--skeleton model.ogf): exported a flat armature with identity rest poses; "
+                 "bones are not placed relative to their parents",
+                 "an .ogf skeleton", "none");
+  }
+  if (auto err = add_motions(s, ogf ? &*ogf : nullptr, set, o.input.filename().string(), warnings))
+    return *err;
+  resolve_duplicate_motions(s, warnings);
+  return s;
+}
+
+}  // namespace boneyard::xray
