@@ -153,14 +153,27 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   auto out = std::make_shared<std::string>();
   auto common = std::make_shared<CommonOptions>();
   auto target_layout = std::make_shared<std::string>();
-  cmd->add_option("input", *in, "Input file")->required();
-  cmd->add_option("-o,--output", *out, "Output file")->required();
+  auto skeleton = std::make_shared<std::string>();
+  auto meshes = std::make_shared<std::string>();
+  auto recursive = std::make_shared<bool>(false);
+  auto jobs = std::make_shared<unsigned>(0);
+  cmd->add_option("input", *in, "Input file (a folder with --recursive)")->required();
+  cmd->add_option("-o,--output", *out, "Output file (a folder with --recursive)")->required();
+  cmd->add_option("--skeleton", *skeleton, "X-Ray .omf to glTF: the .ogf whose skeleton plays the motions");
+  cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
+  cmd->add_flag("-r,--recursive", *recursive, "X-Ray: convert every .ogf (with its motions) and unreferenced .omf "
+                                              "under the input folder to .glb files in the output folder");
+  cmd->add_option("-j,--jobs", *jobs, "With --recursive: worker threads (default: all cores)");
   cmd->add_option("--layout", *target_layout, "MGS2 only: write the PS2 or Master Collection layout")
       ->check(CLI::IsMember({"ps2", "mc"}));
   cmd->add_option("--input-layout", common->layout, "MGS2 only: force the input's layout")
       ->check(CLI::IsMember({"ps2", "mc"}));
   add_names_option(*cmd, *common);
-  cmd->callback([in, out, common, target_layout, &exit_code] {
+  cmd->callback([in, out, common, target_layout, skeleton, meshes, recursive, jobs, &exit_code] {
+    if (*recursive) {
+      exit_code = std::max(exit_code, run_batch_convert(*in, *out, *meshes, ".glb", *jobs));
+      return;
+    }
     if (same_file(*in, *out)) {
       std::fprintf(stderr, "%s: refusing to overwrite the input file; choose another output\n", out->c_str());
       exit_code = kExitUsage;
@@ -180,12 +193,29 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     }
     ConvertOptions options;
     options.layout = *target_layout;
+    Diagnostics warnings;
+    std::vector<std::pair<fs::path, std::vector<std::uint8_t>>> side_files;
+    options.input = *in;
+    options.output = *out;
+    options.skeleton = *skeleton;
+    options.meshes_root = *meshes;
+    options.warnings = &warnings;
+    options.side_files = &side_files;
     auto bytes = doc->convert(ext, options);
+    for (const auto& f : warnings.findings())
+      if (f.severity != Severity::info) std::fprintf(stderr, "%s\n", format_finding(f, *in).c_str());
     if (!bytes) {
       std::fprintf(stderr, "%s\n", format_finding(bytes.error(), *in).c_str());
       exit_code = std::max(exit_code, kExitFindings);
       return;
     }
+    // Side files first (a .gltf's .bin), so the main file never points at a missing one.
+    for (const auto& [path, data] : side_files)
+      if (auto err = write_file_atomic(path, data); !err.empty()) {
+        std::fprintf(stderr, "%s\n", err.c_str());
+        exit_code = kExitUsage;
+        return;
+      }
     if (auto err = write_file_atomic(*out, bytes.value()); !err.empty()) {
       std::fprintf(stderr, "%s\n", err.c_str());
       exit_code = kExitUsage;

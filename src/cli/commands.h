@@ -23,6 +23,9 @@ void add_info_command(CLI::App& app, int& exit_code);
 void add_dump_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
+// `convert --recursive IN_DIR -o OUT_DIR` (cmd_batch.cpp); returns the exit code.
+int run_batch_convert(const std::string& in_dir, const std::string& out_dir, const std::string& meshes,
+                      const std::string& extension, unsigned jobs);
 void add_strcode_command(CLI::App& app, int& exit_code);  // cmd_strcode.cpp
 
 }  // namespace boneyard::cli

@@ -1,0 +1,51 @@
+// Presentation of `boneyard convert --recursive`: a progress bar on a terminal, one line per file
+// otherwise, then a summary. The work itself is xray::convert_tree (library).
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "boneyard/xray_batch.h"
+#include "commands.h"
+
+namespace boneyard::cli {
+
+int run_batch_convert(const std::string& in_dir, const std::string& out_dir, const std::string& meshes,
+                      const std::string& extension, unsigned jobs) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(in_dir, ec)) {
+    std::fprintf(stderr, "%s: not a folder (--recursive converts a folder tree)\n", in_dir.c_str());
+    return kExitUsage;
+  }
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  xray::BatchOptions o;
+  o.input_dir = in_dir;
+  o.output_dir = out_dir;
+  o.meshes_root = meshes;
+  o.extension = extension;
+  o.threads = jobs;
+  o.progress = [tty](std::size_t done, std::size_t total, const xray::BatchItem& item) {
+    const char* status = item.status == xray::BatchItem::Status::failed     ? "FAILED"
+                         : item.status == xray::BatchItem::Status::warnings ? "warnings"
+                                                                            : "ok";
+    if (tty) {
+      constexpr int kWidth = 30;
+      const int filled = total ? static_cast<int>(kWidth * done / total) : kWidth;
+      std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu %-40.40s", filled, "##############################",
+                   kWidth - filled, "", done, total, item.input.filename().string().c_str());
+      if (done == total) std::fputc('\n', stderr);
+    } else {
+      std::fprintf(stderr, "[%zu/%zu] %s: %s\n", done, total, item.input.string().c_str(), status);
+    }
+  };
+  const auto r = xray::convert_tree(o);
+  for (const auto& item : r.items)
+    for (const auto& f : item.findings) std::fprintf(stderr, "%s\n", format_finding(f, item.input.string()).c_str());
+  std::printf("%zu converted, %zu with warnings, %zu failed (of %zu)\n", r.converted, r.with_warnings, r.failed,
+              r.items.size());
+  for (const auto& item : r.items)
+    if (item.status == xray::BatchItem::Status::failed && !item.findings.empty())
+      std::printf("  failed: %s: %s\n", item.input.string().c_str(), item.findings.front().message.c_str());
+  return r.failed > 0 ? kExitFindings : kExitOk;
+}
+
+}  // namespace boneyard::cli
