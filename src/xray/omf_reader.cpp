@@ -245,10 +245,15 @@ MotionSet parse_motion_set(const Chunk* motions_chunk, const Chunk& params_chunk
   }
   // Motion i lives in the first sub-chunk with id i+1 (the engine's find_chunk(i+1)). Without a
   // count sub-chunk, take the run of consecutive ids from 1 so that the file can still be shown.
-  std::vector<const Chunk*> by_motion;
+  // One pass: the first sub-chunk of each id 1..wanted.
   const std::size_t wanted = set.declared_count ? *set.declared_count : subs.chunks.size();
-  for (std::size_t i = 0; i < wanted && i < subs.chunks.size(); ++i) {
-    const Chunk* c = subs.find(static_cast<std::uint32_t>(i + 1));
+  std::vector<const Chunk*> first_of_id(std::min(wanted, subs.chunks.size()), nullptr);
+  for (const Chunk& c : subs.chunks) {
+    const std::size_t i = c.id();
+    if (i >= 1 && i <= first_of_id.size() && first_of_id[i - 1] == nullptr) first_of_id[i - 1] = &c;
+  }
+  std::vector<const Chunk*> by_motion;
+  for (const Chunk* c : first_of_id) {
     if (c == nullptr) break;
     by_motion.push_back(c);
   }
@@ -257,15 +262,16 @@ MotionSet parse_motion_set(const Chunk* motions_chunk, const Chunk& params_chunk
   for (std::size_t i = 0; i < by_motion.size(); ++i) set.motions.push_back(parse_motion_keys(*by_motion[i], i, bone_count));
 
   bool count_seen = false;
+  set.subchunks.reserve(subs.chunks.size());
   for (const Chunk& c : subs.chunks) {
     MotionsSubchunk s;
     s.raw_id = c.raw_id;
     s.offset = c.offset;
     s.payload = c.payload;
-    const auto it = std::find(by_motion.begin(), by_motion.end(), &c);
-    if (it != by_motion.end()) {
+    const std::size_t id = c.id();
+    if (id >= 1 && id <= by_motion.size() && by_motion[id - 1] == &c) {
       s.kind = MotionsSubchunk::Kind::motion;
-      s.motion = static_cast<std::size_t>(it - by_motion.begin());
+      s.motion = id - 1;
     } else if (c.id() == 0 && !count_seen) {
       s.kind = MotionsSubchunk::Kind::count;
       count_seen = true;

@@ -4,6 +4,10 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <map>
 #include <string>
 
@@ -34,15 +38,17 @@ std::string lower(std::string_view s) {
 }
 
 // Counts occurrences of one problem across a motion and reports it once, at its first place.
+// Paths and values are built only for that first place: validation runs at CRC speed.
 struct Tally {
   std::size_t count = 0;
   std::uint64_t offset = 0;
   std::string path, found;
-  void hit(std::uint64_t at, std::string p, std::string f) {
+  template <class PathFn, class FoundFn>
+  void hit(std::uint64_t at, PathFn&& path_fn, FoundFn&& found_fn) {
     if (count++ == 0) {
       offset = at;
-      path = std::move(p);
-      found = std::move(f);
+      path = path_fn();
+      found = found_fn();
     }
   }
   void report(Diagnostics& out, Severity s, const std::string& message, const std::string& expected) const {
@@ -53,18 +59,54 @@ struct Tally {
   }
 };
 
-void check_crc(std::uint32_t stored, Bytes keys, std::uint64_t at, const std::string& path, Tally& zero,
-               Tally& mismatch) {
-  if (stored == 0) {
-    zero.hit(at, path, "0");
-    return;
-  }
-  const std::uint32_t actual = crc32(keys);
-  if (actual != stored) mismatch.hit(at, path, hex(stored) + ", computed " + hex(actual));
-}
+enum TallyKind { kRotCrcZero, kRotCrcBad, kTransCrcZero, kTransCrcBad, kQuatLength, kAbsurdTrans, kTallyCount };
 
 bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 float max_abs(const Vec3& v) { return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}); }
+
+// Index of the first key whose length is off unit by more than 1%, or -1. Works on the stored
+// integers: the sum of squares fits in u32 (4 * 32767^2 < 2^32). Runs once per key array, so it
+// must cost about as much as the CRC pass: SSE2 checks two keys per instruction group.
+constexpr std::uint32_t kQuatLow = static_cast<std::uint32_t>(0.99 * 0.99 * 32767.0 * 32767.0);
+constexpr std::uint32_t kQuatHigh = static_cast<std::uint32_t>(1.01 * 1.01 * 32767.0 * 32767.0);
+
+bool quaternion_length_ok(const std::uint8_t* key) {
+  std::int16_t c[4];
+  std::memcpy(c, key, 8);
+  std::uint32_t s = 0;
+  for (int i = 0; i < 4; ++i) s += static_cast<std::uint32_t>(c[i] * c[i]);
+  return s >= kQuatLow && s <= kQuatHigh;
+}
+
+bool all_quaternion_lengths_ok(Bytes keys) {
+  const std::size_t n = keys.size() / 8;
+  std::size_t k = 0;
+#if defined(__SSE2__)
+  const __m128i sign = _mm_set1_epi32(static_cast<int>(0x80000000u));
+  const __m128i low = _mm_set1_epi32(static_cast<int>(kQuatLow));
+  const __m128i span = _mm_xor_si128(_mm_set1_epi32(static_cast<int>(kQuatHigh - kQuatLow)), sign);
+  __m128i bad = _mm_setzero_si128();
+  for (; k + 2 <= n; k += 2) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keys.data() + k * 8));
+    const __m128i pairs = _mm_madd_epi16(v, v);  // x^2+y^2, z^2+w^2 per key
+    const __m128i sums = _mm_add_epi32(pairs, _mm_shuffle_epi32(pairs, _MM_SHUFFLE(2, 3, 0, 1)));
+    // Unsigned range check: (sum - low) <= (high - low), done as a signed compare after a sign flip.
+    const __m128i offset = _mm_xor_si128(_mm_sub_epi32(sums, low), sign);
+    bad = _mm_or_si128(bad, _mm_cmpgt_epi32(offset, span));
+  }
+  if (_mm_movemask_epi8(bad) != 0) return false;
+#endif
+  for (; k < n; ++k)
+    if (!quaternion_length_ok(keys.data() + k * 8)) return false;
+  return true;
+}
+
+std::ptrdiff_t first_bad_quaternion(Bytes keys) {
+  if (all_quaternion_lengths_ok(keys)) return -1;
+  for (std::size_t k = 0; k < keys.size() / 8; ++k)
+    if (!quaternion_length_ok(keys.data() + k * 8)) return static_cast<std::ptrdiff_t>(k);
+  return -1;
+}
 
 struct FileTallies {
   std::size_t bit2_without_bit0 = 0;
@@ -73,31 +115,38 @@ struct FileTallies {
   std::string keys16_path;
 };
 
-void validate_bone(std::size_t mi, std::size_t bi, const BoneKeys& b, Tally (&t)[6],
-                   FileTallies& ft, Diagnostics& out) {
-  const std::string base = motion_path(mi) + " bone " + num(bi);
+void validate_bone(std::size_t mi, std::size_t bi, const BoneKeys& b, Tally (&t)[kTallyCount], FileTallies& ft,
+                   Diagnostics& out) {
+  auto path = [&](const char* what) { return motion_path(mi) + " bone " + num(bi) + " " + what; };
   if ((b.flags & ~0x7u) != 0)
-    out.add(Severity::warning, b.offset, base + " flags", "unknown flag bits set", "bits 0-2 only", hex(b.flags));
+    out.add(Severity::warning, b.offset, path("flags"), "unknown flag bits set", "bits 0-2 only", hex(b.flags));
   if ((b.flags & kFlagTKeys16) && !b.translation_keyed()) ++ft.bit2_without_bit0;
   if (b.translation_16bit() && ft.keys16++ == 0) {
     ft.keys16_offset = b.offset;
-    ft.keys16_path = base + " flags";
+    ft.keys16_path = path("flags");
   }
-  if (!b.rotation_static()) {
-    check_crc(b.rotation_crc, b.rotation_keys, b.rotation_offset(), base + " rotation CRC", t[0], t[1]);
-  }
-  if (b.translation_keyed()) {
-    check_crc(b.translation_crc, b.translation_keys, b.translation_offset(), base + " translation CRC", t[2], t[3]);
-  }
-  // Quaternion length: the engine uses keys as stored; real data is within 6e-5 of unit length.
-  const std::size_t nrot = b.rotation_key_count();
-  for (std::size_t k = 0; k < nrot; ++k) {
-    const float len = b.rotation(k).norm();
-    if (std::fabs(len - 1.0f) > 0.01f) {
-      t[4].hit(b.rotation_offset() + (b.rotation_static() ? 0 : 4) + k * 8, base + " rotation key " + num(k),
-               "length " + fmt_float(len));
-      break;
+  auto check_crc = [&](std::uint32_t stored, Bytes keys, std::uint64_t at, const char* what, Tally& zero,
+                       Tally& mismatch) {
+    if (stored == 0) {
+      zero.hit(at, [&] { return path(what); }, [] { return std::string("0"); });
+      return;
     }
+    const std::uint32_t actual = crc32(keys);
+    if (actual != stored)
+      mismatch.hit(at, [&] { return path(what); }, [&] { return hex(stored) + ", computed " + hex(actual); });
+  };
+  if (!b.rotation_static())
+    check_crc(b.rotation_crc, b.rotation_keys, b.rotation_offset(), "rotation CRC", t[kRotCrcZero], t[kRotCrcBad]);
+  if (b.translation_keyed())
+    check_crc(b.translation_crc, b.translation_keys, b.translation_offset(), "translation CRC", t[kTransCrcZero],
+              t[kTransCrcBad]);
+  // The engine uses keys as stored; real data is within 6e-5 of unit length.
+  if (const auto k = first_bad_quaternion(b.rotation_keys); k >= 0) {
+    const auto key = static_cast<std::size_t>(k);
+    t[kQuatLength].hit(
+        b.rotation_offset() + (b.rotation_static() ? 0 : 4) + key * 8,
+        [&] { return path("rotation key") + " " + num(key); },
+        [&] { return "length " + fmt_float(b.rotation(key).norm()); });
   }
   // The farthest a key can reach: |init| + qmax * |size|.
   const float qmax = b.translation_16bit() ? 32767.0f : 128.0f;
@@ -107,9 +156,12 @@ void validate_bone(std::size_t mi, std::size_t bi, const BoneKeys& b, Tally (&t)
                                 std::fabs(b.translation_init.z) + qmax * std::fabs(b.translation_size.z)}
                          : b.translation_init;
   if (!finite(b.translation_init) || !finite(b.translation_size) || max_abs(reach) > kAbsurdTranslation) {
-    t[5].hit(b.translation_offset(), base + " translation",
-             "init (" + fmt_float(b.translation_init.x) + ", " + fmt_float(b.translation_init.y) + ", " +
-                 fmt_float(b.translation_init.z) + ")");
+    t[kAbsurdTrans].hit(
+        b.translation_offset(), [&] { return path("translation"); },
+        [&] {
+          return "init (" + fmt_float(b.translation_init.x) + ", " + fmt_float(b.translation_init.y) + ", " +
+                 fmt_float(b.translation_init.z) + ")";
+        });
   }
 }
 
@@ -168,14 +220,14 @@ void validate_keys(const MotionSet& set, Diagnostics& out, FileTallies& ft) {
     if (m.name.size() > kMaxNameBytes)
       out.add(Severity::warning, m.offset + 8, path + " name", "name too long for the engine", "at most 127 bytes",
               num(m.name.size()) + " bytes");
-    Tally t[6];
+    Tally t[kTallyCount];
     for (std::size_t bi = 0; bi < m.bones.size(); ++bi) validate_bone(mi, bi, m.bones[bi], t, ft, out);
-    t[0].report(out, Severity::warning, "stored CRC is 0", "CRC-32 of the keys");
-    t[1].report(out, Severity::warning, "CRC mismatch", "stored CRC = CRC-32 of the keys");
-    t[2].report(out, Severity::warning, "stored CRC is 0", "CRC-32 of the keys");
-    t[3].report(out, Severity::warning, "CRC mismatch", "stored CRC = CRC-32 of the keys");
-    t[4].report(out, Severity::warning, "quaternion far from unit length", "length 1 +- 0.01");
-    t[5].report(out, Severity::warning, "absurd or non-finite translation (the engine still plays it)",
+    t[kRotCrcZero].report(out, Severity::warning, "stored CRC is 0", "CRC-32 of the keys");
+    t[kRotCrcBad].report(out, Severity::warning, "CRC mismatch", "stored CRC = CRC-32 of the keys");
+    t[kTransCrcZero].report(out, Severity::warning, "stored CRC is 0", "CRC-32 of the keys");
+    t[kTransCrcBad].report(out, Severity::warning, "CRC mismatch", "stored CRC = CRC-32 of the keys");
+    t[kQuatLength].report(out, Severity::warning, "quaternion far from unit length", "length 1 +- 0.01");
+    t[kAbsurdTrans].report(out, Severity::warning, "absurd or non-finite translation (the engine still plays it)",
                 "within 10 km");
     if (!m.tail.empty()) {
       const auto extra = count_whole_records(m.tail, m.frames);

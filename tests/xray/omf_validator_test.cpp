@@ -202,6 +202,22 @@ TEST(OmfValidator, InfoGarbageIdsAndScrambledNames) {
   EXPECT_EQ(d.count(Severity::warning), 0u) << all(d);
 }
 
+TEST(OmfValidator, WarningQuaternionFarFromUnitLength) {
+  // Bad keys at every position: first, inside a pair, and in an odd tail.
+  for (std::size_t bad : {0u, 1u, 2u}) {
+    OmfSpec s = test::rich_spec();
+    s.keys[0].bones[0].rot[bad] = {1000, 0, 0, 0};
+    const Diagnostics d = check(s);
+    const Finding* f = find(d, Severity::warning, "far from unit length");
+    ASSERT_NE(f, nullptr) << "key " << bad;
+    EXPECT_EQ(f->path, "0xE/1 bone 0 rotation key " + std::to_string(bad));
+    EXPECT_EQ(f->offset, 8u + 12u + 8u + 5u + 4u + 1u + 4u + 8u * bad);
+  }
+  OmfSpec s = test::rich_spec();
+  s.keys[0].bones[0].rot[1] = {0, 0, 0, 32440};  // 0.99 of unit length: within tolerance
+  EXPECT_EQ(find(check(s), Severity::warning, "far from unit length"), nullptr);
+}
+
 TEST(OmfValidator, WarningAbsurdTranslationStillReads) {
   OmfSpec s = test::rich_spec();
   s.keys[0].bones[0].size = {0.0f, 0.0f, 0.0f};
