@@ -13,7 +13,8 @@ std::optional<Layout> parse_layout(std::string_view name) {
 }
 
 std::vector<Gap> uncovered_gaps(Bytes file, std::vector<Interval> covered) {
-  std::sort(covered.begin(), covered.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
+  const auto order = [](const Interval& a, const Interval& b) { return a.begin < b.begin; };
+  if (!std::is_sorted(covered.begin(), covered.end(), order)) std::sort(covered.begin(), covered.end(), order);
   std::vector<Gap> gaps;
   std::uint64_t pos = 0;
   for (const auto& iv : covered) {

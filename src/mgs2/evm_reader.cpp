@@ -106,7 +106,7 @@ EvmModel read_model(Bytes file, std::optional<Layout> force, Diagnostics* notes)
   const std::uint64_t packet_field = m.layout == Layout::ps2 ? 0x2C : 0x30;
   ByteReader pr = detail::table_reader(file, packet_field, h.packet, h.n_packs, pack_size, "header packet");
   covered.push_back(Interval{h.packet, h.packet + std::uint64_t{h.n_packs} * pack_size});
-  const detail::ArrayResolver arrays{file, &covered};
+  const detail::ArrayResolver arrays{file};
   m.packets.reserve(h.n_packs);
   for (std::uint32_t j = 0; j < h.n_packs; ++j) {
     try {
@@ -114,6 +114,13 @@ EvmModel read_model(Bytes file, std::optional<Layout> force, Diagnostics* notes)
     } catch (ParseError& e) {
       e.prepend_path("packet " + std::to_string(j));
       throw;
+    }
+  }
+  // Kind by kind: a file in the spec's order then needs no sorting.
+  for (int k = 0; k < 6; ++k) {
+    for (const auto& p : m.packets) {
+      const ArrayRef* arrays_of[6] = {&p.verts, &p.norms, &p.uvs[0], &p.uvs[1], &p.uvs[2], &p.weights};
+      detail::cover(covered, *arrays_of[k]);
     }
   }
   m.gaps = uncovered_gaps(file, std::move(covered));

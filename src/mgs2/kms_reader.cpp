@@ -92,7 +92,7 @@ KmsModel read_model(Bytes file, std::optional<Layout> force, Diagnostics* notes)
   r.need_array(h.n_x_models, unit_size, "units (n_x_models)");
   std::vector<Interval> covered;
   covered.push_back(Interval{0, kKmsHeaderSize + std::uint64_t{h.n_x_models} * unit_size});
-  const detail::ArrayResolver arrays{file, &covered};
+  const detail::ArrayResolver arrays{file};
 
   m.units.reserve(h.n_x_models);
   for (std::uint32_t i = 0; i < h.n_x_models; ++i) {
@@ -113,6 +113,12 @@ KmsModel read_model(Bytes file, std::optional<Layout> force, Diagnostics* notes)
     } catch (ParseError& e) {
       e.prepend_path("unit " + std::to_string(i));
       throw;
+    }
+  }
+  // Kind by kind: a file in the spec's order then needs no sorting.
+  for (int k = 0; k < 5; ++k) {
+    for (const auto& u : m.units) {
+      for (const auto& p : u.packets) detail::cover(covered, k == 0 ? p.verts : k == 1 ? p.norms : p.uvs[k - 2]);
     }
   }
   m.gaps = uncovered_gaps(file, std::move(covered));

@@ -47,43 +47,35 @@ std::vector<Vec3> unit_offsets(const KmsModel& m) {
   return world;
 }
 
-void check_packet(const KmsModel& m, const KmsUnit& u, const KmsPacket& p, std::size_t ui, std::size_t pi,
-                  std::vector<Extent>& extents, Diagnostics& out) {
-  const std::string path = "unit " + std::to_string(ui) + " packet " + std::to_string(pi);
+void check_packet(const KmsModel& m, const KmsPacket& p, std::size_t ui, std::size_t pi, Diagnostics& out) {
+  const auto path = [ui, pi] { return "unit " + std::to_string(ui) + " packet " + std::to_string(pi); };
   const std::size_t ptr = m.layout == Layout::ps2 ? 4 : 8;
   const std::uint64_t ptr_at = p.file_offset + (m.layout == Layout::ps2 ? 0x14 : 0x20);
   const std::uint32_t n = p.vertex_count();
   if ((p.n_verts >> 16) != 0) {
-    out.add(Severity::warning, p.file_offset + 4, path + " n_verts",
+    out.add(Severity::warning, p.file_offset + 4, path() + " n_verts",
             "high half non-zero (Xbox-era u16 count + u16 index count?); the low half is used as the count", "0",
             hex(p.n_verts >> 16));
   }
   if (n > m.packet_vertex_limit()) {
-    out.add(Severity::error, p.file_offset + 4, path + " n_verts", "too many vertices for one packet",
+    out.add(Severity::error, p.file_offset + 4, path() + " n_verts", "too many vertices for one packet",
             "at most " + std::to_string(m.packet_vertex_limit()) + (m.multitex() ? " (multi-texture)" : ""),
             std::to_string(n));
   }
   if (n != 0 && !p.verts.present()) {
-    out.add(Severity::error, ptr_at, path + " vertices", "vertex array absent", "a file offset", "0");
+    out.add(Severity::error, ptr_at, path() + " vertices", "vertex array absent", "a file offset", "0");
   }
   if (n != 0 && !p.norms.present()) {
-    out.add(Severity::error, ptr_at + ptr, path + " normals", "normal array (kick flags) absent", "a file offset", "0");
+    out.add(Severity::error, ptr_at + ptr, path() + " normals", "normal array (kick flags) absent", "a file offset", "0");
   }
-  detail::check_aligned(p.verts, ptr_at, path + " vertices", out);
-  detail::check_aligned(p.norms, ptr_at + ptr, path + " normals", out);
+  detail::check_aligned(p.verts, ptr_at, [&] { return path() + " vertices"; }, out);
+  detail::check_aligned(p.norms, ptr_at + ptr, [&] { return path() + " normals"; }, out);
   static const char* const kUv[3] = {" uv0", " uv1", " uv2"};
-  for (int s = 0; s < 3; ++s) detail::check_aligned(p.uvs[s], ptr_at + ptr * (2 + s), path + kUv[s], out);
+  for (int s = 0; s < 3; ++s) {
+    detail::check_aligned(p.uvs[s], ptr_at + ptr * (2 + s), [&] { return path() + kUv[s]; }, out);
+  }
 
-  const auto owner = static_cast<std::uint32_t>(ui);
-  const auto sub = static_cast<std::uint32_t>(pi);
-  auto add_extent = [&](const ArrayRef& a, std::uint8_t kind) {
-    if (a.present()) extents.push_back(Extent{a.pointer, a.pointer + a.data.size(), owner, sub, kind});
-  };
-  add_extent(p.verts, detail::kVerts);
-  add_extent(p.norms, detail::kNorms);
-  for (int s = 0; s < 3; ++s) add_extent(p.uvs[s], static_cast<std::uint8_t>(detail::kUv0 + s));
-  if (p.norms.present()) detail::check_kicks(p.norms.data, n, p.norms.pointer, path + " normals", out);
-  (void)u;
+  if (p.norms.present()) detail::check_kicks(p.norms.data, n, p.norms.pointer, [&] { return path() + " normals"; }, out);
 }
 
 }  // namespace
@@ -93,6 +85,9 @@ void validate_kms(const KmsModel& m, Diagnostics& out) {
   const std::size_t unit_size = kms_unit_size(m.layout);
   const std::size_t pack_size = kms_packet_size(m.layout);
   std::vector<Extent> extents;
+  std::size_t n_packets = 0;
+  for (const auto& u : m.units) n_packets += u.packets.size();
+  extents.reserve(2 + m.units.size() + n_packets * 5);
   extents.push_back(Extent{0, kKmsHeaderSize, 0, 0, detail::kHeader});
   extents.push_back(Extent{kKmsHeaderSize, kKmsHeaderSize + m.units.size() * unit_size, 0, 0, detail::kUnitTable});
 
@@ -103,7 +98,7 @@ void validate_kms(const KmsModel& m, Diagnostics& out) {
       detail::check_parents(parents, "unit", [&](std::size_t i) { return m.units[i].file_offset + 0x2C; }, out);
   const std::vector<Vec3> world = acyclic ? unit_offsets(m) : std::vector<Vec3>(m.units.size());
 
-  detail::BoxCheck model_box{m.header.bbox_min, m.header.bbox_max, 0.5f};
+  detail::Aabb all_local, all_model;
   for (std::size_t i = 0; i < m.units.size(); ++i) {
     const KmsUnit& u = m.units[i];
     const std::string path = "unit " + std::to_string(i);
@@ -124,29 +119,41 @@ void validate_kms(const KmsModel& m, Diagnostics& out) {
                 "an offset multiple of 16", hex(u.packs));
       }
     }
-    detail::BoxCheck box{u.bbox_min, u.bbox_max, 0.5f};
+    detail::Aabb pts;
     for (std::size_t j = 0; j < u.packets.size(); ++j) {
       const KmsPacket& p = u.packets[j];
-      check_packet(m, u, p, i, j, extents, out);
-      const std::size_t n = p.verts.data.size() / 8;
-      for (std::size_t v = 0; v < n; ++v) {
-        const auto x = static_cast<float>(s16_at(p.verts.data, v, 0));
-        const auto y = static_cast<float>(s16_at(p.verts.data, v, 1));
-        const auto z = static_cast<float>(s16_at(p.verts.data, v, 2));
-        box.add(x, y, z, world[i]);
-        model_box.add(x, y, z, world[i]);
-      }
+      check_packet(m, p, i, j, out);
+      pts.merge(detail::s16_bounds(p.verts.data, p.verts.data.size() / 8, 1.0f));
     }
-    if (box.failed()) {
+    // Boxes: unit-local or model coordinates (the unit's offset along its parent chain).
+    const detail::Aabb model_pts = pts.empty() ? pts : pts.shifted(world[i]);
+    if (!detail::box_holds(u.bbox_min, u.bbox_max, pts, 0.5f) &&
+        !detail::box_holds(u.bbox_min, u.bbox_max, model_pts, 0.5f)) {
       out.add(Severity::warning, u.file_offset + 8, path + " bbox",
               "bounding box does not contain the unit's vertices, read as unit-local or as model coordinates",
               detail::vec_text(u.bbox_min) + " .. " + detail::vec_text(u.bbox_max), "vertices outside");
     }
+    all_local.merge(pts);
+    all_model.merge(model_pts);
   }
-  if (model_box.failed()) {
+  if (!detail::box_holds(m.header.bbox_min, m.header.bbox_max, all_local, 0.5f) &&
+      !detail::box_holds(m.header.bbox_min, m.header.bbox_max, all_model, 0.5f)) {
     out.add(Severity::warning, 0x1C, "header bbox",
             "bounding box does not contain the vertices, read as unit-local or as model coordinates",
             detail::vec_text(m.header.bbox_min) + " .. " + detail::vec_text(m.header.bbox_max), "vertices outside");
+  }
+  // Kind by kind, so that a file in the spec's order needs no sorting.
+  for (int k = 0; k < 5; ++k) {
+    for (std::size_t i = 0; i < m.units.size(); ++i) {
+      for (std::size_t j = 0; j < m.units[i].packets.size(); ++j) {
+        const KmsPacket& p = m.units[i].packets[j];
+        const ArrayRef& a = k == 0 ? p.verts : k == 1 ? p.norms : p.uvs[k - 2];
+        if (a.present()) {
+          extents.push_back(Extent{a.pointer, a.pointer + a.data.size(), static_cast<std::uint32_t>(i),
+                                   static_cast<std::uint32_t>(j), static_cast<std::uint8_t>(detail::kVerts + k)});
+        }
+      }
+    }
   }
   detail::check_overlaps(std::move(extents), true, out);
 }

@@ -53,7 +53,6 @@ inline void put_ptr(ByteWriter& w, Layout layout, std::uint64_t v) {
 // pointer is stored, so a bad pointer is reported where it can be fixed.
 struct ArrayResolver {
   Bytes file;
-  std::vector<Interval>* covered;
 
   ArrayRef resolve(std::uint64_t field_offset, std::uint64_t pointer, std::uint64_t size, const char* what) const {
     if (pointer == 0) return {};
@@ -62,7 +61,6 @@ struct ArrayResolver {
            std::to_string(size) + " bytes at " + hex(pointer) + " within " + std::to_string(file.size()) + " bytes",
            pointer > file.size() ? "offset " + hex(pointer) : std::to_string(file.size() - pointer) + " bytes left");
     }
-    if (size != 0) covered->push_back(Interval{pointer, pointer + size});
     return ArrayRef{pointer, file.subspan(pointer, size)};
   }
 };
@@ -80,6 +78,11 @@ inline ByteReader table_reader(Bytes file, std::uint64_t field_offset, std::uint
   ByteReader r(file.subspan(pointer), pointer);
   r.need_array(count, elem, what);
   return r;
+}
+
+// Records the extent of a present, non-empty array.
+inline void cover(std::vector<Interval>& covered, const ArrayRef& a) {
+  if (a.present() && !a.data.empty()) covered.push_back(Interval{a.pointer, a.pointer + a.data.size()});
 }
 
 // Copies `bytes` into `out` at `at`, growing it when needed (lossless writers).

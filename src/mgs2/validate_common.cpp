@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace boneyard::mgs2::detail {
 
@@ -22,10 +23,15 @@ std::string extent_label(const Extent& e, bool kms) {
 }
 
 void check_overlaps(std::vector<Extent> extents, bool kms, Diagnostics& out) {
-  // Stable, widest first on a tie: the later-stored of two twins is the one reported.
-  std::stable_sort(extents.begin(), extents.end(), [](const Extent& a, const Extent& b) {
-    return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
-  });
+  // Widest first on a tie, then in storage order: the later-stored of two twins is reported.
+  const auto order = [](const Extent& a, const Extent& b) {
+    if (a.begin != b.begin) return a.begin < b.begin;
+    if (a.end != b.end) return a.end > b.end;
+    if (a.owner != b.owner) return a.owner < b.owner;
+    if (a.sub != b.sub) return a.sub < b.sub;
+    return a.kind < b.kind;
+  };
+  if (!std::is_sorted(extents.begin(), extents.end(), order)) std::sort(extents.begin(), extents.end(), order);
   std::size_t widest = 0;  // the extent reaching furthest so far
   bool have = false;
   for (std::size_t i = 0; i < extents.size(); ++i) {
@@ -43,34 +49,45 @@ void check_overlaps(std::vector<Extent> extents, bool kms, Diagnostics& out) {
   }
 }
 
+Aabb s16_bounds(Bytes records, std::size_t count, float scale) {
+  if (count == 0) return {};
+  // Four lanes per record (the fourth is ignored): a shape compilers vectorise.
+  std::int16_t lo[4] = {32767, 32767, 32767, 32767};
+  std::int16_t hi[4] = {-32768, -32768, -32768, -32768};
+  const std::uint8_t* p = records.data();
+  for (std::size_t i = 0; i < count; ++i) {
+    std::int16_t v[4];
+    std::memcpy(v, p + i * 8, 8);
+    for (int c = 0; c < 4; ++c) {
+      lo[c] = v[c] < lo[c] ? v[c] : lo[c];
+      hi[c] = v[c] > hi[c] ? v[c] : hi[c];
+    }
+  }
+  Aabb b;
+  for (int c = 0; c < 3; ++c) {
+    b.lo[c] = static_cast<float>(lo[c]) * scale;
+    b.hi[c] = static_cast<float>(hi[c]) * scale;
+  }
+  return b;
+}
+
+bool box_holds(const Vec3& lo, const Vec3& hi, const Aabb& pts, float eps) {
+  if (pts.empty()) return true;
+  const float l[3] = {lo.x, lo.y, lo.z};
+  const float h[3] = {hi.x, hi.y, hi.z};
+  for (int c = 0; c < 3; ++c) {
+    const float tol = eps + 1e-4f * std::max(std::fabs(l[c]), std::fabs(h[c]));
+    // Written so that NaN bounds fail the check.
+    if (!(pts.lo[c] >= l[c] - tol && pts.hi[c] <= h[c] + tol)) return false;
+  }
+  return true;
+}
+
 std::string vec_text(const Vec3& v) {
   char b[96];
   std::snprintf(b, sizeof b, "[%g, %g, %g]", static_cast<double>(v.x), static_cast<double>(v.y),
                 static_cast<double>(v.z));
   return b;
-}
-
-void check_kicks(Bytes records, std::size_t count, std::uint64_t base, const std::string& path, Diagnostics& out) {
-  for (std::size_t i = 0; i < std::min<std::size_t>(count, 2); ++i) {
-    const std::uint16_t k = kick_at(records, i);
-    if ((k & kKickNoDraw) == 0) {
-      out.add(Severity::warning, base + i * 8 + 6, path + " vertex " + std::to_string(i) + " kick flag",
-              "the first two vertices of a strip cannot close a triangle but this one is marked as drawing",
-              "0x8000 set", hex(k));
-    }
-  }
-  std::size_t reserved = 0;
-  std::size_t first = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    if ((kick_at(records, i) & kKickReserved) != 0) {
-      if (reserved++ == 0) first = i;
-    }
-  }
-  if (reserved != 0) {
-    out.add(Severity::warning, base + first * 8 + 6, path + " vertex " + std::to_string(first) + " kick flag",
-            "reserved bit 0x4000 set (used by the VU) on " + std::to_string(reserved) + " vertices", "0x4000 clear",
-            hex(kick_at(records, first)));
-  }
 }
 
 }  // namespace boneyard::mgs2::detail

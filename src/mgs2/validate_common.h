@@ -1,6 +1,7 @@
 // Internal checks shared by the KMS and EVM validators.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -70,38 +71,75 @@ bool check_parents(const std::vector<std::int32_t>& parents, const char* what, O
   return ok;
 }
 
-// Running "do all these points fit in the box?" for two readings of the box's space.
-struct BoxCheck {
-  Vec3 lo, hi;
-  float eps = 0;
-  bool local_ok = true;
-  bool model_ok = true;
-  std::uint64_t points = 0;
-
-  static bool inside(const Vec3& lo, const Vec3& hi, float x, float y, float z, float eps) {
-    auto in = [eps](float v, float a, float b) {
-      const float tol = eps + 1e-4f * std::max(std::fabs(a), std::fabs(b));
-      return v >= a - tol && v <= b + tol;
-    };
-    return in(x, lo.x, hi.x) && in(y, lo.y, hi.y) && in(z, lo.z, hi.z);
+// Bounds of a set of points. Checking a box against the bounds of the points is the same as
+// checking every point, and much cheaper (the validator must run at disk speed).
+struct Aabb {
+  float lo[3] = {HUGE_VALF, HUGE_VALF, HUGE_VALF};
+  float hi[3] = {-HUGE_VALF, -HUGE_VALF, -HUGE_VALF};
+  bool empty() const { return lo[0] > hi[0]; }
+  void add(float x, float y, float z) {
+    lo[0] = std::min(lo[0], x);
+    lo[1] = std::min(lo[1], y);
+    lo[2] = std::min(lo[2], z);
+    hi[0] = std::max(hi[0], x);
+    hi[1] = std::max(hi[1], y);
+    hi[2] = std::max(hi[2], z);
   }
-  void add(float x, float y, float z, const Vec3& model_shift) {
-    ++points;
-    if (local_ok && !inside(lo, hi, x, y, z, eps)) local_ok = false;
-    if (model_ok && !inside(lo, hi, x + model_shift.x, y + model_shift.y, z + model_shift.z, eps)) model_ok = false;
+  void merge(const Aabb& o) {
+    for (int i = 0; i < 3; ++i) {
+      lo[i] = std::min(lo[i], o.lo[i]);
+      hi[i] = std::max(hi[i], o.hi[i]);
+    }
   }
-  bool failed() const { return points != 0 && !local_ok && !model_ok; }
+  Aabb shifted(const Vec3& d) const {
+    Aabb r = *this;
+    const float s[3] = {d.x, d.y, d.z};
+    for (int i = 0; i < 3; ++i) {
+      r.lo[i] += s[i];
+      r.hi[i] += s[i];
+    }
+    return r;
+  }
 };
+
+// Bounds of the first three s16 of `count` 8-byte records, times `scale`.
+Aabb s16_bounds(Bytes records, std::size_t count, float scale);
+
+// Whether box [lo, hi] holds `pts`, within half a stored unit (`eps`) plus 1e-4 relative.
+bool box_holds(const Vec3& lo, const Vec3& hi, const Aabb& pts, float eps);
 
 std::string vec_text(const Vec3& v);
 
 // Kick-flag checks of one packet's strip: warnings for a drawing vertex 0 or 1 and for the
-// reserved bit. `base` is the array's file offset, `path` the packet path.
-void check_kicks(Bytes records, std::size_t count, std::uint64_t base, const std::string& path, Diagnostics& out);
+// reserved bit. `base` is the array's file offset; `path()` builds the array's path (only when
+// there is something to report: validation must not allocate per packet).
+template <class PathFn>
+void check_kicks(Bytes records, std::size_t count, std::uint64_t base, PathFn path, Diagnostics& out) {
+  for (std::size_t i = 0; i < std::min<std::size_t>(count, 2); ++i) {
+    const std::uint16_t k = kick_at(records, i);
+    if ((k & kKickNoDraw) == 0) {
+      out.add(Severity::warning, base + i * 8 + 6, path() + " vertex " + std::to_string(i) + " kick flag",
+              "the first two vertices of a strip cannot close a triangle but this one is marked as drawing",
+              "0x8000 set", hex(k));
+    }
+  }
+  std::size_t reserved = 0;
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if ((kick_at(records, i) & kKickReserved) != 0 && reserved++ == 0) first = i;
+  }
+  if (reserved != 0) {
+    out.add(Severity::warning, base + first * 8 + 6, path() + " vertex " + std::to_string(first) + " kick flag",
+            "reserved bit 0x4000 set (used by the VU) on " + std::to_string(reserved) + " vertices", "0x4000 clear",
+            hex(kick_at(records, first)));
+  }
+}
 
-inline void check_aligned(const ArrayRef& a, std::uint64_t field_offset, const std::string& path, Diagnostics& out) {
+template <class PathFn>
+void check_aligned(const ArrayRef& a, std::uint64_t field_offset, PathFn path, Diagnostics& out) {
   if (a.present() && a.pointer % 16 != 0) {
-    out.add(Severity::error, field_offset, path, "array not 16-byte aligned", "an offset multiple of 16", hex(a.pointer));
+    out.add(Severity::error, field_offset, path(), "array not 16-byte aligned", "an offset multiple of 16",
+            hex(a.pointer));
   }
 }
 
