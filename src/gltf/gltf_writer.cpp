@@ -113,7 +113,16 @@ Output write(const scene::Scene& sc, Container container, std::string_view bin_u
   std::vector<std::vector<std::size_t>> channel_acc(sc.animations.size());
   for (std::size_t a = 0; a < sc.animations.size(); ++a) {
     const auto& anim = sc.animations[a];
-    for (const auto& t : anim.timelines) {
+    std::vector<bool> used(anim.timelines.size(), false);
+    for (const auto& ch : anim.channels)
+      if (ch.timeline < used.size()) used[ch.timeline] = true;
+    for (std::size_t ti = 0; ti < anim.timelines.size(); ++ti) {
+      const auto& t = anim.timelines[ti];
+      // An accessor no sampler reads would be flagged as unused by the validator.
+      if (!used[ti]) {
+        timeline_acc[a].push_back(0);
+        continue;
+      }
       auto [it, inserted] = time_accessor.try_emplace(t.times, acc.size());
       if (inserted) {
         AccessorInfo info{kTimes, view_size[kTimes], t.times.size(), "SCALAR", true};

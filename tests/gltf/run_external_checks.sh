@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# ctest driver: converts every real OGF/OMF pair with the CLI and checks each output with the
+# Khronos glTF validator (0 errors, 0 warnings) and three.js GLTFLoader (joint and animation
+# counts). Exit 77 (= skipped) when node_modules or the samples are absent.
+# Usage: run_external_checks.sh BONEYARD_CLI SOURCE_DIR SAMPLES_DIR
+set -euo pipefail
+cli=$1 src=$2 samples=$3/xray
+if [[ ! -d "$src/node_modules/gltf-validator" || ! -d "$src/node_modules/three" ]]; then
+  echo "SKIP: $src/node_modules is missing; run 'npm ci' in $src to enable the glTF validator and three.js checks"
+  exit 77
+fi
+if [[ ! -d "$samples" ]]; then
+  echo "SKIP: real sample files not found at $samples"
+  exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+m=$tmp/meshes
+# The meshes tree the refs expect, as symlinks (the samples are never copied).
+link() { mkdir -p "$(dirname "$m/$2")"; ln -s "$samples/$1" "$m/$2"; }
+link cop/headflash_hud.ogf gwr/food/headflash/headflash_hud.ogf
+link cop/headflash_hud_anims.omf gwr/food/headflash/headflash_hud_anims.omf
+link cop/medkit_exo_hud.ogf gwr/equipment/medkit_exo/medkit_exo_hud.ogf
+link cop/medkit_exo_anims.omf gwr/equipment/medkit_exo/medkit_exo_anims.omf
+link soc/zombi_1.ogf monsters/zombi/zombi_1.ogf
+link soc/zombi_animation.omf monsters/zombi_animation.omf
+link soc/wpn_binoculars_hud.ogf weapons/binoculars/wpn_binoculars_hud.ogf
+link soc/wpn_binoculars_hud_animations.omf weapons/binoculars/wpn_binoculars_hud_animations.omf
+link soc/rat_1.ogf monsters/rat/rat_1.ogf
+
+fail=0
+check() {  # input output joints animations [extra convert args...]
+  local in=$1 out=$2 joints=$3 anims=$4
+  shift 4
+  if ! "$cli" convert "$in" -o "$out" "$@"; then
+    echo "FAIL: boneyard convert $in"
+    fail=1
+    return
+  fi
+  if ! node "$src/tests/gltf/check_gltf.mjs" "$out" --joints "$joints" --animations "$anims"; then
+    echo "FAIL: $out"
+    fail=1
+  fi
+}
+check "$m/gwr/food/headflash/headflash_hud.ogf" "$tmp/headflash.glb" 1 1
+check "$m/gwr/equipment/medkit_exo/medkit_exo_hud.ogf" "$tmp/medkit_exo.glb" 8 5
+check "$m/monsters/zombi/zombi_1.ogf" "$tmp/zombi.glb" 41 69
+check "$m/monsters/zombi/zombi_1.ogf" "$tmp/zombi.gltf" 41 69
+check "$m/weapons/binoculars/wpn_binoculars_hud.ogf" "$tmp/binoculars.glb" 44 5
+check "$m/monsters/rat/rat_1.ogf" "$tmp/rat.glb" 29 45
+check "$samples/soc/zombi_animation.omf" "$tmp/zombi_omf.glb" 41 69 --skeleton "$samples/soc/zombi_1.ogf"
+check "$samples/cop/wpn_hand_knife_hud_animation.omf" "$tmp/knife_flat.glb" 42 18
+check "$samples/cs/stalker_lesnik_1.ogf" "$tmp/lesnik.glb" 61 0   # its OMF is not available: skeleton only
+exit $fail
