@@ -78,7 +78,8 @@ TEST(Evm, ReadsPs2SmallScaleV2) {
 }
 
 TEST(Evm, V1WeightsOnePerMatrixSlot) {
-  const EvmModel m = must_read(evm_bytes(standard_evm(false, true, true)));
+  const auto m_bytes = evm_bytes(standard_evm(false, true, true));
+  const EvmModel m = must_read(m_bytes);
   EXPECT_FALSE(m.weights_v2());
   EXPECT_TRUE(m.large());
   std::array<EvmInfluence, 8> inf;
@@ -122,7 +123,8 @@ INSTANTIATE_TEST_SUITE_P(All, EvmVariants,
                                            Variant{false, false, true}, Variant{true, true, false}));
 
 TEST(Evm, BuilderPutsWeightsLast) {
-  const EvmModel m = must_read(evm_bytes(standard_evm(false, false, false)));
+  const auto m_bytes = evm_bytes(standard_evm(false, false, false));
+  const EvmModel m = must_read(m_bytes);
   const auto b = build_evm(m, Layout::ps2).value();
   // Same as the hand layout: verts 0x130, norms 0x160, uv0 0x190, weights 0x1C0, size 0x1F0.
   EXPECT_EQ(u32_at(b, 0xF0 + 0x20), 0x130U);

@@ -141,7 +141,8 @@ INSTANTIATE_TEST_SUITE_P(All, KmsVariants,
                                            Variant{true, true}));
 
 TEST(Kms, BuilderLaysOutTheSpecOrder) {
-  const KmsModel m = must_read(kms_bytes(standard_kms(false, true)));
+  const auto m_bytes = kms_bytes(standard_kms(false, true));
+  const KmsModel m = must_read(m_bytes);
   auto built = build_kms(m, Layout::ps2);
   ASSERT_TRUE(built.ok());
   const auto& b = built.value();
@@ -163,7 +164,8 @@ TEST(Kms, FollowsOffsetsInOtherArrayOrders) {
   f.sealouse_order = true;
   const auto b = kms_bytes(f);
   const KmsModel m = must_read(b);
-  const KmsModel ref = must_read(kms_bytes(standard_kms(false, true)));
+  const auto ref_bytes = kms_bytes(standard_kms(false, true));
+  const KmsModel ref = must_read(ref_bytes);
   expect_same_content(ref, m);
   EXPECT_EQ(write_kms(m), b);
 }
