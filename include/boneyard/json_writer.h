@@ -48,6 +48,8 @@ class JsonWriter {
   const std::string& str() const { return buf_; }
 
  private:
+  template <class T>
+  JsonWriter& number(T v);
   void separator();
   void raw(std::string_view s);
   void maybe_flush();

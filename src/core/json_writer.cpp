@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <type_traits>
 
 namespace boneyard {
 
@@ -98,39 +99,22 @@ JsonWriter& JsonWriter::value(bool b) {
   return *this;
 }
 
-JsonWriter& JsonWriter::value(std::int64_t v) {
-  separator();
-  char tmp[24];
-  auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
-  buf_.append(tmp, r.ptr);
-  return *this;
-}
-
-JsonWriter& JsonWriter::value(std::uint64_t v) {
-  separator();
-  char tmp[24];
-  auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
-  buf_.append(tmp, r.ptr);
-  return *this;
-}
-
-JsonWriter& JsonWriter::value(float v) {
-  if (!std::isfinite(v)) return null();
+template <class T>
+JsonWriter& JsonWriter::number(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(v)) return null();
+  }
   separator();
   char tmp[32];
-  auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
+  const auto r = std::to_chars(tmp, tmp + sizeof tmp, v);  // shortest round-trip form for floats
   buf_.append(tmp, r.ptr);
   return *this;
 }
 
-JsonWriter& JsonWriter::value(double v) {
-  if (!std::isfinite(v)) return null();
-  separator();
-  char tmp[32];
-  auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
-  buf_.append(tmp, r.ptr);
-  return *this;
-}
+JsonWriter& JsonWriter::value(std::int64_t v) { return number(v); }
+JsonWriter& JsonWriter::value(std::uint64_t v) { return number(v); }
+JsonWriter& JsonWriter::value(float v) { return number(v); }
+JsonWriter& JsonWriter::value(double v) { return number(v); }
 
 JsonWriter& JsonWriter::null() {
   separator();
