@@ -183,6 +183,8 @@ struct OmfFile {
   Bytes trailing;
   std::uint64_t trailing_offset = 0;
   std::optional<OverrunChunk> overrun;
+  // Other storage this model's views point into (motions merged in from other files).
+  std::vector<std::shared_ptr<const void>> keep_alive;
   // Storage for key arrays and strings created by edits (views point here).
   std::shared_ptr<std::deque<std::vector<std::uint8_t>>> owned =
       std::make_shared<std::deque<std::vector<std::uint8_t>>>();

@@ -43,17 +43,13 @@ const TextureNames* load_names(const CommonOptions& common, int& exit_code) {
 
 // Opens and parses one file; on failure prints one line to stderr and raises `exit_code`.
 std::unique_ptr<Document> open_or_report(const std::string& path, const CommonOptions& common, int& exit_code) {
-  auto opened = FileData::open(path);
-  if (auto* err = std::get_if<FileError>(&opened)) {
-    std::fprintf(stderr, "%s: %s\n", path.c_str(), err->message.c_str());
-    exit_code = std::max(exit_code, err->kind == FileError::Kind::io ? kExitUsage : kExitFindings);
-    return nullptr;
-  }
+  auto file = open_file_or_report(path, exit_code);
+  if (!file) return nullptr;
   OpenOptions options;
   options.layout = common.layout;
   options.names = load_names(common, exit_code);
   if (!common.names_file.empty() && options.names == nullptr) return nullptr;
-  auto doc = open_document(std::get<std::shared_ptr<const FileData>>(std::move(opened)), path, options);
+  auto doc = open_document(std::move(file), path, options);
   if (!doc) {
     std::fprintf(stderr, "%s\n", format_finding(doc.error(), path).c_str());
     exit_code = std::max(exit_code, kExitFindings);
@@ -69,6 +65,16 @@ std::string lower_extension(const fs::path& p) {
 }
 
 }  // namespace
+
+std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int& exit_code) {
+  auto opened = FileData::open(path);
+  if (auto* err = std::get_if<FileError>(&opened)) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), err->message.c_str());
+    exit_code = std::max(exit_code, err->kind == FileError::Kind::io ? kExitUsage : kExitFindings);
+    return nullptr;
+  }
+  return std::get<std::shared_ptr<const FileData>>(std::move(opened));
+}
 
 void add_info_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("info", "Summarise files: versions, parts and bones, motions, key statistics");

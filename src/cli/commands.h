@@ -1,10 +1,13 @@
 // The CLI's commands: each parses nothing itself, it receives parsed options and calls the library.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "boneyard/file_io.h"
 
 namespace boneyard::cli {
 
@@ -27,5 +30,9 @@ void add_convert_command(CLI::App& app, int& exit_code);
 int run_batch_convert(const std::string& in_dir, const std::string& out_dir, const std::string& meshes,
                       const std::string& extension, unsigned jobs);
 void add_strcode_command(CLI::App& app, int& exit_code);  // cmd_strcode.cpp
+void add_omf_command(CLI::App& app, int& exit_code);      // cmd_omf.cpp: `boneyard omf ...` editing
+
+// Opens a file; on failure prints one line and raises `exit_code` (2 for I/O, 1 for a directory).
+std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int& exit_code);
 
 }  // namespace boneyard::cli

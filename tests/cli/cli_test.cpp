@@ -65,7 +65,8 @@ class Cli : public ::testing::Test {
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
 TEST_F(Cli, HelpForEveryCommand) {
-  for (const char* c : {"", "info", "dump", "validate", "convert"}) {
+  for (const char* c : {"", "info", "dump", "validate", "convert", "omf", "omf list", "omf merge", "omf extract",
+                        "omf delete", "omf rename", "omf set", "omf repair", "omf retarget"}) {
     const CliResult r = run(std::string(c) + " --help");
     EXPECT_EQ(r.code, 0) << c;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << c << r.out;
@@ -197,6 +198,51 @@ TEST_F(Cli, ExtractsEmbeddedMotionsFromOgf) {
   EXPECT_EQ(slurp(dir_ / "copy.ogf"), std::string(ogf.b.begin(), ogf.b.end()));
   const CliResult v = run("validate " + q(in));
   EXPECT_EQ(v.code, 0) << v.out << v.err;
+}
+
+TEST_F(Cli, OmfEditingCommands) {
+  const auto bytes = test::omf_bytes(test::rich_spec());
+  const auto in = write("a.omf", bytes);
+  CliResult r = run("omf list " + q(in));
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("walk"), std::string::npos);
+  EXPECT_NE(r.out.find("shoot"), std::string::npos);
+
+  r = run("omf set " + q(in) + " walk --speed 2 --flags stop_at_end --add-mark Left 0 0.1 -o " + q(dir_ / "b.omf"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("speed 1 -> 2"), std::string::npos) << r.out;
+  EXPECT_EQ(run("validate " + q(dir_ / "b.omf")).code, 0);
+  EXPECT_EQ(slurp(in), std::string(bytes.begin(), bytes.end()));  // input untouched
+
+  EXPECT_EQ(run("omf rename " + q(in) + " walk stroll").code, 2);  // no -o nor --in-place
+  EXPECT_EQ(run("omf rename " + q(in) + " walk stroll -o " + q(in)).code, 2);
+  r = run("omf rename " + q(in) + " walk stroll --in-place");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(dir_ / "a.omf.bak"), std::string(bytes.begin(), bytes.end()));
+  EXPECT_NE(run("omf list " + q(in)).out.find("stroll"), std::string::npos);
+
+  r = run("omf set " + q(in) + " nothing --speed 1 -o " + q(dir_ / "c.omf"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no motion matches"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "c.omf"));
+  EXPECT_EQ(run("omf set " + q(in) + " walk --flags bogus -o " + q(dir_ / "c.omf")).code, 1);
+
+  r = run("omf merge " + q(in) + " " + q(dir_ / "a.omf.bak") + " -o " + q(dir_ / "m.omf"));
+  EXPECT_EQ(r.code, 1);  // "shoot" is in both
+  r = run("omf merge " + q(in) + " " + q(dir_ / "a.omf.bak") + " -o " + q(dir_ / "m.omf") + " --rename-clashes");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(run("omf list " + q(dir_ / "m.omf")).out.find("shoot_2"), std::string::npos);
+  r = run("omf extract " + q(dir_ / "m.omf") + " 'shoot*' -o " + q(dir_ / "x.omf"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run("omf delete " + q(dir_ / "x.omf") + " shoot_2 --in-place");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run("omf list " + q(dir_ / "x.omf"));
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  r = run("omf retarget " + q(in) + " --game soc -o " + q(dir_ / "soc.omf"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("requantised"), std::string::npos) << r.out;
+  r = run("omf repair " + q(dir_ / "soc.omf") + " -o " + q(dir_ / "rep.omf"));
+  EXPECT_EQ(r.code, 0) << r.err;
 }
 
 }  // namespace

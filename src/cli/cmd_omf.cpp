@@ -1,0 +1,268 @@
+// `boneyard omf ...`: list, merge, extract, delete, rename, set (params, flags, parts, marks),
+// repair and retarget. Argument parsing only; the edits are in boneyard/omf_edit.h.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "boneyard/omf.h"
+#include "boneyard/omf_edit.h"
+#include "boneyard/text.h"
+#include "commands.h"
+
+namespace boneyard::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using xray::EditReport;
+using xray::OmfFile;
+
+struct Target {
+  std::string output;
+  bool in_place = false;
+};
+
+void add_target_options(CLI::App& cmd, Target& t) {
+  auto* out = cmd.add_option("-o,--output", t.output, "Write the result here");
+  auto* in_place = cmd.add_flag("--in-place", t.in_place, "Replace the input, keeping the original as FILE.bak");
+  out->excludes(in_place);
+}
+
+std::optional<OmfFile> read_or_report(const std::string& path, int& exit_code) {
+  auto data = open_file_or_report(path, exit_code);
+  if (!data) return std::nullopt;
+  auto f = xray::read_omf(data);
+  if (!f) {
+    std::fprintf(stderr, "%s\n", format_finding(f.error(), path).c_str());
+    exit_code = std::max(exit_code, kExitFindings);
+    return std::nullopt;
+  }
+  return std::move(f).value();
+}
+
+void print_report(const EditReport& r) {
+  for (const auto& c : r.changes) std::printf("  %s\n", c.c_str());
+  for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+}
+
+int edit_failed(const std::string& input, const Finding& f) {
+  if (f.path.empty() && f.offset == 0) {  // an edit that cannot be done, not a place in the file
+    std::fprintf(stderr, "%s: error: %s (expected %s, found %s)\n", input.c_str(), f.message.c_str(),
+                 f.expected.empty() ? "-" : f.expected.c_str(), f.found.empty() ? "-" : f.found.c_str());
+  } else {
+    std::fprintf(stderr, "%s\n", format_finding(f, input).c_str());
+  }
+  return kExitFindings;
+}
+
+// Writes the edited file to -o, or over the input after saving it as .bak. Returns the exit code.
+int write_result(const std::string& input, const Target& t, const OmfFile& file) {
+  if (t.output.empty() && !t.in_place) {
+    std::fprintf(stderr, "%s: say where the result goes: -o FILE or --in-place\n", input.c_str());
+    return kExitUsage;
+  }
+  if (!t.in_place && same_file(input, t.output)) {
+    std::fprintf(stderr, "%s: refusing to overwrite the input; use --in-place to replace it (keeps a .bak)\n",
+                 t.output.c_str());
+    return kExitUsage;
+  }
+  const auto bytes = xray::write_omf(file);
+  if (t.in_place) {
+    const Bytes original = file.source->bytes();
+    if (auto err = write_file_atomic(input + ".bak", original); !err.empty()) {
+      std::fprintf(stderr, "%s\n", err.c_str());
+      return kExitUsage;
+    }
+  }
+  const std::string out = t.in_place ? input : t.output;
+  if (auto err = write_file_atomic(out, bytes); !err.empty()) {
+    std::fprintf(stderr, "%s\n", err.c_str());
+    return kExitUsage;
+  }
+  std::printf("wrote %s (%zu bytes)%s\n", out.c_str(), bytes.size(), t.in_place ? ", original kept as .bak" : "");
+  return kExitOk;
+}
+
+void add_list(CLI::App& omf, int& exit_code) {
+  auto* cmd = omf.add_subcommand("list", "List the motions: index, name, frames, cycle or FX");
+  auto file = std::make_shared<std::string>();
+  cmd->add_option("file", *file, ".omf file")->required();
+  cmd->callback([file, &exit_code] {
+    auto f = read_or_report(*file, exit_code);
+    if (!f) return;
+    const auto& set = f->motions;
+    for (std::size_t i = 0; i < set.params.motions.size(); ++i) {
+      const auto& mp = set.params.motions[i];
+      const auto frames = i < set.motions.size() && !set.motions[i].error ? std::to_string(set.motions[i].frames) : "?";
+      std::printf("%4zu  %-32s %6s frames  %s\n", i, cp1251_to_utf8(mp.name).c_str(), frames.c_str(),
+                  mp.is_fx() ? "fx" : "cycle");
+    }
+  });
+}
+
+// Commands of the form: read IN, apply an edit, write the result.
+template <class Edit>
+void add_edit(CLI::App& omf, const char* name, const char* help, int& exit_code,
+              const std::function<void(CLI::App&)>& options, Edit edit) {
+  auto* cmd = omf.add_subcommand(name, help);
+  auto input = std::make_shared<std::string>();
+  auto target = std::make_shared<Target>();
+  cmd->add_option("input", *input, ".omf file to edit")->required();
+  options(*cmd);
+  add_target_options(*cmd, *target);
+  cmd->callback([input, target, edit, &exit_code] {
+    auto f = read_or_report(*input, exit_code);
+    if (!f) return;
+    Result<EditReport> r = edit(*f);
+    if (!r) {
+      exit_code = edit_failed(*input, r.error());
+      return;
+    }
+    print_report(r.value());
+    exit_code = std::max(exit_code, write_result(*input, *target, *f));
+  });
+}
+
+}  // namespace
+
+void add_omf_command(CLI::App& app, int& exit_code) {
+  auto* omf = app.add_subcommand("omf", "Edit .omf motion files (untouched motions keep their bytes)");
+  omf->require_subcommand(1);
+  add_list(*omf, exit_code);
+
+  {
+    auto* cmd = omf->add_subcommand("merge", "Join motion files with identical bone parts");
+    auto inputs = std::make_shared<std::vector<std::string>>();
+    auto output = std::make_shared<std::string>();
+    auto rename = std::make_shared<bool>(false);
+    cmd->add_option("inputs", *inputs, ".omf files, in order")->required()->expected(2, 1 << 20);
+    cmd->add_option("-o,--output", *output, "Merged file")->required();
+    cmd->add_flag("--rename-clashes", *rename, "Rename a repeated motion name to name_2, name_3, ...");
+    cmd->callback([inputs, output, rename, &exit_code] {
+      std::vector<OmfFile> files;
+      for (const auto& in : *inputs) {
+        if (same_file(in, *output)) {
+          std::fprintf(stderr, "%s: refusing to overwrite an input\n", output->c_str());
+          exit_code = kExitUsage;
+          return;
+        }
+        auto f = read_or_report(in, exit_code);
+        if (!f) return;
+        files.push_back(std::move(*f));
+      }
+      EditReport report;
+      auto merged = xray::merge_omfs(std::move(files), *rename, report);
+      if (!merged) {
+        exit_code = edit_failed(inputs->front(), merged.error());
+        return;
+      }
+      print_report(report);
+      Target t{*output, false};
+      exit_code = std::max(exit_code, write_result(inputs->front(), t, merged.value()));
+    });
+  }
+  {
+    auto* cmd = omf->add_subcommand("extract", "Write the chosen motions to a new file");
+    auto input = std::make_shared<std::string>();
+    auto output = std::make_shared<std::string>();
+    auto names = std::make_shared<std::vector<std::string>>();
+    cmd->add_option("input", *input, ".omf file")->required();
+    cmd->add_option("names", *names, "Motion names or globs (* ?)")->required();
+    cmd->add_option("-o,--output", *output, "New file")->required();
+    cmd->callback([input, output, names, &exit_code] {
+      auto f = read_or_report(*input, exit_code);
+      if (!f) return;
+      EditReport report;
+      auto out = xray::extract_motions(*f, *names, report);
+      if (!out) {
+        exit_code = edit_failed(*input, out.error());
+        return;
+      }
+      print_report(report);
+      exit_code = std::max(exit_code, write_result(*input, Target{*output, false}, out.value()));
+    });
+  }
+
+  auto names = std::make_shared<std::vector<std::string>>();
+  add_edit(*omf, "delete", "Remove motions by name or glob", exit_code,
+           [names](CLI::App& c) { c.add_option("names", *names, "Motion names or globs (* ?)")->required(); },
+           [names](OmfFile& f) { return xray::delete_motions(f, *names); });
+
+  auto rename_args = std::make_shared<std::vector<std::string>>();
+  add_edit(*omf, "rename", "Rename one motion", exit_code,
+           [rename_args](CLI::App& c) { c.add_option("old_new", *rename_args, "OLD NEW")->required()->expected(2); },
+           [rename_args](OmfFile& f) { return xray::rename_motion(f, (*rename_args)[0], (*rename_args)[1]); });
+
+  struct SetArgs {
+    std::vector<std::string> names;
+    std::optional<float> speed, power, accrue, falloff;
+    std::optional<std::string> flags, part, bone;
+    std::vector<std::string> marks;
+    bool clear_marks = false;
+  };
+  auto set_args = std::make_shared<SetArgs>();
+  add_edit(
+      *omf, "set", "Change motion params, flags, part or bone, and marks", exit_code,
+      [set_args](CLI::App& c) {
+        c.add_option("names", set_args->names, "Motion names or globs (* ?)")->required();
+        c.add_option("--speed", set_args->speed, "Playback speed");
+        c.add_option("--power", set_args->power, "Blend power");
+        c.add_option("--accrue", set_args->accrue, "Blend-in speed");
+        c.add_option("--falloff", set_args->falloff, "Blend-out speed");
+        c.add_option("--flags", set_args->flags,
+                     "Comma list: fx,stop_at_end,no_mix,sync_part,foot_steps,root_mover,idle,weapon_bone (or none)");
+        c.add_option("--part", set_args->part, "Cycles: bone part name, or all");
+        c.add_option("--bone", set_args->bone, "FX: start bone name");
+        c.add_option("--add-mark", set_args->marks, "NAME START END (seconds); repeatable")->expected(3);
+        c.add_flag("--clear-marks", set_args->clear_marks, "Remove every mark (before --add-mark)");
+      },
+      [set_args](OmfFile& f) -> Result<EditReport> {
+        xray::ParamEdit e;
+        e.speed = set_args->speed;
+        e.power = set_args->power;
+        e.accrue = set_args->accrue;
+        e.falloff = set_args->falloff;
+        if (set_args->flags) {
+          auto flags = xray::parse_motion_flags(*set_args->flags);
+          if (!flags) return flags.error();
+          e.flags = flags.value();
+        }
+        e.part = set_args->part;
+        e.bone = set_args->bone;
+        e.clear_marks = set_args->clear_marks;
+        for (std::size_t i = 0; i + 2 < set_args->marks.size(); i += 3) {
+          try {
+            e.add_marks.push_back({set_args->marks[i], std::stof(set_args->marks[i + 1]), std::stof(set_args->marks[i + 2])});
+          } catch (const std::exception&) {
+            return Finding{Severity::error, 0, "--add-mark", "start and end must be numbers (seconds)", "NAME START END",
+                           set_args->marks[i + 1] + " " + set_args->marks[i + 2]};
+          }
+        }
+        return xray::set_params(f, set_args->names, e);
+      });
+
+  add_edit(*omf, "repair", "Fix what can be fixed safely (0xE names, motion ids, CRCs, ...) and list each change",
+           exit_code, [](CLI::App&) {}, [](OmfFile& f) -> Result<EditReport> { return xray::repair_omf(f); });
+
+  struct RetargetArgs {
+    std::optional<int> version;
+    std::string game;
+  };
+  auto rt = std::make_shared<RetargetArgs>();
+  add_edit(
+      *omf, "retarget", "Rewrite for another game (soc: 8-bit translations) or params version (3 drops marks)",
+      exit_code,
+      [rt](CLI::App& c) {
+        c.add_option("--params-version", rt->version, "3 or 4")->check(CLI::IsMember({3, 4}));
+        c.add_option("--game", rt->game, "soc, cs or cop")->check(CLI::IsMember({"soc", "cs", "cop"}));
+      },
+      [rt](OmfFile& f) {
+        const xray::Game g = rt->game == "soc"  ? xray::Game::soc
+                             : rt->game == "cs" ? xray::Game::cs
+                             : rt->game == "cop" ? xray::Game::cop
+                                                 : xray::Game::keep;
+        return xray::retarget_omf(f, rt->version, g);
+      });
+}
+
+}  // namespace boneyard::cli
