@@ -57,8 +57,8 @@ std::string describe_motion_set(const MotionSet& set) {
   appendf(s, "  motions: %zu (0xE declares %s)\n", n,
           set.declared_count ? std::to_string(*set.declared_count).c_str() : "none");
   if (n > 0) {
-    appendf(s, "  %4s  %-28s %6s %8s %-5s %-14s %6s %6s %6s %7s  %-24s %s\n", "#", "name", "frames", "seconds",
-            "kind", "part/bone", "speed", "power", "accrue", "falloff", "flags", "marks");
+    appendf(s, "  %4s  %-28s %6s %8s %-5s %-14s %6s %6s %6s %7s  %-25s %-24s %s\n", "#", "name", "frames", "seconds",
+            "kind", "part/bone", "speed", "power", "accrue", "falloff", "effective (engine)", "flags", "marks");
   }
   std::size_t rot_static = 0, rot_keyed = 0, tr_const = 0, tr8 = 0, tr16 = 0, keys = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -81,9 +81,14 @@ std::string describe_motion_set(const MotionSet& set) {
       }
     }
     if (mp) {
-      appendf(s, "  %4zu  %-28s %6s %8s %-5s %-14s %6.3g %6.3g %6.3g %7.3g  %-24s %s\n", i,
+      // What the engine plays: quantised, accrue/falloff x1.5, falloff clamped below accrue on cycles (*).
+      const EffectiveParams e = effective_params(*mp);
+      char eff[64];
+      std::snprintf(eff, sizeof eff, "%.4g/%.4g/%.4g/%.4g%s", e.speed, e.power, e.accrue, e.falloff,
+                    e.falloff_clamped ? "*" : "");
+      appendf(s, "  %4zu  %-28s %6s %8s %-5s %-14s %6.3g %6.3g %6.3g %7.3g  %-25s %-24s %s\n", i,
               printable(mp->name).c_str(), frames.c_str(), secs.c_str(), mp->is_fx() ? "fx" : "cycle",
-              part_or_bone(*mp, p).c_str(), mp->speed, mp->power, mp->accrue, mp->falloff,
+              part_or_bone(*mp, p).c_str(), mp->speed, mp->power, mp->accrue, mp->falloff, eff,
               motion_flag_words(mp->flags).c_str(), marks_text(*mp).c_str());
     } else {
       appendf(s, "  %4zu  %-28s %6s %8s (no 0xF entry)\n", i, ("[" + printable(mk->name) + "]").c_str(),
@@ -95,6 +100,7 @@ std::string describe_motion_set(const MotionSet& set) {
           "  keys: rotation tracks %zu keyed + %zu static; translation tracks %zu 8-bit + %zu 16-bit + %zu "
           "constant; %zu stored keys\n",
           rot_keyed, rot_static, tr8, tr16, tr_const, keys);
+  if (n > 0) s += "  effective = speed/power/accrue/falloff as the engine plays them (* = falloff clamped below accrue)\n";
   return s;
 }
 
