@@ -44,7 +44,7 @@ inline void json_s16_records(JsonWriter& w, Bytes data, std::size_t count, std::
     w.begin_array();
     for (int c = 0; c < comps; ++c) {
       const std::int16_t v = load_le<std::int16_t>(data.data() + i * stride + static_cast<std::size_t>(c) * 2);
-      if (raw) {
+      if (raw || scale == 1.0f) {  // whole numbers print the same as integers, and faster
         w.value(static_cast<std::int64_t>(v));
       } else {
         w.value(static_cast<float>(v) * scale);

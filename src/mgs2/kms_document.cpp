@@ -149,7 +149,8 @@ class KmsDocument final : public Document {
       w.begin_array();
       for (std::size_t i = 0; i < n; ++i) {
         w.begin_array();
-        for (int c = 0; c < 3; ++c) w.value(static_cast<float>(s16_at(p.verts.data, i, static_cast<std::size_t>(c))));
+        // Positions are whole model units: printed as integers (the same JSON number, faster).
+        for (int c = 0; c < 3; ++c) w.value(static_cast<std::int64_t>(s16_at(p.verts.data, i, static_cast<std::size_t>(c))));
         w.value(fixed_1_3_12(s16_at(p.verts.data, i, 3)));
         w.end_array();
       }
