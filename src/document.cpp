@@ -22,6 +22,7 @@ struct FormatEntry {
 constexpr std::array kFormats = {
     FormatEntry{"omf", xray::sniff_omf, xray::open_omf_document},
     FormatEntry{"ogf", xray::sniff_ogf, xray::open_ogf_document},
+    FormatEntry{"gltf", xray::sniff_gltf, xray::open_gltf_document},
     FormatEntry{"kms", mgs2::sniff_kms, mgs2::open_kms_document},
     FormatEntry{"evm", mgs2::sniff_evm, mgs2::open_evm_document},
 };
@@ -55,7 +56,9 @@ Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> 
     return Finding{Severity::error, 0, {}, "not a recognised file", "an X-Ray .omf/.ogf or an MGS2 .kms/.evm",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
   }
-  return best->open(std::move(file), options);
+  OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself
+  with_name.file_name = std::string(file_name);
+  return best->open(std::move(file), with_name);
 }
 
 }  // namespace boneyard

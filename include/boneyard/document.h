@@ -21,6 +21,7 @@ class TextureNames;  // strcode.h
 struct OpenOptions {
   std::string layout;                    // MGS2: "" (detect), "ps2" or "mc"
   const TextureNames* names = nullptr;   // MGS2: StrCode24 id -> texture name
+  std::string file_name;                 // set by open_document (a .gltf resolves its buffers from it)
 };
 
 struct DumpOptions {
@@ -36,6 +37,9 @@ struct ConvertOptions {
   std::filesystem::path skeleton;     // .omf only: the .ogf whose skeleton plays the motions
   std::filesystem::path meshes_root;  // motion refs are relative to it; empty = nearest "meshes" folder
   Diagnostics* warnings = nullptr;    // conversion warnings (missing refs, flat armature, ...)
+  // glTF to .omf: the .omf whose parts, params and records to reuse; 16-bit translation keys.
+  std::filesystem::path template_omf;
+  bool hq = false;
   // Files to write before the returned bytes (the .bin of a .gltf), as (path, bytes).
   std::vector<std::pair<std::filesystem::path, std::vector<std::uint8_t>>>* side_files = nullptr;
 };

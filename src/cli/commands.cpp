@@ -161,11 +161,15 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   auto target_layout = std::make_shared<std::string>();
   auto skeleton = std::make_shared<std::string>();
   auto meshes = std::make_shared<std::string>();
+  auto template_omf = std::make_shared<std::string>();
+  auto hq = std::make_shared<bool>(false);
   auto recursive = std::make_shared<bool>(false);
   auto jobs = std::make_shared<unsigned>(0);
   cmd->add_option("input", *in, "Input file (a folder with --recursive)")->required();
   cmd->add_option("-o,--output", *out, "Output file (a folder with --recursive)")->required();
-  cmd->add_option("--skeleton", *skeleton, "X-Ray .omf to glTF: the .ogf whose skeleton plays the motions");
+  cmd->add_option("--skeleton", *skeleton, "X-Ray .omf <-> glTF: the .ogf whose skeleton plays the motions");
+  cmd->add_option("--template", *template_omf, "glTF to .omf: the original .omf (parts, params, unedited bytes)");
+  cmd->add_flag("--hq", *hq, "glTF to .omf: 16-bit translation keys for every keyed bone");
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
   cmd->add_flag("-r,--recursive", *recursive, "X-Ray: convert every .ogf (with its motions) and unreferenced .omf "
                                               "under the input folder to .glb files in the output folder");
@@ -175,7 +179,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--input-layout", common->layout, "MGS2 only: force the input's layout")
       ->check(CLI::IsMember({"ps2", "mc"}));
   add_names_option(*cmd, *common);
-  cmd->callback([in, out, common, target_layout, skeleton, meshes, recursive, jobs, &exit_code] {
+  cmd->callback([in, out, common, target_layout, skeleton, meshes, template_omf, hq, recursive, jobs, &exit_code] {
     if (*recursive) {
       exit_code = std::max(exit_code, run_batch_convert(*in, *out, *meshes, ".glb", *jobs));
       return;
@@ -205,6 +209,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     options.output = *out;
     options.skeleton = *skeleton;
     options.meshes_root = *meshes;
+    options.template_omf = *template_omf;
+    options.hq = *hq;
     options.warnings = &warnings;
     options.side_files = &side_files;
     auto bytes = doc->convert(ext, options);

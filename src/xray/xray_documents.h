@@ -14,6 +14,9 @@ int sniff_omf(Bytes bytes, std::string_view extension);
 Result<std::unique_ptr<Document>> open_omf_document(std::shared_ptr<const FileData> file, const OpenOptions& options);
 int sniff_ogf(Bytes bytes, std::string_view extension);
 Result<std::unique_ptr<Document>> open_ogf_document(std::shared_ptr<const FileData> file, const OpenOptions& options);
+// glTF input, converted to .omf (xray_gltf_document.cpp).
+int sniff_gltf(Bytes bytes, std::string_view extension);
+Result<std::unique_ptr<Document>> open_gltf_document(std::shared_ptr<const FileData> file, const OpenOptions& options);
 
 // glTF export for Document::convert (ogf_document.cpp): .glb bytes, or .gltf JSON with its .bin
 // handed to options.side_files.

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "boneyard/text.h"
+#include "boneyard/xray_import.h"
 
 namespace boneyard::xray {
 
@@ -256,6 +257,7 @@ std::optional<Finding> add_motions(scene::Scene& s, const OgfFile* ogf, const Mo
     scene::Animation a;
     a.name = cp1251_to_utf8(p.motions[m].name);
     a.extras["xray"] = motion_json(p.motions[m], k, set_index, m);
+    a.extras["xray"]["records"] = motion_records_extras(k);  // for a byte-exact re-import (xray_import.h)
     a.timelines.push_back({{0.0f}});
     if (k.frames > 1) {
       scene::Timeline t;

@@ -1,0 +1,42 @@
+// glTF 2.0 input into the neutral scene (scene.h): .gltf (with external buffers or data URIs)
+// and .glb. Every node becomes a joint (node i = joint i, parents from `children`), TRS or
+// matrix decomposed; extras are kept. Animations are resampled at a fixed rate so that the
+// scene's LINEAR-only channels carry what STEP and CUBICSPLINE samplers mean exactly at the
+// sample times.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "boneyard/bytes.h"
+#include "boneyard/diagnostics.h"
+#include "boneyard/scene.h"
+
+namespace boneyard::gltf {
+
+// True for GLB magic, or text whose first non-blank byte is '{' and that mentions "asset".
+bool looks_like_gltf(Bytes bytes);
+
+struct ReadOptions {
+  // Each animation is sampled at this rate over its time range [first key, last key]:
+  // frames = round(duration * fps) + 1, sample i at first + i / fps. Must be > 0.
+  double fps = 30;
+};
+
+// The sampled scene: animation a has one timeline (the sample times) and one channel per glTF
+// channel (translation, rotation or scale; `weights` channels are skipped with a warning).
+// Errors name the animation, channel and node: no animations, NaN/infinite values, times that
+// do not increase, accessors outside their buffers, wrong accessor types or counts, unknown
+// nodes. `base_dir` resolves external buffer URIs of a .gltf.
+Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, const ReadOptions& options,
+                          Diagnostics& warnings);
+
+// One glTF sampler, evaluated as the specification defines it (exposed for tests).
+enum class Interpolation : std::uint8_t { linear, step, cubic_spline };
+// `times` strictly increasing; `values` holds `width` floats per key (3 per key each for
+// in-tangent, value, out-tangent with cubic_spline). Rotations (width 4) are slerped (LINEAR) and
+// normalised. A time within 1e-6 s of a key gives that key's value exactly.
+void evaluate(const float* times, std::size_t count, const float* values, std::size_t width, Interpolation interp,
+              bool rotation, double t, float* out);
+
+}  // namespace boneyard::gltf

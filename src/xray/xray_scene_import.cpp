@@ -1,0 +1,636 @@
+// Sampled glTF scene -> .omf. The inverse of xray_scene.cpp: glTF (x, y, -z) and quaternion
+// (x, y, -z, w) map back to X-Ray space unchanged in form (mirroring Z is its own inverse).
+// Quantisation follows the SDK (../shared/docs/xray-motions.md 1.2); where the original bytes are
+// known (a template record, or the size/init the exporter put in extras) and the values still
+// quantise under them, those are reused, so an unedited round trip reproduces the file.
+#include "boneyard/xray_import.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <map>
+
+#include "boneyard/omf_edit.h"
+#include "boneyard/text.h"
+#include "boneyard/xray_scene.h"
+
+namespace boneyard::xray {
+
+namespace {
+
+constexpr double kRotationTolerance = 1.0 / 32767.0 + 1e-6;  // one step, plus float noise
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+Vec3 from_gltf(const float* v) { return {v[0], v[1], -v[2]}; }
+Quat from_gltf_quat(const float* v) { return {v[0], v[1], -v[2], v[3]}; }
+Vec3 from_gltf(const Vec3& v) { return {v.x, v.y, -v.z}; }
+Quat from_gltf(const Quat& q) { return {q.x, q.y, -q.z, q.w}; }
+
+Finding import_error(std::string path, std::string message, std::string expected = {}, std::string found = {}) {
+  return Finding{Severity::error, 0, std::move(path), std::move(message), std::move(expected), std::move(found)};
+}
+
+const nlohmann::json* member(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+
+// A name from our extras: the exact stored bytes when a `<key>_hex` member exists, else the
+// UTF-8 string converted back to cp1251.
+std::optional<std::string> extras_name(const nlohmann::json& j, const char* key) {
+  if (const auto* hex = member(j, (std::string(key) + "_hex").c_str()); hex && hex->is_string()) {
+    const auto& h = hex->get_ref<const std::string&>();
+    std::string raw;
+    for (std::size_t i = 0; i + 1 < h.size(); i += 2) raw += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
+    return raw;
+  }
+  if (const auto* s = member(j, key); s && s->is_string()) return utf8_to_cp1251(s->get_ref<const std::string&>());
+  return std::nullopt;
+}
+
+template <class T>
+std::optional<T> number(const nlohmann::json& j, const char* key) {
+  const auto* v = member(j, key);
+  if (v == nullptr || !v->is_number()) return std::nullopt;
+  return v->get<T>();
+}
+
+std::optional<Vec3> vec3(const nlohmann::json& j, const char* key) {
+  const auto* v = member(j, key);
+  if (v == nullptr || !v->is_array() || v->size() != 3) return std::nullopt;
+  for (const auto& c : *v)
+    if (!c.is_number()) return std::nullopt;  // a NaN was written as null
+  return Vec3{(*v)[0].get<float>(), (*v)[1].get<float>(), (*v)[2].get<float>()};
+}
+
+// Which bones the motions have, in motion-bone-index order, and their rest pose in X-Ray space.
+struct BoneTable {
+  std::vector<std::string> names;  // raw cp1251
+  std::vector<Quat> bind_rotation;
+  std::vector<Vec3> bind_translation;
+  Params params;  // version and parts (motions are filled by the caller)
+  bool default_part = false;
+};
+
+// Names by motion-bone index from parts; nullopt when the indices are not a permutation.
+std::optional<std::vector<std::string>> names_by_index(const Params& p) {
+  const std::size_t n = p.bone_count();
+  std::vector<std::string> names(n);
+  std::vector<bool> seen(n, false);
+  std::size_t position = 0;
+  for (const auto& part : p.parts)
+    for (const auto& b : part.bones) {
+      const std::size_t i = p.version == 2 ? position : b.index;
+      ++position;
+      if (i >= n || seen[i]) return std::nullopt;
+      seen[i] = true;
+      names[i] = b.name;
+    }
+  return names;
+}
+
+std::optional<Params> extras_params(const nlohmann::json& set) {
+  Params p;
+  p.version = number<std::uint16_t>(set, "params_version").value_or(4);
+  const auto* parts = member(set, "parts");
+  if (parts == nullptr || !parts->is_array() || parts->empty()) return std::nullopt;
+  for (const auto& jp : *parts) {
+    BonePart part;
+    part.name = extras_name(jp, "name").value_or("default");
+    const auto* bones = member(jp, "bones");
+    if (bones == nullptr || !bones->is_array()) return std::nullopt;
+    for (const auto& jb : *bones) {
+      auto name = extras_name(jb, "name");
+      auto index = number<std::uint32_t>(jb, "index");
+      if (!name || !index) return std::nullopt;
+      part.bones.push_back({*name, *index, 0});
+    }
+    p.parts.push_back(std::move(part));
+  }
+  return p;
+}
+
+bool same_names(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower_ascii(a[i]) != lower_ascii(b[i])) return false;
+  return true;
+}
+
+Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, const nlohmann::json* extras_set,
+                             Diagnostics& warnings) {
+  BoneTable t;
+  const OgfFile* ogf = o.skeleton;
+  std::optional<Params> from_extras = extras_set ? extras_params(*extras_set) : std::nullopt;
+  if (o.template_omf != nullptr) {
+    t.params = o.template_omf->motions.params;
+    if (t.params.version < 2 || t.params.parts_without_names)
+      return import_error("template 0xF parts", "the template's bone parts carry no names", "params version 3 or 4",
+                          "version " + std::to_string(t.params.version));
+    auto names = names_by_index(t.params);
+    if (!names) return import_error("template 0xF parts", "motion-bone indices are not a permutation");
+    t.names = std::move(*names);
+  } else if (ogf != nullptr) {
+    std::vector<std::string> ogf_names;
+    for (const auto& b : ogf->bones) ogf_names.push_back(lower_ascii(b.name));  // the engine's form
+    auto names = from_extras ? names_by_index(*from_extras) : std::nullopt;
+    if (names && same_names(*names, ogf_names)) {
+      t.params = *from_extras;
+      t.names = std::move(*names);
+    } else {
+      t.params.version = from_extras ? from_extras->version : 4;
+      t.params.parts.push_back({"default", {}, 0});
+      for (std::uint32_t i = 0; i < ogf_names.size(); ++i) t.params.parts[0].bones.push_back({ogf_names[i], i, 0});
+      t.names = ogf_names;
+      t.default_part = true;
+      if (names)
+        warnings.add(Severity::warning, 0, "skeleton", "the glTF's bone parts do not match the --skeleton bone order; using one part",
+                     "the skeleton's bones", std::to_string(names->size()) + " part bones");
+    }
+  } else if (from_extras) {
+    auto names = names_by_index(*from_extras);
+    if (!names) return import_error("scenes[0].extras.xray parts", "motion-bone indices are not a permutation");
+    t.params = *from_extras;
+    t.names = std::move(*names);
+  } else {
+    return import_error("skeleton", "no skeleton: the glTF carries no boneyard extras",
+                        "--skeleton model.ogf or --template old.omf", "none");
+  }
+  if (t.params.version < 3) t.params.version = 4;  // v1/v2 parts cannot be written with names+indices
+  if (t.names.empty()) return import_error("skeleton", "the skeleton has no bones", ">= 1 bone", "0");
+  if (ogf != nullptr) {
+    if (ogf->bones.size() != t.names.size())
+      return import_error("skeleton", "skeleton mismatch: bone counts differ", std::to_string(t.names.size()) + " bones",
+                          std::to_string(ogf->bones.size()) + " in the .ogf");
+    for (const auto& n : t.names)
+      if (ogf->find_bone(n) < 0)
+        return import_error("skeleton", "skeleton mismatch: bone missing from the .ogf", "bone " + printable(n), "none");
+  }
+  // Rest pose: the OGF's IK bind pose, else the glTF node's rest pose, else identity.
+  std::map<std::string, std::size_t> node_by_name;
+  for (std::size_t j = 0; j < s.skeleton.joints.size(); ++j) {
+    auto cp = utf8_to_cp1251(s.skeleton.joints[j].name);
+    if (cp) node_by_name.emplace(lower_ascii(*cp), j);
+  }
+  for (const auto& n : t.names) {
+    Quat q;
+    Vec3 v;
+    const int ob = ogf != nullptr ? ogf->find_bone(n) : -1;
+    if (ob >= 0 && ogf->bones[ob].ik) {
+      q = bind_quaternion(ogf->bones[ob].ik->bind_rotation);
+      v = ogf->bones[ob].ik->bind_position;
+    } else if (auto it = node_by_name.find(lower_ascii(n)); it != node_by_name.end()) {
+      q = from_gltf(s.skeleton.joints[it->second].rotation);
+      v = from_gltf(s.skeleton.joints[it->second].translation);
+    }
+    t.bind_rotation.push_back(q);
+    t.bind_translation.push_back(v);
+  }
+  return t;
+}
+
+// One record's quantisation inputs: per-frame values in X-Ray space from wherever they come.
+struct RecordSource {
+  const scene::Channel* rotation = nullptr;
+  const scene::Channel* translation = nullptr;
+  const BoneKeys* fallback = nullptr;  // the template's record (any frame count)
+  std::size_t fallback_frames = 0;
+  Quat bind_rotation;
+  Vec3 bind_translation;
+  std::size_t sampled = 1;  // samples per channel; fewer than the motion's frames only when held (see below)
+
+  Quat rot(std::size_t f) const {
+    f = std::min(f, sampled - 1);
+    if (rotation) return from_gltf_quat(rotation->values.data() + f * 4);
+    if (fallback) return scene::normalized(fallback->rotation(std::min(f, fallback_frames - 1)));
+    return bind_rotation;
+  }
+  Vec3 tr(std::size_t f) const {
+    if (translation) return from_gltf(translation->values.data() + std::min(f, sampled - 1) * 3);
+    if (fallback) return fallback->translation(std::min(f, fallback_frames - 1));
+    return bind_translation;
+  }
+};
+
+bool rotation_matches(const RecordSource& src, const BoneKeys& k, std::size_t frames) {
+  for (std::size_t f = 0; f < frames; ++f) {
+    const Quat d = scene::normalized(k.rotation(f));
+    Quat s = src.rot(f);
+    if (scene::dot(s, d) < 0) s = {-s.x, -s.y, -s.z, -s.w};
+    if (std::fabs(double(s.x) - d.x) > kRotationTolerance || std::fabs(double(s.y) - d.y) > kRotationTolerance ||
+        std::fabs(double(s.z) - d.z) > kRotationTolerance || std::fabs(double(s.w) - d.w) > kRotationTolerance)
+      return false;
+  }
+  return true;
+}
+
+// |value - decoded| within half a step of `size` (plus float rounding of the value itself).
+bool within_half_step(float value, float decoded, float size) {
+  const double tol = 0.5 * std::fabs(double(size)) + 4.0 * FLT_EPSILON * std::max(std::fabs(value), std::fabs(decoded));
+  return std::fabs(double(value) - double(decoded)) <= tol;
+}
+
+bool translation_matches(const RecordSource& src, const BoneKeys& k, std::size_t frames) {
+  const Vec3 size = k.translation_keyed() ? k.translation_size : Vec3{};
+  for (std::size_t f = 0; f < frames; ++f) {
+    const Vec3 d = k.translation(f), s = src.tr(f);
+    if (!within_half_step(s.x, d.x, size.x) || !within_half_step(s.y, d.y, size.y) ||
+        !within_half_step(s.z, d.z, size.z))
+      return false;
+  }
+  return true;
+}
+
+void put_i16(std::uint8_t* p, std::int32_t v) {
+  const auto u = static_cast<std::uint16_t>(static_cast<std::int16_t>(v));
+  p[0] = static_cast<std::uint8_t>(u & 0xFF);
+  p[1] = static_cast<std::uint8_t>(u >> 8);
+}
+
+bool all_keys_equal(const std::vector<std::uint8_t>& keys, std::size_t width) {
+  for (std::size_t i = width; i < keys.size(); i += width)
+    if (std::memcmp(keys.data(), keys.data() + i, width) != 0) return false;
+  return true;
+}
+
+// Rotation: components x32767 rounded; all keys equal -> one static key (unless the exported
+// record said keyed, so that an unedited keyed-but-constant record stays keyed).
+void quantise_rotation(const RecordSource& src, std::size_t frames, bool prefer_static, OmfFile& out, BoneKeys& b) {
+  std::vector<std::uint8_t> keys(frames * 8);
+  for (std::size_t f = 0; f < frames; ++f) {
+    const Quat q = src.rot(f);
+    const float c[4] = {q.x, q.y, q.z, q.w};
+    for (int i = 0; i < 4; ++i)
+      put_i16(keys.data() + f * 8 + i * 2,
+              static_cast<std::int32_t>(std::clamp(std::lround(double(c[i]) * 32767.0), -32767L, 32767L)));
+  }
+  if (all_keys_equal(keys, 8) && prefer_static) {
+    keys.resize(8);
+    b.flags |= kFlagRKeysAbsent;
+  }
+  b.rotation_keys = out.keep(std::move(keys));
+  b.rotation_crc = b.rotation_static() ? 0 : key_crc(b.rotation_keys);
+}
+
+// Keys under a known size/init (from extras): nearest integer, accepted only if every value is
+// within half a step of its decoded key (decoded as the engine does, in float).
+bool quantise_under(const RecordSource& src, std::size_t frames, Vec3 size, Vec3 init, bool b16,
+                    std::vector<std::uint8_t>& keys) {
+  const double limit = b16 ? 32767 : 127;
+  const std::size_t w = b16 ? 6 : 3;
+  keys.assign(frames * w, 0);
+  const float sz[3] = {size.x, size.y, size.z}, in[3] = {init.x, init.y, init.z};
+  for (std::size_t f = 0; f < frames; ++f) {
+    const Vec3 t = src.tr(f);
+    const float tv[3] = {t.x, t.y, t.z};
+    for (int a = 0; a < 3; ++a) {
+      double q = 0;
+      if (sz[a] != 0) q = std::round((double(tv[a]) - double(in[a])) / double(sz[a]));
+      if (!(std::fabs(q) <= limit)) return false;
+      const float decoded = static_cast<float>(q) * sz[a] + in[a];
+      if (!within_half_step(tv[a], decoded, sz[a])) return false;
+      if (b16) put_i16(keys.data() + f * 6 + a * 2, static_cast<std::int32_t>(q));
+      else keys[f * 3 + a] = static_cast<std::uint8_t>(static_cast<std::int8_t>(q));
+    }
+  }
+  return true;
+}
+
+struct RecordHint {  // the exported record (extras), when usable
+  bool present = false;
+  std::uint8_t flags = 0;
+  std::optional<std::uint32_t> rotation_crc, translation_crc;
+  std::optional<Vec3> size, init;
+};
+
+// Translation: the exported size/init when the values still fit them; else the SDK's way:
+// init = centre, size = half-range / 127 (or 32767), q = int(K * (t - init) / half-range).
+bool quantise_translation(const RecordSource& src, std::size_t frames, const RecordHint& hint, bool hq, OmfFile& out,
+                          BoneKeys& b) {
+  std::vector<std::uint8_t> keys;
+  if (hint.present && (hint.flags & kFlagTKeysPresent) && hint.size && hint.init) {
+    const bool b16 = (hint.flags & kFlagTKeys16) != 0;
+    if (quantise_under(src, frames, *hint.size, *hint.init, b16, keys)) {
+      b.flags |= static_cast<std::uint8_t>(kFlagTKeysPresent | (hint.flags & kFlagTKeys16));
+      b.translation_size = *hint.size;
+      b.translation_init = *hint.init;
+      b.translation_keys = out.keep(std::move(keys));
+      b.translation_crc = key_crc(b.translation_keys);
+      return true;
+    }
+  }
+  Vec3 lo = src.tr(0), hi = lo;
+  for (std::size_t f = 1; f < frames; ++f) {
+    const Vec3 t = src.tr(f);
+    lo = {std::min(lo.x, t.x), std::min(lo.y, t.y), std::min(lo.z, t.z)};
+    hi = {std::max(hi.x, t.x), std::max(hi.y, t.y), std::max(hi.z, t.z)};
+  }
+  const float half[3] = {(hi.x - lo.x) * 0.5f, (hi.y - lo.y) * 0.5f, (hi.z - lo.z) * 0.5f};
+  const bool b16 = hq || std::sqrt(half[0] * half[0] + half[1] * half[1] + half[2] * half[2]) > 1.5f;
+  if (half[0] == 0 && half[1] == 0 && half[2] == 0) {
+    // Constant. The CS/CoP compiler keeps bit 2 when it chose 16-bit; so does the exported record.
+    b.translation_init = lo;
+    if (b16 || (hint.present && !(hint.flags & kFlagTKeysPresent) && (hint.flags & kFlagTKeys16)))
+      b.flags |= kFlagTKeys16;
+    return false;
+  }
+  const float k = b16 ? 32767.0f : 127.0f;
+  const float lo_q = b16 ? -32767.0f : -128.0f;
+  const float init[3] = {(lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f, (lo.z + hi.z) * 0.5f};
+  const std::size_t w = b16 ? 6 : 3;
+  keys.assign(frames * w, 0);
+  for (std::size_t f = 0; f < frames; ++f) {
+    const Vec3 t = src.tr(f);
+    const float tv[3] = {t.x, t.y, t.z};
+    for (int a = 0; a < 3; ++a) {
+      const float q = half[a] == 0 ? 0.0f : std::clamp(std::trunc(k * (tv[a] - init[a]) / half[a]), lo_q, k);
+      if (b16) put_i16(keys.data() + f * 6 + a * 2, static_cast<std::int32_t>(q));
+      else keys[f * 3 + a] = static_cast<std::uint8_t>(static_cast<std::int8_t>(q));
+    }
+  }
+  b.flags |= static_cast<std::uint8_t>(kFlagTKeysPresent | (b16 ? kFlagTKeys16 : 0));
+  b.translation_size = {half[0] / k, half[1] / k, half[2] / k};
+  b.translation_init = {init[0], init[1], init[2]};
+  b.translation_keys = out.keep(std::move(keys));
+  b.translation_crc = key_crc(b.translation_keys);
+  return false;
+}
+
+RecordHint record_hint(const nlohmann::json* records, std::size_t r) {
+  RecordHint h;
+  if (records == nullptr || r >= records->size()) return h;
+  const auto& j = (*records)[r];
+  auto flags = number<std::uint8_t>(j, "flags");
+  if (!flags) return h;
+  h.present = true;
+  h.flags = *flags;
+  h.rotation_crc = number<std::uint32_t>(j, "rotation_crc");
+  h.translation_crc = number<std::uint32_t>(j, "translation_crc");
+  h.size = vec3(j, "translation_size");
+  h.init = vec3(j, "translation_init");
+  return h;
+}
+
+// 0xF entry: the template's by name, then whatever our extras say; defaults otherwise.
+MotionParams motion_params(const std::string& name, const nlohmann::json& x, const MotionParams* from_template,
+                           std::size_t ordinal, bool& defaults_used) {
+  MotionParams m = from_template ? *from_template : MotionParams{};
+  if (!from_template) m.motion_id = static_cast<std::uint16_t>(ordinal);
+  m.name = name;
+  defaults_used = from_template == nullptr && !x.is_object();
+  if (!x.is_object()) return m;
+  m.flags = number<std::uint32_t>(x, "flags").value_or(m.flags);
+  m.bone_or_part = number<std::uint16_t>(x, "bone_or_part").value_or(m.bone_or_part);
+  m.motion_id = number<std::uint16_t>(x, "motion_id").value_or(m.motion_id);
+  m.speed = number<float>(x, "speed").value_or(m.speed);
+  m.power = number<float>(x, "power").value_or(m.power);
+  m.accrue = number<float>(x, "accrue").value_or(m.accrue);
+  m.falloff = number<float>(x, "falloff").value_or(m.falloff);
+  if (const auto* marks = member(x, "marks"); marks && marks->is_array()) {
+    m.marks.clear();
+    for (const auto& jm : *marks) {
+      MotionMark mk;
+      mk.name = extras_name(jm, "name").value_or("");
+      if (const auto* iv = member(jm, "intervals"); iv && iv->is_array())
+        for (const auto& p : *iv)
+          if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number())
+            mk.intervals.push_back({p[0].get<float>(), p[1].get<float>()});
+      m.marks.push_back(std::move(mk));
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diagnostics& warnings, ImportStats* stats) {
+  ImportStats local;
+  ImportStats& st = stats ? *stats : local;
+  st = {};
+  if (s.animations.empty()) return import_error("animations", "the glTF has no animations", ">= 1 animation", "0");
+  // The motion set the animations were exported from (the first animation's, else set 0).
+  const nlohmann::json* sets = member(s.extras, "xray") ? member(s.extras["xray"], "motion_sets") : nullptr;
+  std::size_t set_index = 0;
+  if (const auto* x0 = member(s.animations[0].extras, "xray")) set_index = number<std::size_t>(*x0, "motion_set").value_or(0);
+  const nlohmann::json* extras_set =
+      sets && sets->is_array() && set_index < sets->size() ? &(*sets)[set_index] : nullptr;
+  auto table_r = bone_table(s, o, extras_set, warnings);
+  if (!table_r) return table_r.error();
+  BoneTable& table = table_r.value();
+  const std::size_t n = table.names.size();
+  // Exported records are in the extras set's record order; usable only if that is ours.
+  std::vector<bool> set_order_ok(sets && sets->is_array() ? sets->size() : 0, false);
+  for (std::size_t i = 0; i < set_order_ok.size(); ++i)
+    if (auto p = extras_params((*sets)[i]))
+      if (auto names = names_by_index(*p)) set_order_ok[i] = same_names(*names, table.names);
+
+  // glTF node -> motion-bone index, by name (exact first, then case-insensitive like the engine).
+  std::map<std::string, std::size_t> exact, folded;
+  for (std::size_t i = 0; i < n; ++i) {
+    exact.emplace(table.names[i], i);
+    folded.emplace(lower_ascii(table.names[i]), i);
+  }
+  std::vector<std::size_t> bone_of(s.skeleton.joints.size(), kNone);
+  for (std::size_t j = 0; j < s.skeleton.joints.size(); ++j) {
+    const auto& jt = s.skeleton.joints[j];
+    auto cp = member(jt.extras, "xray") ? extras_name(jt.extras["xray"], "name") : std::nullopt;
+    if (!cp) cp = utf8_to_cp1251(jt.name);
+    if (!cp) continue;
+    if (auto it = exact.find(*cp); it != exact.end()) bone_of[j] = it->second;
+    else if (auto f = folded.find(lower_ascii(*cp)); f != folded.end()) bone_of[j] = f->second;
+  }
+
+  const OmfFile* tpl = o.template_omf;
+  std::multimap<std::string, std::size_t> tpl_by_name;
+  if (tpl)
+    for (std::size_t i = 0; i < tpl->motions.params.motions.size() && i < tpl->motions.motions.size(); ++i)
+      tpl_by_name.emplace(tpl->motions.params.motions[i].name, i);
+
+  OmfFile out;
+  std::vector<MotionKeys> keys_out;
+  std::vector<MotionParams> params_out;
+  std::vector<std::size_t> tpl_index;  // per new motion: template motion or kNone
+  std::vector<std::string> default_motions;
+  std::vector<const scene::Channel*> rot_ch(n), tr_ch(n);
+  std::map<std::string, std::size_t> used_names;  // same-named motions take template matches in order
+  for (std::size_t a = 0; a < s.animations.size(); ++a) {
+    const auto& anim = s.animations[a];
+    const std::string aw = "animation \"" + anim.name + "\"";
+    static const nlohmann::json kNull;
+    const nlohmann::json& x = member(anim.extras, "xray") ? anim.extras["xray"] : kNull;
+    if (anim.timelines.size() != 1 || anim.timelines[0].times.empty())
+      return import_error(aw, "animation was not sampled (one timeline expected)");
+    const std::size_t sampled = anim.timelines[0].times.size();
+    // A motion whose every channel is static or constant was exported as single keys at t = 0,
+    // so the glTF has no duration; the exported frame count restores it (glTF holds the last
+    // key's value past the end, so the longer motion means the same).
+    const auto exported_frames = number<std::size_t>(x, "frames");
+    const std::size_t frames =
+        sampled == 1 && exported_frames && *exported_frames > 1 && *exported_frames < (1u << 24) ? *exported_frames
+                                                                                              : sampled;
+    auto name = extras_name(x, "name");
+    if (!name) name = utf8_to_cp1251(anim.name);
+    if (!name) return import_error(aw, "motion name has no cp1251 encoding", "Latin or Cyrillic characters", anim.name);
+    if (name->size() > kMaxNameBytes)
+      return import_error(aw, "motion name too long for the engine", "<= 127 bytes", std::to_string(name->size()));
+    std::fill(rot_ch.begin(), rot_ch.end(), nullptr);
+    std::fill(tr_ch.begin(), tr_ch.end(), nullptr);
+    std::size_t mapped = 0, first_unmapped = kNone;
+    bool scale_warned = false;
+    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
+      const auto& ch = anim.channels[c];
+      const std::string node = ch.joint < s.skeleton.joints.size() ? s.skeleton.joints[ch.joint].name : "?";
+      const char* path = ch.path == scene::Channel::Path::rotation ? "rotation"
+                         : ch.path == scene::Channel::Path::translation ? "translation" : "scale";
+      const std::string cw = aw + " channel " + std::to_string(c) + " (node \"" + node + "\" " + path + ")";
+      if (ch.timeline != 0 || ch.values.size() != sampled * (ch.path == scene::Channel::Path::rotation ? 4 : 3))
+        return import_error(cw, "channel was not sampled on the animation's timeline");
+      if (ch.path == scene::Channel::Path::scale) {
+        if (!scale_warned) warnings.add(Severity::warning, 0, cw, "scale channels are ignored (X-Ray motions have no scale)");
+        scale_warned = true;
+        continue;
+      }
+      const std::size_t bone = ch.joint < bone_of.size() ? bone_of[ch.joint] : kNone;
+      if (bone == kNone) {
+        if (first_unmapped == kNone) first_unmapped = c;
+        warnings.add(Severity::warning, 0, cw, "channel on a node outside the skeleton; ignored", "a skeleton bone", node);
+        continue;
+      }
+      auto& slot = ch.path == scene::Channel::Path::rotation ? rot_ch[bone] : tr_ch[bone];
+      if (slot) warnings.add(Severity::warning, 0, cw, "second channel for the same bone and path; the later one is used");
+      slot = &ch;
+      ++mapped;
+    }
+    if (mapped == 0) {
+      const std::size_t c = first_unmapped == kNone ? 0 : first_unmapped;
+      const auto& ch = anim.channels[c];
+      const std::string node = ch.joint < s.skeleton.joints.size() ? s.skeleton.joints[ch.joint].name : "?";
+      return import_error(aw + " channel " + std::to_string(c) + " (node \"" + node + "\")",
+                          "no channel of the animation targets a skeleton bone (joint names do not match)",
+                          "node names such as \"" + table.names[0] + "\"", "\"" + node + "\"");
+    }
+    // The template's motion of the same name (the k-th of several same-named ones for the k-th).
+    std::size_t ti = kNone;
+    if (tpl) {
+      const std::size_t nth = used_names[*name]++;
+      auto range = tpl_by_name.equal_range(*name);
+      std::size_t k = 0;
+      for (auto it = range.first; it != range.second; ++it, ++k)
+        if (k == nth) ti = it->second;
+    }
+    const MotionKeys* tmk = ti != kNone && !tpl->motions.motions[ti].error &&
+                                    tpl->motions.motions[ti].bones.size() == n && tpl->motions.motions[ti].frames > 0
+                                ? &tpl->motions.motions[ti]
+                                : nullptr;
+    const auto motion_set = number<std::size_t>(x, "motion_set");
+    const nlohmann::json* records = member(x, "records");
+    if (!(records && records->is_array() && records->size() == n && motion_set && *motion_set < set_order_ok.size() &&
+          set_order_ok[*motion_set]))
+      records = nullptr;
+
+    MotionKeys mk;
+    mk.name = extras_name(x, "keys_name").value_or(tmk ? tmk->name : *name);
+    mk.frames = static_cast<std::uint32_t>(frames);
+    if (tmk && tmk->frames == frames) mk.tail = tmk->tail;
+    mk.bones.resize(n);
+    for (std::size_t r = 0; r < n; ++r) {
+      RecordSource src{rot_ch[r], tr_ch[r], tmk ? &tmk->bones[r] : nullptr, tmk ? tmk->frames : 0,
+                       table.bind_rotation[r], table.bind_translation[r], sampled};
+      const BoneKeys* tk = tmk && tmk->frames == frames ? &tmk->bones[r] : nullptr;
+      const bool reuse_rot = tk && rotation_matches(src, *tk, frames);
+      const bool reuse_tr = tk && translation_matches(src, *tk, frames);
+      BoneKeys& b = mk.bones[r];
+      ++st.records;
+      if (reuse_rot && reuse_tr) {
+        b = *tk;  // verbatim: flags, CRCs, keys, size and init
+        ++st.template_records;
+        continue;
+      }
+      const RecordHint hint = record_hint(records, r);
+      if (reuse_rot) {
+        b.flags |= static_cast<std::uint8_t>(tk->flags & kFlagRKeysAbsent);
+        b.rotation_keys = tk->rotation_keys;
+        b.rotation_crc = tk->rotation_crc;
+      } else {
+        quantise_rotation(src, frames, !hint.present || (hint.flags & kFlagRKeysAbsent), out, b);
+      }
+      if (reuse_tr) {
+        b.flags |= static_cast<std::uint8_t>(tk->flags & (kFlagTKeysPresent | kFlagTKeys16));
+        b.translation_keys = tk->translation_keys;
+        b.translation_crc = tk->translation_crc;
+        b.translation_size = tk->translation_size;
+        b.translation_init = tk->translation_init;
+      } else if (quantise_translation(src, frames, hint, o.hq, out, b)) {
+        ++st.extras_layouts;
+      }
+      if (hint.present) {
+        ++st.crc_checked;
+        const bool rot_same = b.rotation_static() ? true : hint.rotation_crc == b.rotation_crc;
+        const bool tr_same = b.translation_keyed() ? hint.translation_crc == b.translation_crc : true;
+        if (rot_same && tr_same && hint.flags == b.flags) ++st.crc_matches;
+      }
+    }
+    bool defaults = false;
+    params_out.push_back(motion_params(*name, x, ti != kNone ? &tpl->motions.params.motions[ti] : nullptr, a, defaults));
+    if (defaults) default_motions.push_back(anim.name);
+    keys_out.push_back(std::move(mk));
+    tpl_index.push_back(ti);
+  }
+  st.motions = keys_out.size();
+
+  if (table.default_part)
+    warnings.add(Severity::warning, 0, "0xF parts", "no bone parts in the glTF or a template: one part \"default\" with all bones",
+                 "", std::to_string(n) + " bones");
+  if (!default_motions.empty()) {
+    std::string list;
+    for (const auto& m : default_motions) list += (list.empty() ? "" : ", ") + m;
+    warnings.add(Severity::warning, 0, "0xF motions",
+                 "no params in the glTF or a template: defaults used (speed 1, power 1, accrue 2, falloff 2, flags 0, all parts)",
+                 "", std::to_string(default_motions.size()) + " motion(s): " + list);
+  }
+
+  // The template's container when it holds exactly these motions: its layout, unknown chunks
+  // and motion order survive, and unedited motions keep their bytes.
+  bool same_set = tpl != nullptr && tpl->motions.motions.size() == tpl->motions.params.motions.size() &&
+                  tpl->motions.params.motions.size() == keys_out.size();
+  if (same_set) {
+    std::vector<bool> hit(keys_out.size(), false);
+    for (std::size_t ti : tpl_index) {
+      if (ti == kNone || hit[ti]) { same_set = false; break; }
+      hit[ti] = true;
+    }
+  }
+  if (same_set) {
+    auto own = out.owned;  // keys quantised so far live here
+    out = *tpl;
+    out.keep_alive.push_back(tpl->owned);
+    out.keep_alive.push_back(tpl->source);
+    out.owned = own;
+    for (std::size_t m = 0; m < keys_out.size(); ++m) {
+      MotionKeys& slot = out.motions.motions[tpl_index[m]];
+      keys_out[m].raw_id = slot.raw_id;
+      keys_out[m].offset = slot.offset;
+      slot = std::move(keys_out[m]);
+      out.motions.params.motions[tpl_index[m]] = std::move(params_out[m]);
+    }
+    st.template_container = true;
+    return out;
+  }
+  out.chunks = {{TopChunk::Kind::motions, kChunkMotions, 0, {}}, {TopChunk::Kind::params, kChunkParams, 0, {}}};
+  if (tpl) {
+    out.keep_alive.push_back(tpl->owned);
+    out.keep_alive.push_back(tpl->source);
+  }
+  out.motions.params = table.params;
+  out.motions.params.motions = std::move(params_out);
+  out.motions.params.tail = {};
+  out.motions.params.raw_id = kChunkParams;
+  out.motions.motions = std::move(keys_out);
+  EditReport report;
+  rebuild_motion_layout(out, report);
+  return out;
+}
+
+}  // namespace boneyard::xray
