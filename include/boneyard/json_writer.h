@@ -36,6 +36,8 @@ class JsonWriter {
   JsonWriter& value(float v);
   JsonWriter& value(double v);
   JsonWriter& null();
+  // A number already formatted as JSON (e.g. from a lookup table of shortest forms).
+  JsonWriter& number_text(std::string_view json_number);
 
   template <class T>
   JsonWriter& field(std::string_view k, const T& v) {

@@ -49,6 +49,9 @@ struct QuatKey {
   std::int16_t x, y, z, w;
 };
 
+// One stored rotation component as the engine decodes it: float(q) times the float 1/32767.
+inline float quat_component(std::int16_t q) { return static_cast<float>(q) * (1.0f / kQuatQuant); }
+
 // One bone's keys inside one motion (a record of sub-chunk 0xE/N).
 struct BoneKeys {
   std::uint64_t offset = 0;  // absolute offset of the flags byte (0 for edited data)

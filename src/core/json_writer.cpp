@@ -116,6 +116,12 @@ JsonWriter& JsonWriter::value(std::uint64_t v) { return number(v); }
 JsonWriter& JsonWriter::value(float v) { return number(v); }
 JsonWriter& JsonWriter::value(double v) { return number(v); }
 
+JsonWriter& JsonWriter::number_text(std::string_view json_number) {
+  separator();
+  raw(json_number);
+  return *this;
+}
+
 JsonWriter& JsonWriter::null() {
   separator();
   raw("null");

@@ -9,14 +9,37 @@ void vec3(JsonWriter& out, const Vec3& v) {
   out.begin_array().value(v.x).value(v.y).value(v.z).end_array();
 }
 
+// Rotation components take one of 65536 values (s16 / 32767): their shortest texts are formatted
+// once, which makes dumping rotation keys a table lookup instead of a float-to-text conversion.
+std::string_view quat_component_text(std::int16_t q) {
+  struct Table {
+    std::vector<char> text;
+    std::vector<std::uint32_t> start;
+    Table() : start(65537) {
+      text.reserve(65536 * 12);
+      for (int v = -32768; v <= 32767; ++v) {
+        start[static_cast<std::size_t>(v + 32768)] = static_cast<std::uint32_t>(text.size());
+        JsonWriter w;
+        w.value(quat_component(static_cast<std::int16_t>(v)));
+        text.insert(text.end(), w.str().begin(), w.str().end());
+      }
+      start[65536] = static_cast<std::uint32_t>(text.size());
+    }
+  };
+  static const Table table;
+  const auto i = static_cast<std::size_t>(q + 32768);
+  return {table.text.data() + table.start[i], table.start[i + 1] - table.start[i]};
+}
+
 void dump_bone(JsonWriter& out, const BoneKeys& b, std::uint32_t frames, bool raw) {
   out.begin_object();
   out.field("flags", unsigned{b.flags});
   out.key("rotation").begin_array();
   const std::size_t nr = b.rotation_static() ? 1 : frames;
   for (std::size_t k = 0; k < nr; ++k) {
-    const Quat q = b.rotation(k);
-    out.begin_array().value(q.x).value(q.y).value(q.z).value(q.w).end_array();
+    const QuatKey q = b.rotation_key(k);  // decoded exactly as rotation(k), via the table
+    out.begin_array().number_text(quat_component_text(q.x)).number_text(quat_component_text(q.y));
+    out.number_text(quat_component_text(q.z)).number_text(quat_component_text(q.w)).end_array();
   }
   out.end_array();
   out.key("translation").begin_array();

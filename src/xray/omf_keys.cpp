@@ -1,14 +1,10 @@
-// Key decoding exactly as the engine's Dequantize (AnimationKeyCalculate.h): float(q) times the
-// float reciprocal of 32767 for rotations, q * size + init for translations.
+// Key decoding exactly as the engine's Dequantize (AnimationKeyCalculate.h): quat_component() for
+// rotations, q * size + init for translations.
 #include <cstdio>
 
 #include "boneyard/omf.h"
 
 namespace boneyard::xray {
-
-namespace {
-constexpr float kQuatQuantInv = 1.0f / kQuatQuant;
-}
 
 QuatKey BoneKeys::rotation_key(std::size_t i) const {
   const std::uint8_t* p = rotation_keys.data() + i * 8;
@@ -27,8 +23,7 @@ std::array<std::int32_t, 3> BoneKeys::translation_key(std::size_t i) const {
 
 Quat BoneKeys::rotation(std::size_t frame) const {
   const QuatKey k = rotation_key(rotation_static() ? 0 : frame);
-  return {static_cast<float>(k.x) * kQuatQuantInv, static_cast<float>(k.y) * kQuatQuantInv,
-          static_cast<float>(k.z) * kQuatQuantInv, static_cast<float>(k.w) * kQuatQuantInv};
+  return {quat_component(k.x), quat_component(k.y), quat_component(k.z), quat_component(k.w)};
 }
 
 Vec3 BoneKeys::translation(std::size_t frame) const {
