@@ -79,8 +79,8 @@ std::string percent_encode(std::string_view s) {
   return out;
 }
 
-void append_floats(std::vector<std::uint8_t>& buf, std::size_t at, const float* data, std::size_t count) {
-  std::memcpy(buf.data() + at, data, count * sizeof(float));
+void append_floats(std::uint8_t* buf, std::size_t at, const float* data, std::size_t count) {
+  if (count != 0) std::memcpy(buf + at, data, count * sizeof(float));
 }
 
 }  // namespace
@@ -149,27 +149,6 @@ Output write(const scene::Scene& sc, Container container, std::string_view bin_u
     total += view_size[v];
     view_index[v] = view_size[v] > 0 ? views++ : -1;
   }
-
-  // ---- binary buffer ----
-  std::vector<std::uint8_t> bin(total);
-  if (n > 0) {
-    const auto world = scene::world_matrices(sc.skeleton);
-    for (std::size_t j = 0; j < n; ++j) {
-      const scene::Mat4 inv = scene::inverse_affine(world[j]);
-      float m[16];
-      for (int k = 0; k < 16; ++k) m[k] = static_cast<float>(inv[k]);
-      m[3] = m[7] = m[11] = 0, m[15] = 1;  // exact affine bottom row (the validator checks it)
-      append_floats(bin, view_start[kIbm] + j * 64, m, 16);
-    }
-  }
-  for (const auto& [times, index] : time_accessor)
-    append_floats(bin, view_start[kTimes] + acc[index].offset, times.data(), times.size());
-  for (std::size_t a = 0; a < sc.animations.size(); ++a)
-    for (std::size_t c = 0; c < sc.animations[a].channels.size(); ++c) {
-      const auto& ch = sc.animations[a].channels[c];
-      const auto& info = acc[channel_acc[a][c]];
-      append_floats(bin, view_start[info.view] + info.offset, ch.values.data(), ch.values.size());
-    }
 
   // ---- JSON ----
   Json j;
@@ -307,17 +286,42 @@ Output write(const scene::Scene& sc, Container container, std::string_view bin_u
   }
   j.raw("}");
 
+  // ---- binary buffer, written straight into its final place (the .bin, or the GLB's BIN chunk) ----
+  auto fill_bin = [&](std::uint8_t* bin) {
+    if (n > 0) {
+      const auto world = scene::world_matrices(sc.skeleton);
+      for (std::size_t ji = 0; ji < n; ++ji) {
+        const scene::Mat4 inv = scene::inverse_affine(world[ji]);
+        float m[16];
+        for (int k = 0; k < 16; ++k) m[k] = static_cast<float>(inv[k]);
+        m[3] = m[7] = m[11] = 0, m[15] = 1;  // exact affine bottom row (the validator checks it)
+        append_floats(bin, view_start[kIbm] + ji * 64, m, 16);
+      }
+    }
+    for (const auto& [times, index] : time_accessor)
+      append_floats(bin, view_start[kTimes] + acc[index].offset, times.data(), times.size());
+    for (std::size_t a = 0; a < sc.animations.size(); ++a)
+      for (std::size_t c = 0; c < sc.animations[a].channels.size(); ++c) {
+        const auto& ch = sc.animations[a].channels[c];
+        const auto& info = acc[channel_acc[a][c]];
+        append_floats(bin, view_start[info.view] + info.offset, ch.values.data(), ch.values.size());
+      }
+  };
+
   Output out;
   if (container == Container::gltf) {
     out.main.assign(j.s.begin(), j.s.end());
     out.main.push_back('\n');
-    if (total > 0) out.bin = std::move(bin);
+    if (total > 0) {
+      out.bin.resize(total);
+      fill_bin(out.bin.data());
+    }
     return out;
   }
   // GLB: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros.
   while (j.s.size() % 4 != 0) j.s.push_back(' ');
-  const std::size_t bin_padded = (bin.size() + 3) & ~std::size_t{3};
-  const std::size_t length = 12 + 8 + j.s.size() + (bin.empty() ? 0 : 8 + bin_padded);
+  const std::size_t bin_padded = (total + 3) & ~std::size_t{3};
+  const std::size_t length = 12 + 8 + j.s.size() + (total == 0 ? 0 : 8 + bin_padded);
   out.main.reserve(length);
   ByteWriter w(out.main);
   w.u32(0x46546C67);  // "glTF"
@@ -326,11 +330,12 @@ Output write(const scene::Scene& sc, Container container, std::string_view bin_u
   w.u32(static_cast<std::uint32_t>(j.s.size()));
   w.u32(0x4E4F534A);  // "JSON"
   w.bytes(std::string_view(j.s));
-  if (!bin.empty()) {
+  if (total > 0) {
     w.u32(static_cast<std::uint32_t>(bin_padded));
     w.u32(0x004E4942);  // "BIN\0"
-    w.bytes(Bytes(bin));
-    w.zeros(bin_padded - bin.size());
+    const std::size_t at = out.main.size();
+    w.zeros(bin_padded);
+    fill_bin(out.main.data() + at);
   }
   return out;
 }
