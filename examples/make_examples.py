@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes examples/wave.omf: a small motion file made for this repository (no game data).
+"""Writes examples/wave.omf and examples/wave_arm.ogf: a small motion file and the skeleton that
+plays it, made for this repository (no game data).
 
 Three bones (root > upper_arm > forearm), params version 4, two motions:
   wave  31 frames, cycle, keyed rotations, 8-bit translation keys on the forearm, a "Left" mark
@@ -79,6 +80,26 @@ def main():
 
     out = pathlib.Path(__file__).with_name("wave.omf")
     out.write_bytes(chunk(0xE, keys) + chunk(0xF, params))
+    print(out, out.stat().st_size, "bytes")
+
+    # The skeleton: OGF v4 type 3 with bone names (0xD), IK data with the bind pose (0x10) and a
+    # motion ref (0x13) to "wave", found relative to the model's folder.
+    bones = [("root", "", (0.0, 0.0, 0.0)), ("upper_arm", "root", (0.0, 0.3, 0.0)),
+             ("forearm", "upper_arm", (0.0, 0.25, 0.0))]
+    header = struct.pack("<BBH", 4, 3, 0) + struct.pack("<6f", -0.1, 0.0, -0.1, 0.1, 0.6, 0.1)
+    header += struct.pack("<4f", 0.0, 0.3, 0.0, 0.35)
+    names = struct.pack("<I", len(bones))
+    ik = b""
+    for name, parent, pos in bones:
+        obb = struct.pack("<9f", 1, 0, 0, 0, 1, 0, 0, 0, 1) + struct.pack("<3f", 0, 0.1, 0)
+        obb += struct.pack("<3f", 0.05, 0.1, 0.05)
+        names += name.encode() + b"\0" + parent.encode() + b"\0" + obb
+        ik += struct.pack("<I", 1) + b"default_object\0" + bytes(112)  # version 1, material, no shape
+        ik += struct.pack("<I", 0) + bytes(48) + struct.pack("<2fI3f", 0, 0, 0, 0, 0, 0)  # joint data, friction
+        ik += struct.pack("<3f", 0, 0, 0) + struct.pack("<3f", *pos) + struct.pack("<f3f", 1.0, 0, 0, 0)
+    ogf = chunk(0x1, header) + chunk(0xD, names) + chunk(0x10, ik) + chunk(0x13, b"wave\0")
+    out = pathlib.Path(__file__).with_name("wave_arm.ogf")
+    out.write_bytes(ogf)
     print(out, out.stat().st_size, "bytes")
 
 
