@@ -288,7 +288,10 @@ bool quantise_under(const RecordSource& src, std::size_t frames, Vec3 size, Vec3
     for (int a = 0; a < 3; ++a) {
       double q = 0;
       if (sz[a] != 0) q = std::round((double(tv[a]) - double(in[a])) / double(sz[a]));
-      if (!(std::fabs(q) <= limit)) return false;
+      if (std::isnan(q)) return false;
+      // With sizes far below float resolution (1e-10 on a 0.07 m init) the decoded floats are
+      // ulps apart, so the extreme keys can read back past +-limit: clamp, then check the value.
+      q = std::clamp(q, -limit, limit);
       const float decoded = static_cast<float>(q) * sz[a] + in[a];
       if (!within_half_step(tv[a], decoded, sz[a])) return false;
       if (b16) put_i16(keys.data() + f * 6 + a * 2, static_cast<std::int32_t>(q));

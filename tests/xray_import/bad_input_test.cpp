@@ -1,0 +1,121 @@
+// Bad glTF input: one clear error naming animation, channel and node; the CLI writes nothing.
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+
+#include "import_support.h"
+
+namespace boneyard::test {
+namespace {
+
+std::string error_of(const HandMade& h) {
+  Diagnostics w;
+  auto s = h.read(w);
+  if (s) return "";
+  return s.error().path + ": " + s.error().message;
+}
+
+TEST(ImportBadInput, NoAnimations) {
+  HandMade h;
+  h.with_animation = false;
+  EXPECT_NE(error_of(h).find("no animations"), std::string::npos) << error_of(h);
+}
+
+TEST(ImportBadInput, NaNNamesAnimationChannelAndNode) {
+  HandMade h;
+  h.values[3] = std::numeric_limits<float>::quiet_NaN();
+  const std::string e = error_of(h);
+  EXPECT_NE(e.find("animation \"walk\" channel 0 (node \"bip01_spine\" translation)"), std::string::npos) << e;
+  EXPECT_NE(e.find("non-finite"), std::string::npos) << e;
+}
+
+TEST(ImportBadInput, NonIncreasingTimes) {
+  HandMade h;
+  h.times = {0.0f, 0.5f, 0.5f};
+  h.values = {0, 0, 0, 1, 0, 0, 2, 0, 0};
+  const std::string e = error_of(h);
+  EXPECT_NE(e.find("do not increase"), std::string::npos) << e;
+  EXPECT_NE(e.find("bip01_spine"), std::string::npos) << e;
+}
+
+TEST(ImportBadInput, AccessorOutOfRange) {
+  HandMade h;
+  h.output_count = 1000;  // the buffer view holds 2 elements
+  const std::string e = error_of(h);
+  EXPECT_NE(e.find("outside its buffer"), std::string::npos) << e;
+}
+
+TEST(ImportBadInput, NotJsonAtAll) {
+  const std::string s = "{\"asset\": garbage";
+  Diagnostics w;
+  auto r = gltf::read(Bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()), {}, {}, w);
+  EXPECT_FALSE(r);
+}
+
+TEST(ImportBadInput, NoSkeletonSource) {
+  HandMade h;
+  Diagnostics w;
+  auto s = h.read(w);
+  ASSERT_TRUE(s);
+  auto out = xray::scene_to_omf(s.value(), {}, w);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().message.find("no skeleton"), std::string::npos);
+}
+
+TEST(ImportBadInput, NonMatchingJointNamesAndSkeletonMismatch) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  auto ogf = xray::read_ogf(load(samples_dir() / "xray/soc/zombi_1.ogf"));
+  ASSERT_TRUE(ogf);
+  HandMade h;
+  h.nodes = {"root", "tail_bone"};
+  Diagnostics w;
+  auto s = h.read(w);
+  ASSERT_TRUE(s);
+  xray::ImportOptions o;
+  o.skeleton = &ogf.value();
+  auto out = xray::scene_to_omf(s.value(), o, w);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().path.find("animation \"walk\" channel 0 (node \"tail_bone\")"), std::string::npos)
+      << out.error().path;
+  EXPECT_NE(out.error().message.find("joint names do not match"), std::string::npos);
+
+  // A template whose bones are not the skeleton's.
+  auto other = xray::read_omf(load(samples_dir() / "xray/soc/wpn_binoculars_hud_animations.omf"));
+  ASSERT_TRUE(other);
+  o.template_omf = &other.value();
+  auto mismatch = xray::scene_to_omf(s.value(), o, w);
+  ASSERT_FALSE(mismatch);
+  EXPECT_NE(mismatch.error().message.find("skeleton mismatch"), std::string::npos) << mismatch.error().message;
+}
+
+TEST(ImportBadInput, CliReportsAndWritesNothing) {
+  ImportTempDir tmp;
+  HandMade h;
+  h.values[4] = std::numeric_limits<float>::infinity();
+  const fs::path in = tmp.path() / "bad.gltf", out = tmp.path() / "bad.omf", err = tmp.path() / "err.txt";
+  std::ofstream(in) << h.json();
+  const std::string cmd = cli_path().string() + " convert " + in.string() + " -o " + out.string() + " 2> " + err.string();
+  EXPECT_NE(std::system(cmd.c_str()), 0);
+  EXPECT_FALSE(fs::exists(out));
+  const auto text = read_file(err);
+  const std::string msg(text.begin(), text.end());
+  EXPECT_NE(msg.find("animation \"walk\" channel 0 (node \"bip01_spine\" translation)"), std::string::npos) << msg;
+}
+
+TEST(ImportCli, GltfWithExternalBinRoundTripsWithTemplate) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  ImportTempDir tmp;
+  const fs::path omf = samples_dir() / "xray/soc/wpn_binoculars_hud_animations.omf";
+  const fs::path ogf = samples_dir() / "xray/soc/wpn_binoculars_hud.ogf";
+  const fs::path gltf = tmp.path() / "bino.gltf", back = tmp.path() / "bino.omf", plain = tmp.path() / "plain.omf";
+  const std::string cli = cli_path().string();
+  ASSERT_EQ(std::system((cli + " convert " + omf.string() + " --skeleton " + ogf.string() + " -o " + gltf.string()).c_str()), 0);
+  ASSERT_EQ(std::system((cli + " convert " + gltf.string() + " --template " + omf.string() + " -o " + back.string()).c_str()), 0);
+  EXPECT_EQ(read_file(back), read_file(omf));
+  ASSERT_EQ(std::system((cli + " convert " + gltf.string() + " -o " + plain.string()).c_str()), 0);
+  ASSERT_EQ(std::system((cli + " validate -q " + plain.string() + " > /dev/null").c_str()), 0);
+}
+
+}  // namespace
+}  // namespace boneyard::test
