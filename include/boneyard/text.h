@@ -12,6 +12,10 @@ std::string cp1251_to_utf8(std::string_view s);
 // Inverse; nullopt if a character has no cp1251 encoding.
 std::optional<std::string> utf8_to_cp1251(std::string_view s);
 
+// `*` matches any run of bytes, `?` one byte; ASCII letters compare ignoring case (as the
+// engine's lowered name lookups do).
+bool glob_match(std::string_view pattern, std::string_view text);
+
 // Printable form of raw bytes for messages: cp1251 decoded, control bytes as \xNN.
 std::string printable(std::string_view s);
 

@@ -16,27 +16,6 @@ bool iequal(std::string_view a, std::string_view b) {
   return a.size() == b.size() && lower_ascii(a) == lower_ascii(b);
 }
 
-// '*' matches any run, '?' one character; ASCII case-insensitive.
-bool glob_match(std::string_view pattern, std::string_view name) {
-  const std::string p = lower_ascii(pattern), n = lower_ascii(name);
-  std::size_t pi = 0, ni = 0, star = std::string::npos, mark = 0;
-  while (ni < n.size()) {
-    if (pi < p.size() && (p[pi] == '?' || p[pi] == n[ni])) {
-      ++pi, ++ni;
-    } else if (pi < p.size() && p[pi] == '*') {
-      star = pi++;
-      mark = ni;
-    } else if (star != std::string::npos) {
-      pi = star + 1;
-      ni = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (pi < p.size() && p[pi] == '*') ++pi;
-  return pi == p.size();
-}
-
 // `dir / name`, or the entry of `dir` whose name equals `name` ignoring case.
 std::optional<fs::path> find_entry(const fs::path& dir, const std::string& name, bool want_dir) {
   std::error_code ec;
