@@ -1,17 +1,20 @@
-// glTF 2.0 -> neutral scene. tinygltf parses the container (GLB chunks, data URIs, external
-// buffers); everything it hands us is re-checked here before use, because it does not verify that
-// an accessor's elements lie inside its buffer view, nor that values are finite or times increase.
+// glTF 2.0 -> neutral scene. The container (GLB chunks, data URIs, external buffers) and the JSON
+// are read here with nlohmann::json in one pass: extras are taken as parsed (exact integers and
+// floats), binary buffers of a .glb stay views into the input, and every accessor read is checked
+// against its buffer view and buffer before use (element range, stride, component type).
 #include "boneyard/gltf_read.h"
-
-#include <tiny_gltf.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 namespace boneyard::gltf {
 
 namespace {
+
+using Json = nlohmann::json;
 
 Finding error(std::string path, std::string message, std::string expected = {}, std::string found = {}) {
   return Finding{Severity::error, 0, std::move(path), std::move(message), std::move(expected), std::move(found)};
@@ -19,70 +22,219 @@ Finding error(std::string path, std::string message, std::string expected = {}, 
 
 std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
 
-// Extras as nlohmann::json, from the exact JSON text tinygltf kept (its own Value type squeezes
-// integers into int, which would corrupt CRCs above 2^31, and drops nulls from arrays).
-nlohmann::json extras_of(const std::string& text) {
-  if (text.empty()) return nullptr;
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  return j.is_discarded() ? nlohmann::json(nullptr) : j;
+const Json* member(const Json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+// A non-negative integer member, or `fallback` when absent; -2 when present but not one.
+std::int64_t index_of(const Json& j, const char* key, std::int64_t fallback = -1) {
+  const Json* v = member(j, key);
+  if (v == nullptr) return fallback;
+  if (v->is_number_unsigned()) return v->get<std::uint64_t>() > (1ull << 40) ? -2 : std::int64_t(v->get<std::uint64_t>());
+  if (v->is_number_integer()) return v->get<std::int64_t>() >= 0 ? v->get<std::int64_t>() : -2;
+  return -2;
+}
+std::string string_of(const Json& j, const char* key) {
+  const Json* v = member(j, key);
+  return v && v->is_string() ? v->get<std::string>() : std::string();
+}
+const Json& array_of(const Json& j, const char* key) {
+  static const Json kEmpty = Json::array();
+  const Json* v = member(j, key);
+  return v && v->is_array() ? *v : kEmpty;
+}
+Json extras_of(const Json& j) {
+  const Json* v = member(j, "extras");
+  return v ? *v : Json(nullptr);
 }
 
-std::size_t component_size(int type) {
+std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view s) {
+  std::vector<std::uint8_t> out;
+  out.reserve(s.size() / 4 * 3);
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (char c : s) {
+    int v;
+    if (c >= 'A' && c <= 'Z') v = c - 'A';
+    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9') v = c - '0' + 52;
+    else if (c == '+' || c == '-') v = 62;
+    else if (c == '/' || c == '_') v = 63;
+    else if (c == '=') break;
+    else return std::nullopt;
+    acc = (acc << 6) | std::uint32_t(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(std::uint8_t((acc >> bits) & 0xFF));
+    }
+  }
+  return out;
+}
+
+std::string percent_decode(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// The parsed document with its buffers (views into the .glb, or owned decoded/loaded bytes).
+struct Model {
+  Json json;
+  std::vector<Bytes> buffers;
+  std::vector<std::vector<std::uint8_t>> owned;
+};
+
+std::optional<Finding> load_buffers(Model& m, Bytes glb_bin, const std::filesystem::path& base_dir) {
+  const Json& buffers = array_of(m.json, "buffers");
+  m.owned.reserve(buffers.size());
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    const std::string where = "buffer " + std::to_string(i);
+    const std::int64_t length = index_of(buffers[i], "byteLength", -2);
+    if (length < 0) return error(where, "missing or invalid byteLength");
+    const std::string uri = string_of(buffers[i], "uri");
+    Bytes data;
+    if (uri.empty()) {
+      if (i != 0 || glb_bin.data() == nullptr) return error(where, "buffer without uri outside a .glb", "a uri", "none");
+      data = glb_bin;
+    } else if (uri.rfind("data:", 0) == 0) {
+      const auto comma = uri.find(',');
+      if (comma == std::string::npos || uri.substr(0, comma).find(";base64") == std::string::npos)
+        return error(where, "data URI is not base64", "data:...;base64,...", uri.substr(0, 40));
+      auto bytes = base64_decode(std::string_view(uri).substr(comma + 1));
+      if (!bytes) return error(where, "invalid base64 in data URI");
+      m.owned.push_back(std::move(*bytes));
+      data = m.owned.back();
+    } else {
+      const auto path = base_dir / percent_decode(uri);
+      std::ifstream in(path, std::ios::binary);
+      if (!in) return error(where, "cannot open external buffer", "a readable file", path.string());
+      m.owned.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      data = m.owned.back();
+    }
+    if (std::uint64_t(length) > data.size())
+      return error(where, "buffer shorter than its byteLength", std::to_string(length) + " bytes",
+                   std::to_string(data.size()));
+    m.buffers.push_back(data.first(static_cast<std::size_t>(length)));
+  }
+  return std::nullopt;
+}
+
+std::optional<Finding> parse(Bytes bytes, const std::filesystem::path& base_dir, Model& m) {
+  Bytes json_text = bytes, bin;
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) {
+    auto u32 = [&](std::size_t at) {
+      std::uint32_t v;
+      std::memcpy(&v, bytes.data() + at, 4);
+      return v;
+    };
+    if (bytes.size() < 20) return error("glb header", "truncated .glb", ">= 20 bytes", std::to_string(bytes.size()));
+    if (u32(4) != 2) return error("glb header", "unsupported .glb version", "2", std::to_string(u32(4)));
+    const std::size_t total = std::min<std::size_t>(u32(8), bytes.size());
+    std::size_t at = 12;
+    json_text = {};
+    while (at + 8 <= total) {
+      const std::uint32_t len = u32(at), type = u32(at + 4);
+      if (len > total - at - 8) return error("glb chunk at " + std::to_string(at), "chunk runs past the end of the file");
+      const Bytes chunk = bytes.subspan(at + 8, len);
+      if (type == 0x4E4F534Au && json_text.data() == nullptr) json_text = chunk;
+      else if (type == 0x004E4942u && bin.data() == nullptr) bin = chunk;
+      at += 8 + len;
+    }
+    if (json_text.data() == nullptr) return error("glb", "no JSON chunk", "a JSON chunk first", "none");
+  }
+  m.json = Json::parse(json_text.begin(), json_text.end(), nullptr, false);
+  if (m.json.is_discarded() || !m.json.is_object()) return error("glTF", "cannot parse the glTF JSON", "valid JSON", "parse error");
+  const Json* asset = member(m.json, "asset");
+  if (!asset || string_of(*asset, "version").rfind("2.", 0) != 0)
+    return error("asset", "not a glTF 2.0 file", "asset.version 2.x", asset ? string_of(*asset, "version") : "none");
+  return load_buffers(m, bin, base_dir);
+}
+
+std::size_t component_size(std::int64_t type) {
   switch (type) {
-    case TINYGLTF_COMPONENT_TYPE_BYTE:
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return 1;
-    case TINYGLTF_COMPONENT_TYPE_SHORT:
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: return 2;
-    case TINYGLTF_COMPONENT_TYPE_FLOAT:
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: return 4;
+    case 5120:
+    case 5121: return 1;
+    case 5122:
+    case 5123: return 2;
+    case 5125:
+    case 5126: return 4;
     default: return 0;
   }
 }
 
+int components_of(const std::string& type) {
+  if (type == "SCALAR") return 1;
+  if (type == "VEC2") return 2;
+  if (type == "VEC3") return 3;
+  if (type == "VEC4") return 4;
+  if (type == "MAT4") return 16;
+  return 0;
+}
+
 // Reads accessor `index` as floats (normalised integers allowed, as glTF permits for rotation
 // outputs), checking every byte it touches. `width` is the expected component count per element.
-std::optional<Finding> read_floats(const tinygltf::Model& m, int index, int width, const std::string& where,
+std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width, const std::string& where,
                                    std::vector<float>& out) {
-  if (index < 0 || static_cast<std::size_t>(index) >= m.accessors.size())
-    return error(where, "accessor index out of range", "< " + std::to_string(m.accessors.size()),
-                 std::to_string(index));
-  const auto& a = m.accessors[index];
+  const Json& accessors = array_of(m.json, "accessors");
+  if (index < 0 || std::size_t(index) >= accessors.size())
+    return error(where, "accessor index out of range", "< " + std::to_string(accessors.size()), std::to_string(index));
+  const Json& a = accessors[std::size_t(index)];
   const std::string at = where + " accessor " + std::to_string(index);
-  if (a.sparse.isSparse) return error(at, "sparse accessors are not supported", "a dense accessor", "sparse");
-  const int comps = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(a.type));
+  if (member(a, "sparse")) return error(at, "sparse accessors are not supported", "a dense accessor", "sparse");
+  const int comps = components_of(string_of(a, "type"));
   if (comps != width)
-    return error(at, "wrong accessor type", std::to_string(width) + " components", std::to_string(comps));
-  const std::size_t csize = component_size(a.componentType);
-  const bool is_float = a.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT;
-  if (csize == 0 || (!is_float && (!a.normalized || csize == 4)))
-    return error(at, "unsupported component type", "float or normalised (u)byte/(u)short",
-                 std::to_string(a.componentType));
-  if (a.count == 0) return error(at, "accessor has no elements", ">= 1", "0");
-  if (a.bufferView < 0 || static_cast<std::size_t>(a.bufferView) >= m.bufferViews.size())
-    return error(at, "accessor has no valid buffer view", "a bufferView index", std::to_string(a.bufferView));
-  const auto& v = m.bufferViews[a.bufferView];
-  if (v.buffer < 0 || static_cast<std::size_t>(v.buffer) >= m.buffers.size())
-    return error(at, "buffer view refers to a missing buffer", "a buffer index", std::to_string(v.buffer));
-  const auto& data = m.buffers[v.buffer].data;
-  const std::size_t elem = csize * static_cast<std::size_t>(width);
-  const std::size_t stride = v.byteStride != 0 ? v.byteStride : elem;
-  // All arithmetic in 64 bits; counts come from the file and must not wrap.
-  const std::uint64_t need = std::uint64_t(a.byteOffset) + std::uint64_t(stride) * (a.count - 1) + elem;
-  if (stride < elem || v.byteOffset > data.size() || v.byteLength > data.size() - v.byteOffset ||
-      need > v.byteLength)
-    return error(at, "accessor reads outside its buffer", "<= " + std::to_string(v.byteLength) + " bytes in view",
+    return error(at, "wrong accessor type", std::to_string(width) + " components", string_of(a, "type"));
+  const std::int64_t ctype = index_of(a, "componentType", -2);
+  const std::size_t csize = component_size(ctype);
+  const Json* norm = member(a, "normalized");
+  const bool normalized = norm && norm->is_boolean() && norm->get<bool>();
+  if (csize == 0 || (ctype != 5126 && (!normalized || csize == 4)))
+    return error(at, "unsupported component type", "float or normalised (u)byte/(u)short", std::to_string(ctype));
+  const std::int64_t count = index_of(a, "count", -2);
+  if (count <= 0) return error(at, "accessor has no elements", ">= 1", std::to_string(count));
+  const std::int64_t view_index = index_of(a, "bufferView", -2);
+  const Json& views = array_of(m.json, "bufferViews");
+  if (view_index < 0 || std::size_t(view_index) >= views.size())
+    return error(at, "accessor has no valid buffer view", "a bufferView index", std::to_string(view_index));
+  const Json& v = views[std::size_t(view_index)];
+  const std::int64_t buffer = index_of(v, "buffer", -2), view_offset = index_of(v, "byteOffset", 0),
+                     view_length = index_of(v, "byteLength", -2), byte_stride = index_of(v, "byteStride", 0),
+                     offset = index_of(a, "byteOffset", 0);
+  if (buffer < 0 || std::size_t(buffer) >= m.buffers.size())
+    return error(at, "buffer view refers to a missing buffer", "a buffer index", std::to_string(buffer));
+  if (view_offset < 0 || view_length < 0 || byte_stride < 0 || offset < 0)
+    return error(at, "invalid buffer view or accessor offsets");
+  const Bytes data = m.buffers[std::size_t(buffer)];
+  const std::uint64_t elem = csize * std::uint64_t(width);
+  const std::uint64_t stride = byte_stride != 0 ? std::uint64_t(byte_stride) : elem;
+  // All arithmetic in 64 bits on values bounded by 2^40, so nothing wraps.
+  const std::uint64_t need = std::uint64_t(offset) + stride * std::uint64_t(count - 1) + elem;
+  if (stride < elem || std::uint64_t(view_offset) > data.size() ||
+      std::uint64_t(view_length) > data.size() - std::uint64_t(view_offset) || need > std::uint64_t(view_length))
+    return error(at, "accessor reads outside its buffer", "<= " + std::to_string(view_length) + " bytes in view",
                  std::to_string(need));
-  const std::uint8_t* p = data.data() + v.byteOffset + a.byteOffset;
-  out.resize(a.count * static_cast<std::size_t>(width));
-  for (std::size_t i = 0; i < a.count; ++i, p += stride)
+  const std::uint8_t* p = data.data() + view_offset + offset;
+  const auto n = static_cast<std::size_t>(count);
+  out.resize(n * static_cast<std::size_t>(width));
+  for (std::size_t i = 0; i < n; ++i, p += stride)
     for (int c = 0; c < width; ++c) {
-      const std::uint8_t* q = p + c * csize;
+      const std::uint8_t* q = p + std::size_t(c) * csize;
       float f = 0;
-      switch (a.componentType) {
-        case TINYGLTF_COMPONENT_TYPE_FLOAT: std::memcpy(&f, q, 4); break;
-        case TINYGLTF_COMPONENT_TYPE_BYTE: f = std::max(float(std::int8_t(*q)) / 127.0f, -1.0f); break;
-        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: f = float(*q) / 255.0f; break;
-        case TINYGLTF_COMPONENT_TYPE_SHORT: {
+      switch (ctype) {
+        case 5126: std::memcpy(&f, q, 4); break;
+        case 5120: f = std::max(float(std::int8_t(*q)) / 127.0f, -1.0f); break;
+        case 5121: f = float(*q) / 255.0f; break;
+        case 5122: {
           std::int16_t s;
           std::memcpy(&s, q, 2);
           f = std::max(float(s) / 32767.0f, -1.0f);
@@ -97,7 +249,7 @@ std::optional<Finding> read_floats(const tinygltf::Model& m, int index, int widt
       if (!std::isfinite(f))
         return error(at, "non-finite value (NaN or infinity)", "finite numbers",
                      "element " + std::to_string(i) + " component " + std::to_string(c));
-      out[i * width + c] = f;
+      out[i * std::size_t(width) + std::size_t(c)] = f;
     }
   return std::nullopt;
 }
@@ -122,14 +274,28 @@ Quat quat_from_rotation(const double m[3][3]) {
   return scene::normalized({float(x), float(y), float(z), float(w)});
 }
 
-std::optional<Finding> read_node(const tinygltf::Node& n, std::size_t index, scene::Joint& j) {
-  const std::string where = "node " + std::to_string(index) + " (" + in_quotes(n.name) + ")";
-  j.name = n.name;
-  j.extras = extras_of(n.extras_json_string);
-  if (n.matrix.size() == 16) {
-    for (double d : n.matrix)
-      if (!std::isfinite(d)) return error(where, "non-finite matrix element", "finite numbers", "NaN or infinity");
-    const auto& c = n.matrix;  // column-major
+// Numbers of an optional fixed-size array member; nullopt when absent, error text when malformed.
+std::optional<std::string> numbers(const Json& j, const char* key, std::size_t n, std::vector<double>& out) {
+  out.clear();
+  const Json* v = member(j, key);
+  if (v == nullptr) return std::nullopt;
+  if (!v->is_array() || v->size() != n) return std::string(key) + " must have " + std::to_string(n) + " numbers";
+  for (const auto& x : *v) {
+    if (!x.is_number()) return std::string(key) + " must hold numbers";  // NaN is written as null
+    const double d = x.get<double>();
+    if (!std::isfinite(d)) return "non-finite " + std::string(key);
+    out.push_back(d);
+  }
+  return std::nullopt;
+}
+
+std::optional<Finding> read_node(const Json& n, std::size_t index, scene::Joint& j) {
+  j.name = string_of(n, "name");
+  const std::string where = "node " + std::to_string(index) + " (" + in_quotes(j.name) + ")";
+  j.extras = extras_of(n);
+  std::vector<double> c;
+  if (auto e = numbers(n, "matrix", 16, c)) return error(where, *e);
+  if (c.size() == 16) {  // column-major
     j.translation = {float(c[12]), float(c[13]), float(c[14])};
     double sx = std::hypot(c[0], c[1], c[2]), sy = std::hypot(c[4], c[5], c[6]), sz = std::hypot(c[8], c[9], c[10]);
     if (sx == 0 || sy == 0 || sz == 0) return error(where, "singular matrix", "non-zero scale", "zero column");
@@ -142,17 +308,12 @@ std::optional<Finding> read_node(const tinygltf::Node& n, std::size_t index, sce
     j.scale = {float(sx), float(sy), float(sz)};
     return std::nullopt;
   }
-  if (!n.matrix.empty()) return error(where, "matrix must have 16 elements", "16", std::to_string(n.matrix.size()));
-  auto finite_all = [](const std::vector<double>& v) {
-    return std::all_of(v.begin(), v.end(), [](double d) { return std::isfinite(d); });
-  };
-  if (!finite_all(n.translation) || !finite_all(n.rotation) || !finite_all(n.scale))
-    return error(where, "non-finite TRS value", "finite numbers", "NaN or infinity");
-  if (n.translation.size() == 3) j.translation = {float(n.translation[0]), float(n.translation[1]), float(n.translation[2])};
-  if (n.rotation.size() == 4)
-    j.rotation = scene::normalized(
-        {float(n.rotation[0]), float(n.rotation[1]), float(n.rotation[2]), float(n.rotation[3])});
-  if (n.scale.size() == 3) j.scale = {float(n.scale[0]), float(n.scale[1]), float(n.scale[2])};
+  if (auto e = numbers(n, "translation", 3, c)) return error(where, *e);
+  if (c.size() == 3) j.translation = {float(c[0]), float(c[1]), float(c[2])};
+  if (auto e = numbers(n, "rotation", 4, c)) return error(where, *e);
+  if (c.size() == 4) j.rotation = scene::normalized({float(c[0]), float(c[1]), float(c[2]), float(c[3])});
+  if (auto e = numbers(n, "scale", 3, c)) return error(where, *e);
+  if (c.size() == 3) j.scale = {float(c[0]), float(c[1]), float(c[2])};
   return std::nullopt;
 }
 
@@ -163,45 +324,56 @@ struct Source {
   std::size_t width = 3;
 };
 
-std::optional<Finding> read_animation(const tinygltf::Model& m, std::size_t ai, const ReadOptions& o,
-                                      Diagnostics& warnings, scene::Animation& out) {
-  const auto& a = m.animations[ai];
-  out.name = a.name.empty() ? "animation_" + std::to_string(ai) : a.name;
-  out.extras = extras_of(a.extras_json_string);
+std::optional<Finding> read_animation(const Model& m, std::size_t ai, const ReadOptions& o, Diagnostics& warnings,
+                                      scene::Animation& out) {
+  const Json& a = array_of(m.json, "animations")[ai];
+  const Json& nodes = array_of(m.json, "nodes");
+  out.name = string_of(a, "name");
+  if (out.name.empty()) out.name = "animation_" + std::to_string(ai);
+  out.extras = extras_of(a);
   const std::string aw = "animation " + in_quotes(out.name);
-  if (a.channels.empty()) return error(aw, "animation has no channels", ">= 1 channel", "0");
+  const Json& channels_json = array_of(a, "channels");
+  const Json& samplers = array_of(a, "samplers");
+  if (channels_json.empty()) return error(aw, "animation has no channels", ">= 1 channel", "0");
   std::vector<Source> sources;
   std::vector<scene::Channel> channels;
   double t0 = INFINITY, t1 = -INFINITY;
-  for (std::size_t ci = 0; ci < a.channels.size(); ++ci) {
-    const auto& ch = a.channels[ci];
-    const bool node_ok = ch.target_node >= 0 && static_cast<std::size_t>(ch.target_node) < m.nodes.size();
-    const std::string node_name = node_ok ? in_quotes(m.nodes[ch.target_node].name) : std::to_string(ch.target_node);
-    const std::string where = aw + " channel " + std::to_string(ci) + " (node " + node_name + " " + ch.target_path + ")";
-    if (!node_ok) return error(where, "channel targets a node that does not exist", "< " + std::to_string(m.nodes.size()), std::to_string(ch.target_node));
+  for (std::size_t ci = 0; ci < channels_json.size(); ++ci) {
+    const Json& ch = channels_json[ci];
+    const Json* target = member(ch, "target");
+    const std::int64_t node = target ? index_of(*target, "node", -2) : -2;
+    const std::string path = target ? string_of(*target, "path") : "";
+    const bool node_ok = node >= 0 && std::size_t(node) < nodes.size();
+    const std::string node_name = node_ok ? in_quotes(string_of(nodes[std::size_t(node)], "name")) : std::to_string(node);
+    const std::string where = aw + " channel " + std::to_string(ci) + " (node " + node_name + " " + path + ")";
+    if (!node_ok)
+      return error(where, "channel targets a node that does not exist", "< " + std::to_string(nodes.size()),
+                   std::to_string(node));
     scene::Channel c;
-    c.joint = static_cast<std::uint32_t>(ch.target_node);
+    c.joint = static_cast<std::uint32_t>(node);
     Source s;
-    if (ch.target_path == "translation") c.path = scene::Channel::Path::translation, s.width = 3;
-    else if (ch.target_path == "rotation") c.path = scene::Channel::Path::rotation, s.width = 4;
-    else if (ch.target_path == "scale") c.path = scene::Channel::Path::scale, s.width = 3;
+    if (path == "translation") c.path = scene::Channel::Path::translation, s.width = 3;
+    else if (path == "rotation") c.path = scene::Channel::Path::rotation, s.width = 4;
+    else if (path == "scale") c.path = scene::Channel::Path::scale, s.width = 3;
     else {
-      warnings.add(Severity::warning, 0, where, "channel path not supported; ignored", "translation, rotation or scale", ch.target_path);
+      warnings.add(Severity::warning, 0, where, "channel path not supported; ignored", "translation, rotation or scale", path);
       continue;
     }
-    if (ch.sampler < 0 || static_cast<std::size_t>(ch.sampler) >= a.samplers.size())
-      return error(where, "sampler index out of range", "< " + std::to_string(a.samplers.size()), std::to_string(ch.sampler));
-    const auto& smp = a.samplers[ch.sampler];
-    if (smp.interpolation == "STEP") s.interp = Interpolation::step;
-    else if (smp.interpolation == "CUBICSPLINE") s.interp = Interpolation::cubic_spline;
-    else if (!smp.interpolation.empty() && smp.interpolation != "LINEAR")
-      return error(where, "unknown interpolation", "LINEAR, STEP or CUBICSPLINE", smp.interpolation);
-    if (auto e = read_floats(m, smp.input, 1, where + " input", s.times)) return e;
+    const std::int64_t si = index_of(ch, "sampler", -2);
+    if (si < 0 || std::size_t(si) >= samplers.size())
+      return error(where, "sampler index out of range", "< " + std::to_string(samplers.size()), std::to_string(si));
+    const Json& smp = samplers[std::size_t(si)];
+    const std::string interp = string_of(smp, "interpolation");
+    if (interp == "STEP") s.interp = Interpolation::step;
+    else if (interp == "CUBICSPLINE") s.interp = Interpolation::cubic_spline;
+    else if (!interp.empty() && interp != "LINEAR")
+      return error(where, "unknown interpolation", "LINEAR, STEP or CUBICSPLINE", interp);
+    if (auto e = read_floats(m, index_of(smp, "input", -2), 1, where + " input", s.times)) return e;
     for (std::size_t k = 1; k < s.times.size(); ++k)
       if (!(s.times[k] > s.times[k - 1]))
-        return error(where + " input", "key times do not increase", "time[" + std::to_string(k) + "] > " + std::to_string(s.times[k - 1]),
-                     std::to_string(s.times[k]));
-    if (auto e = read_floats(m, smp.output, int(s.width), where + " output", s.values)) return e;
+        return error(where + " input", "key times do not increase",
+                     "time[" + std::to_string(k) + "] > " + std::to_string(s.times[k - 1]), std::to_string(s.times[k]));
+    if (auto e = read_floats(m, index_of(smp, "output", -2), int(s.width), where + " output", s.values)) return e;
     const std::size_t per_key = s.interp == Interpolation::cubic_spline ? 3 : 1;
     if (s.values.size() != s.times.size() * s.width * per_key)
       return error(where + " output", "output count does not match the key times",
@@ -212,7 +384,7 @@ std::optional<Finding> read_animation(const tinygltf::Model& m, std::size_t ai, 
     sources.push_back(std::move(s));
   }
   if (channels.empty()) return error(aw, "animation has no usable channels", "translation, rotation or scale", "none");
-  // Frame count from the duration; a duration beyond 24 hours at 30 fps is not an animation.
+  // Frame count from the duration; beyond a day at 30 fps it is not an animation.
   const double frames_d = std::round((t1 - t0) * o.fps) + 1;
   if (!(frames_d >= 1 && frames_d <= 3.0e6))
     return error(aw, "time range too long to sample", "<= 3e6 frames", std::to_string(frames_d));
@@ -232,11 +404,6 @@ std::optional<Finding> read_animation(const tinygltf::Model& m, std::size_t ai, 
   }
   out.channels = std::move(channels);
   return std::nullopt;
-}
-
-// tinygltf would decode images; animation import never needs them.
-bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
-  return true;
 }
 
 }  // namespace
@@ -306,49 +473,46 @@ void evaluate(const float* times, std::size_t count, const float* values, std::s
 Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, const ReadOptions& options,
                           Diagnostics& warnings) {
   if (!(options.fps > 0)) return error("", "sampling rate must be positive", "> 0", std::to_string(options.fps));
-  tinygltf::TinyGLTF loader;
-  loader.SetImageLoader(skip_image, nullptr);
-  loader.SetStoreOriginalJSONForExtrasAndExtensions(true);
-  tinygltf::Model m;
-  std::string err, warn;
-  const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
-  const std::string base = base_dir.string();
-  const bool ok =
-      glb ? loader.LoadBinaryFromMemory(&m, &err, &warn, bytes.data(), static_cast<unsigned int>(bytes.size()), base)
-          : loader.LoadASCIIFromString(&m, &err, &warn, reinterpret_cast<const char*>(bytes.data()),
-                                       static_cast<unsigned int>(bytes.size()), base);
-  if (!warn.empty()) warnings.add(Severity::warning, 0, "glTF", "reader: " + warn);
-  if (!ok) return error("glTF", "cannot parse the glTF file", "valid glTF 2.0", err.empty() ? "parse error" : err);
-  if (m.animations.empty()) return error("animations", "the glTF has no animations", ">= 1 animation", "0");
+  Model m;
+  if (auto e = parse(bytes, base_dir, m)) return *e;
+  const Json& animations = array_of(m.json, "animations");
+  if (animations.empty()) return error("animations", "the glTF has no animations", ">= 1 animation", "0");
+  const Json& nodes = array_of(m.json, "nodes");
+  const Json& scenes = array_of(m.json, "scenes");
 
   scene::Scene s;
-  s.generator = m.asset.generator;
-  const int si = m.defaultScene >= 0 && static_cast<std::size_t>(m.defaultScene) < m.scenes.size() ? m.defaultScene : 0;
-  if (!m.scenes.empty()) {
-    s.extras = extras_of(m.scenes[si].extras_json_string);
-    s.skeleton.name = m.scenes[si].name;
+  if (const Json* asset = member(m.json, "asset")) s.generator = string_of(*asset, "generator");
+  std::int64_t si = index_of(m.json, "scene", 0);
+  if (si < 0 || std::size_t(si) >= scenes.size()) si = 0;
+  if (!scenes.empty()) {
+    s.extras = extras_of(scenes[std::size_t(si)]);
+    s.skeleton.name = string_of(scenes[std::size_t(si)], "name");
   }
-  s.skeleton.joints.resize(m.nodes.size());
-  for (std::size_t i = 0; i < m.nodes.size(); ++i)
-    if (auto e = read_node(m.nodes[i], i, s.skeleton.joints[i])) return *e;
-  for (std::size_t i = 0; i < m.nodes.size(); ++i)
-    for (int c : m.nodes[i].children) {
-      const std::string where = "node " + std::to_string(i) + " (" + in_quotes(m.nodes[i].name) + ")";
-      if (c < 0 || static_cast<std::size_t>(c) >= m.nodes.size() || c == int(i))
-        return error(where, "child index out of range", "< " + std::to_string(m.nodes.size()), std::to_string(c));
-      if (s.skeleton.joints[c].parent >= 0)
-        return error(where, "node has two parents", "one parent", in_quotes(m.nodes[c].name));
-      s.skeleton.joints[c].parent = static_cast<int>(i);
+  s.skeleton.joints.resize(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (auto e = read_node(nodes[i], i, s.skeleton.joints[i])) return *e;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const Json& children = array_of(nodes[i], "children");
+    for (const auto& cj : children) {
+      const std::string where = "node " + std::to_string(i) + " (" + in_quotes(s.skeleton.joints[i].name) + ")";
+      const std::int64_t c = cj.is_number_unsigned() ? std::int64_t(std::min<std::uint64_t>(cj.get<std::uint64_t>(), 1ull << 40)) : -1;
+      if (c < 0 || std::size_t(c) >= nodes.size() || std::size_t(c) == i)
+        return error(where, "child index out of range", "< " + std::to_string(nodes.size()), cj.dump());
+      if (s.skeleton.joints[std::size_t(c)].parent >= 0)
+        return error(where, "node has two parents", "one parent", in_quotes(s.skeleton.joints[std::size_t(c)].name));
+      s.skeleton.joints[std::size_t(c)].parent = static_cast<int>(i);
     }
-  // Cycles: walking up from any node must end within n steps.
-  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
-    int p = s.skeleton.joints[i].parent;
-    for (std::size_t steps = 0; p >= 0; ++steps, p = s.skeleton.joints[p].parent)
-      if (steps > m.nodes.size())
-        return error("node " + std::to_string(i) + " (" + in_quotes(m.nodes[i].name) + ")", "node hierarchy has a cycle");
   }
-  s.animations.resize(m.animations.size());
-  for (std::size_t a = 0; a < m.animations.size(); ++a)
+  // Cycles: walking up from any node must end within n steps.
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    int p = s.skeleton.joints[i].parent;
+    for (std::size_t steps = 0; p >= 0; ++steps, p = s.skeleton.joints[std::size_t(p)].parent)
+      if (steps > nodes.size())
+        return error("node " + std::to_string(i) + " (" + in_quotes(s.skeleton.joints[i].name) + ")",
+                     "node hierarchy has a cycle");
+  }
+  s.animations.resize(animations.size());
+  for (std::size_t a = 0; a < animations.size(); ++a)
     if (auto e = read_animation(m, a, options, warnings, s.animations[a])) return *e;
   return s;
 }
