@@ -119,3 +119,55 @@ TEST(ImportCli, GltfWithExternalBinRoundTripsWithTemplate) {
 
 }  // namespace
 }  // namespace boneyard::test
+
+namespace boneyard::test {
+namespace {
+
+// Truncated and randomly corrupted .glb files: an error or a scene, never a crash or a hang.
+TEST(ImportBadInput, CorruptedGlbNeverCrashes) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  auto omf = xray::read_omf(load(samples_dir() / "xray/cop/headflash_hud_anims.omf"));
+  ASSERT_TRUE(omf);
+  auto glb = export_glb(omf->motions, nullptr);
+  ASSERT_TRUE(glb);
+  std::mt19937 rng(12345);
+  std::size_t errors = 0;
+  for (int i = 0; i < 300; ++i) {
+    std::vector<std::uint8_t> bad = *glb;
+    if (i % 3 == 0) {
+      bad.resize(rng() % bad.size());
+    } else {
+      for (int k = 0; k < 1 + i % 8; ++k) bad[rng() % bad.size()] = static_cast<std::uint8_t>(rng());
+    }
+    Diagnostics w;
+    auto s = read_glb(bad, w);
+    if (!s) {
+      ++errors;
+      continue;
+    }
+    auto out = xray::scene_to_omf(s.value(), {}, w);  // may fail; must not crash
+    if (!out) ++errors;
+  }
+  EXPECT_GT(errors, 0u);
+}
+
+TEST(ImportBadInput, MatrixNodesAreDecomposed) {
+  const std::string j = R"({"asset":{"version":"2.0"},"nodes":[{"name":"a","matrix":[0,0,-1,0, 0,1,0,0, 1,0,0,0, 1,2,3,1]}],)"
+                        R"("buffers":[{"byteLength":16,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPw=="}],)"
+                        R"("bufferViews":[{"buffer":0,"byteLength":4},{"buffer":0,"byteOffset":4,"byteLength":12}],)"
+                        R"("accessors":[{"bufferView":0,"componentType":5126,"count":1,"type":"SCALAR"},)"
+                        R"({"bufferView":1,"componentType":5126,"count":1,"type":"VEC3"}],)"
+                        R"("animations":[{"samplers":[{"input":0,"output":1}],"channels":[{"sampler":0,"target":{"node":0,"path":"translation"}}]}]})";
+  Diagnostics w;
+  auto s = gltf::read(Bytes(reinterpret_cast<const std::uint8_t*>(j.data()), j.size()), {}, {}, w);
+  ASSERT_TRUE(s) << s.error().message;
+  const auto& jt = s->skeleton.joints[0];
+  EXPECT_EQ(jt.translation, (Vec3{1, 2, 3}));
+  // 90 degrees about +Y: x axis -> -z.
+  EXPECT_NEAR(jt.rotation.y, std::sqrt(0.5), 1e-6);
+  EXPECT_NEAR(jt.rotation.w, std::sqrt(0.5), 1e-6);
+  EXPECT_EQ(s->animations[0].channels[0].values[2], 1.0f);
+}
+
+}  // namespace
+}  // namespace boneyard::test
