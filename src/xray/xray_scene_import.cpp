@@ -119,8 +119,7 @@ bool same_names(const std::vector<std::string>& a, const std::vector<std::string
   return true;
 }
 
-Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, const nlohmann::json* extras_set,
-                             Diagnostics& warnings) {
+Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, const nlohmann::json* extras_set) {
   BoneTable t;
   const OgfFile* ogf = o.skeleton;
   std::optional<Params> from_extras = extras_set ? extras_params(*extras_set) : std::nullopt;
@@ -136,7 +135,19 @@ Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, cons
     std::vector<std::string> ogf_names;
     for (const auto& b : ogf->bones) ogf_names.push_back(lower_ascii(b.name));  // the engine's form
     auto names = from_extras ? names_by_index(*from_extras) : std::nullopt;
-    if (names && same_names(*names, ogf_names)) {
+    // The exported parts name the bones the motions were made for: they must be the model's
+    // (any order: the engine maps by name), else the glTF is for another skeleton.
+    if (names) {
+      if (names->size() != ogf_names.size())
+        return import_error("skeleton", "skeleton mismatch: the glTF's motions are for another skeleton",
+                            std::to_string(ogf_names.size()) + " bones as in --skeleton",
+                            std::to_string(names->size()) + " bones in the glTF extras");
+      for (const auto& n : *names)
+        if (ogf->find_bone(n) < 0)
+          return import_error("skeleton", "skeleton mismatch: a bone of the glTF's motions is missing from --skeleton",
+                              "bone " + printable(n), "none");
+    }
+    if (names) {
       t.params = *from_extras;
       t.names = std::move(*names);
     } else {
@@ -145,9 +156,6 @@ Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, cons
       for (std::uint32_t i = 0; i < ogf_names.size(); ++i) t.params.parts[0].bones.push_back({ogf_names[i], i, 0});
       t.names = ogf_names;
       t.default_part = true;
-      if (names)
-        warnings.add(Severity::warning, 0, "skeleton", "the glTF's bone parts do not match the --skeleton bone order; using one part",
-                     "the skeleton's bones", std::to_string(names->size()) + " part bones");
     }
   } else if (from_extras) {
     auto names = names_by_index(*from_extras);
@@ -419,7 +427,7 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
   if (const auto* x0 = member(s.animations[0].extras, "xray")) set_index = number<std::size_t>(*x0, "motion_set").value_or(0);
   const nlohmann::json* extras_set =
       sets && sets->is_array() && set_index < sets->size() ? &(*sets)[set_index] : nullptr;
-  auto table_r = bone_table(s, o, extras_set, warnings);
+  auto table_r = bone_table(s, o, extras_set);
   if (!table_r) return table_r.error();
   BoneTable& table = table_r.value();
   const std::size_t n = table.names.size();
@@ -458,6 +466,11 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
   std::vector<std::string> default_motions;
   std::vector<const scene::Channel*> rot_ch(n), tr_ch(n);
   std::map<std::string, std::size_t> used_names;  // same-named motions take template matches in order
+  // Ignored channels are summarised once per file (a glTF for another rig would otherwise print
+  // thousands of lines): how many, on which nodes, and the first one with its full path.
+  std::size_t outside_count = 0, scale_count = 0;
+  std::string outside_first, scale_first;
+  std::map<std::string, int> outside_nodes;
   for (std::size_t a = 0; a < s.animations.size(); ++a) {
     const auto& anim = s.animations[a];
     const std::string aw = "animation \"" + anim.name + "\"";
@@ -481,7 +494,6 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
     std::fill(rot_ch.begin(), rot_ch.end(), nullptr);
     std::fill(tr_ch.begin(), tr_ch.end(), nullptr);
     std::size_t mapped = 0, first_unmapped = kNone;
-    bool scale_warned = false;
     for (std::size_t c = 0; c < anim.channels.size(); ++c) {
       const auto& ch = anim.channels[c];
       const std::string node = ch.joint < s.skeleton.joints.size() ? s.skeleton.joints[ch.joint].name : "?";
@@ -491,14 +503,14 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
       if (ch.timeline != 0 || ch.values.size() != sampled * (ch.path == scene::Channel::Path::rotation ? 4 : 3))
         return import_error(cw, "channel was not sampled on the animation's timeline");
       if (ch.path == scene::Channel::Path::scale) {
-        if (!scale_warned) warnings.add(Severity::warning, 0, cw, "scale channels are ignored (X-Ray motions have no scale)");
-        scale_warned = true;
+        if (scale_count++ == 0) scale_first = cw;
         continue;
       }
       const std::size_t bone = ch.joint < bone_of.size() ? bone_of[ch.joint] : kNone;
       if (bone == kNone) {
         if (first_unmapped == kNone) first_unmapped = c;
-        warnings.add(Severity::warning, 0, cw, "channel on a node outside the skeleton; ignored", "a skeleton bone", node);
+        if (outside_count++ == 0) outside_first = cw;
+        outside_nodes[node] = 1;
         continue;
       }
       auto& slot = ch.path == scene::Channel::Path::rotation ? rot_ch[bone] : tr_ch[bone];
@@ -582,6 +594,15 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
     tpl_index.push_back(ti);
   }
   st.motions = keys_out.size();
+  if (scale_count > 0)
+    warnings.add(Severity::warning, 0, scale_first, "scale channels are ignored (X-Ray motions have no scale)", "",
+                 std::to_string(scale_count) + " scale channel(s)");
+  if (outside_count > 0) {
+    std::string nodes;
+    for (const auto& [node, unused] : outside_nodes) nodes += (nodes.empty() ? "" : ", ") + node;
+    warnings.add(Severity::warning, 0, outside_first, "channels on nodes outside the skeleton are ignored",
+                 "skeleton bones", std::to_string(outside_count) + " channel(s) on " + nodes);
+  }
 
   if (table.default_part)
     warnings.add(Severity::warning, 0, "0xF parts", "no bone parts in the glTF or a template: one part \"default\" with all bones",

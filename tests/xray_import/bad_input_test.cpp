@@ -151,6 +151,25 @@ TEST(ImportBadInput, CorruptedGlbNeverCrashes) {
   EXPECT_GT(errors, 0u);
 }
 
+// A glTF exported for one rig, converted with another model's skeleton.
+TEST(ImportBadInput, ExtrasSkeletonMismatchIsAnError) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  auto zombi = xray::read_ogf(load(samples_dir() / "xray/soc/zombi_1.ogf"));
+  auto omf = xray::read_omf(load(samples_dir() / "xray/soc/zombi_animation.omf"));
+  auto bino = xray::read_ogf(load(samples_dir() / "xray/soc/wpn_binoculars_hud.ogf"));
+  ASSERT_TRUE(zombi && omf && bino);
+  auto glb = export_glb(omf->motions, &zombi.value());
+  ASSERT_TRUE(glb);
+  Diagnostics w;
+  auto s = read_glb(*glb, w);
+  ASSERT_TRUE(s);
+  xray::ImportOptions o;
+  o.skeleton = &bino.value();
+  auto out = xray::scene_to_omf(s.value(), o, w);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().message.find("skeleton mismatch"), std::string::npos) << out.error().message;
+}
+
 TEST(ImportBadInput, MatrixNodesAreDecomposed) {
   const std::string j = R"({"asset":{"version":"2.0"},"nodes":[{"name":"a","matrix":[0,0,-1,0, 0,1,0,0, 1,0,0,0, 1,2,3,1]}],)"
                         R"("buffers":[{"byteLength":16,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPw=="}],)"
