@@ -170,3 +170,64 @@ TEST(ImportRoundTrip, WithoutRecordsExtrasTranslationsWithinOneStep) {
 
 }  // namespace
 }  // namespace boneyard::test
+
+namespace boneyard::test {
+namespace {
+
+// An edit to one bone of one motion changes only that record; every other record keeps the
+// template's bytes. --hq makes every newly keyed translation 16-bit.
+TEST(ImportRoundTrip, EditedBoneChangesOnlyItsRecordAndHqIs16Bit) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  auto ogf = xray::read_ogf(load(samples_dir() / "xray/soc/wpn_binoculars_hud.ogf"));
+  auto omf = xray::read_omf(load(samples_dir() / "xray/soc/wpn_binoculars_hud_animations.omf"));
+  ASSERT_TRUE(ogf && omf);
+  auto glb = export_glb(omf->motions, &ogf.value());
+  ASSERT_TRUE(glb);
+  Diagnostics w;
+  auto sc = read_glb(*glb, w);
+  ASSERT_TRUE(sc);
+  // Move the first translation channel of animation 0 by 10 cm on x, every frame.
+  auto& anim = sc->animations[0];
+  std::size_t edited = anim.channels.size();
+  for (std::size_t c = 0; c < anim.channels.size() && edited == anim.channels.size(); ++c)
+    if (anim.channels[c].path == scene::Channel::Path::translation) edited = c;
+  ASSERT_LT(edited, anim.channels.size());
+  for (std::size_t i = 0; i < anim.channels[edited].values.size(); i += 3) anim.channels[edited].values[i] += 0.1f;
+  const std::string bone = anim.channels[edited].joint < sc->skeleton.joints.size()
+                               ? sc->skeleton.joints[anim.channels[edited].joint].name : "";
+  for (bool hq : {false, true}) {
+    xray::ImportOptions o;
+    o.template_omf = &omf.value();
+    o.hq = hq;
+    xray::ImportStats st;
+    auto out = xray::scene_to_omf(sc.value(), o, w, &st);
+    ASSERT_TRUE(out);
+    EXPECT_TRUE(st.template_container);
+    EXPECT_EQ(st.template_records + 1, st.records) << "only the edited record is new";
+    const auto& parts = omf->motions.params;
+    std::size_t changed = 0;
+    for (std::size_t m = 0; m < omf->motions.motions.size(); ++m)
+      for (std::size_t r = 0; r < omf->motions.motions[m].bones.size(); ++r) {
+        const auto& a = omf->motions.motions[m].bones[r];
+        const auto& b = out->motions.motions[m].bones[r];
+        const bool same = a.flags == b.flags && std::equal(a.rotation_keys.begin(), a.rotation_keys.end(),
+                                                           b.rotation_keys.begin(), b.rotation_keys.end()) &&
+                          std::equal(a.translation_keys.begin(), a.translation_keys.end(),
+                                     b.translation_keys.begin(), b.translation_keys.end()) &&
+                          a.translation_init == b.translation_init;
+        if (same) continue;
+        ++changed;
+        EXPECT_EQ(m, 0u);
+        EXPECT_NEAR(b.translation(0).x, a.translation(0).x + 0.1, b.translation_size.x / 2 + 1e-6);
+        // A constant shifted stays constant; the 16-bit flag follows --hq either way (the SDK
+        // sets bit 2 whenever it chose 16-bit, even without keys).
+        EXPECT_EQ(b.translation_keyed(), a.translation_keyed());
+        EXPECT_EQ((b.flags & xray::kFlagTKeys16) != 0, hq || (a.flags & xray::kFlagTKeys16) != 0);
+      }
+    EXPECT_EQ(changed, 1u) << bone;
+    (void)parts;
+  }
+}
+
+}  // namespace
+}  // namespace boneyard::test
