@@ -56,10 +56,51 @@ struct Animation {
   nlohmann::json extras;
 };
 
-// Meshes and skins (issue 7) will be added here as `std::vector<Mesh> meshes` bound to the
-// skeleton's joints; the writer already emits the skin so that adding them changes no layout.
+// A material is what a game's texture (+ shader) pair becomes. Writers give it a base colour
+// texture when `image_uri` is set (a relative URI, already chosen by the adapter), metallic 0,
+// roughness 1.
+struct Material {
+  std::string name;       // UTF-8, e.g. the texture name or its id in hex
+  std::string image_uri;  // "" = no texture
+  bool double_sided = true;
+  nlohmann::json extras;  // e.g. shader name, native texture ids
+};
+
+inline constexpr std::uint32_t kNoMaterial = 0xFFFFFFFF;
+
+// A triangle list. Attributes are per vertex, flat: positions/normals 3 floats, each UV set 2
+// floats (glTF texture space: origin top-left), joints/weights 4 per vertex. Front faces are
+// counter-clockwise in the scene's right-handed space (adapters that flip handedness also flip
+// the winding). Skinned meshes carry joints (indices into Skeleton::joints) and weights that sum
+// to 1 with zero weights on joint 0 (see clean_weights); rigid meshes leave both empty.
+struct Primitive {
+  std::uint32_t material = kNoMaterial;  // index into Scene::materials
+  std::vector<float> positions;
+  std::vector<float> normals;             // empty, or 3 per vertex (unit length)
+  std::vector<std::vector<float>> uvs;    // TEXCOORD_0.. ; each 2 per vertex
+  std::vector<std::uint16_t> joints;      // empty, or 4 per vertex
+  std::vector<float> weights;             // empty, or 4 per vertex
+  std::vector<std::uint32_t> indices;     // 3 per triangle
+  nlohmann::json extras;
+  std::size_t vertex_count() const { return positions.size() / 3; }
+};
+
+// A skinned mesh (skinned = true) is bound to the scene's one skin (every joint of the skeleton,
+// inverse bind matrices from the rest pose); its positions are in the skeleton's model space (the
+// space of the joint roots). A rigid mesh hangs under joint `joint` (or under the skeleton's root
+// node when -1) and its positions are in that node's space.
+struct Mesh {
+  std::string name;  // UTF-8
+  bool skinned = false;
+  int joint = -1;
+  std::vector<Primitive> primitives;
+  nlohmann::json extras;
+};
+
 struct Scene {
   Skeleton skeleton;
+  std::vector<Mesh> meshes;
+  std::vector<Material> materials;
   std::vector<Animation> animations;
   std::string generator;  // asset.generator
   nlohmann::json extras;  // scene-level extras (format-specific data needed to convert back)
@@ -79,5 +120,16 @@ Mat4 multiply(const Mat4& a, const Mat4& b);  // a * b
 Mat4 inverse_affine(const Mat4& m);
 // World (bind) matrices of every joint; parents are resolved recursively, not by order.
 std::vector<Mat4> world_matrices(const Skeleton& skeleton);
+
+// Makes a primitive's skin weights what glTF requires, per vertex: negative or NaN weights become
+// 0, slots that name the same joint are merged, the sum is normalised to 1 (a vertex with no
+// weight at all goes fully to `fallback_joint`), slots are sorted by decreasing weight and empty
+// ones point at joint 0. Returns how many vertices needed more than a renormalisation (merged
+// duplicates, clamped negatives or no weight), for the adapter's warning.
+std::size_t clean_weights(Primitive& primitive, std::uint16_t fallback_joint = 0);
+
+// Normals for a primitive that has none: area-weighted face normals summed at each vertex
+// (vertices of degenerate triangles only get +Y).
+void compute_normals(Primitive& primitive);
 
 }  // namespace boneyard::scene

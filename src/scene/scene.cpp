@@ -1,6 +1,7 @@
 #include "boneyard/scene.h"
 
 #include <cmath>
+#include <utility>
 
 namespace boneyard::scene {
 
@@ -97,6 +98,71 @@ std::vector<Mat4> world_matrices(const Skeleton& skeleton) {
     }
   }
   return world;
+}
+
+}  // namespace boneyard::scene
+
+namespace boneyard::scene {
+
+std::size_t clean_weights(Primitive& p, std::uint16_t fallback_joint) {
+  const std::size_t vertices = p.vertex_count();
+  if (p.joints.size() != vertices * 4 || p.weights.size() != vertices * 4) return 0;
+  std::size_t repaired = 0;
+  for (std::size_t v = 0; v < vertices; ++v) {
+    std::uint16_t* j = &p.joints[v * 4];
+    float* w = &p.weights[v * 4];
+    bool changed = false;
+    for (int k = 0; k < 4; ++k)
+      if (!(w[k] >= 0)) w[k] = 0, changed = true;  // negative or NaN
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b)
+        if (w[b] > 0 && w[a] > 0 && j[a] == j[b]) w[a] += w[b], w[b] = 0, changed = true;
+    double sum = double(w[0]) + w[1] + w[2] + w[3];
+    if (!(sum > 0) || !std::isfinite(sum)) {
+      j[0] = fallback_joint, w[0] = 1, w[1] = w[2] = w[3] = 0, sum = 1, changed = true;
+    }
+    // Sort by decreasing weight (4 elements: insertion sort), then normalise.
+    for (int a = 1; a < 4; ++a)
+      for (int b = a; b > 0 && w[b] > w[b - 1]; --b) std::swap(w[b], w[b - 1]), std::swap(j[b], j[b - 1]);
+    float total = 0;
+    for (int k = 0; k < 4; ++k) {
+      w[k] = static_cast<float>(w[k] / sum);
+      if (w[k] == 0) j[k] = 0;
+      total += w[k];
+    }
+    // Keep the float sum within one ulp of 1 by giving the rounding remainder to the largest slot.
+    w[0] += 1.0f - total;
+    if (changed) ++repaired;
+  }
+  return repaired;
+}
+
+void compute_normals(Primitive& p) {
+  const std::size_t vertices = p.vertex_count();
+  std::vector<double> acc(vertices * 3, 0.0);
+  const float* pos = p.positions.data();
+  for (std::size_t t = 0; t + 2 < p.indices.size(); t += 3) {
+    const std::uint32_t i0 = p.indices[t], i1 = p.indices[t + 1], i2 = p.indices[t + 2];
+    if (i0 >= vertices || i1 >= vertices || i2 >= vertices) continue;
+    double e1[3], e2[3];
+    for (int k = 0; k < 3; ++k) {
+      e1[k] = double(pos[i1 * 3 + k]) - pos[i0 * 3 + k];
+      e2[k] = double(pos[i2 * 3 + k]) - pos[i0 * 3 + k];
+    }
+    const double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    for (std::uint32_t i : {i0, i1, i2})
+      for (int k = 0; k < 3; ++k) acc[i * 3 + k] += n[k];
+  }
+  p.normals.assign(vertices * 3, 0.0f);
+  for (std::size_t v = 0; v < vertices; ++v) {
+    const double x = acc[v * 3], y = acc[v * 3 + 1], z = acc[v * 3 + 2];
+    const double len = std::sqrt(x * x + y * y + z * z);
+    if (len > 0 && std::isfinite(len)) {
+      p.normals[v * 3] = float(x / len), p.normals[v * 3 + 1] = float(y / len), p.normals[v * 3 + 2] = float(z / len);
+    } else {
+      p.normals[v * 3 + 1] = 1;
+    }
+  }
 }
 
 }  // namespace boneyard::scene
