@@ -1,7 +1,9 @@
 // X-Ray .ogf models. The file is a flat list of chunks; this model keeps every chunk as stored
 // (so a rewrite is byte-exact) and parses what boneyard uses: the header, the skeleton (0xD bone
 // names, 0x10 IK data), the motion refs (0x13/0x18), user data (0x11), the description (0x12)
-// and the embedded motions (0xE/0xF). Layout facts: ../shared/docs/xray-motions.md section 4.
+// and the embedded motions (0xE/0xF), and the meshes (0x9 children: texture, vertices, indices,
+// slide windows), whose vertex arrays stay views into the file and are decoded on demand.
+// Layout facts: ../shared/docs/xray-motions.md sections 4 and 9.
 #pragma once
 
 #include <array>
@@ -10,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "boneyard/chunks.h"
@@ -26,6 +29,11 @@ inline constexpr std::uint32_t kOgfUserData = 0x11;    // OGF_S_USERDATA (ini te
 inline constexpr std::uint32_t kOgfDesc = 0x12;        // OGF_S_DESC
 inline constexpr std::uint32_t kOgfMotionRefs = 0x13;  // OGF_S_MOTION_REFS: one comma-separated string
 inline constexpr std::uint32_t kOgfMotionRefs2 = 0x18; // OGF_S_MOTION_REFS2: u32 count + strings
+inline constexpr std::uint32_t kOgfTexture = 0x2;     // OGF_TEXTURE: stringZ texture, stringZ shader
+inline constexpr std::uint32_t kOgfVertices = 0x3;    // OGF_VERTICES: u32 format, u32 count, vertices
+inline constexpr std::uint32_t kOgfIndices = 0x4;     // OGF_INDICES: u32 count, count x u16
+inline constexpr std::uint32_t kOgfSwiData = 0x6;     // OGF_SWIDATA: progressive slide windows
+inline constexpr std::uint32_t kOgfChildren = 0x9;    // OGF_CHILDREN: nested models with ids 0, 1, ...
 inline constexpr std::size_t kMaxBones = 64;           // VERIFY3(dwCount <= 64) in the engine
 inline constexpr std::size_t kBoneShapeBytes = 112;    // SBoneShape, kept raw
 
@@ -87,6 +95,68 @@ struct OgfHeader {
   std::array<float, 4> sphere{};  // centre xyz, radius
 };
 
+// ---- Meshes (0x9 children) ----
+
+// Vertex layouts: skinned with 1-4 links (SkeletonX), or a raw D3D FVF vertex (static models).
+enum class VertexLayout : std::uint8_t { skinned1, skinned2, skinned3, skinned4, fvf };
+
+// Chunk 0x3 of a child. The vertices are not copied: `data` views count x stride file bytes.
+struct OgfVertices {
+  std::uint64_t offset = 0;  // absolute offset of the first vertex
+  std::uint32_t format = 0;  // as stored: 1-4, the old magic ids, or an FVF code
+  VertexLayout layout = VertexLayout::skinned1;
+  std::uint32_t count = 0;
+  std::uint32_t stride = 0;
+  Bytes data;
+  // FVF only: byte offsets inside a vertex of the normal and of the first texture coordinates
+  // (-1 when absent).
+  int fvf_normal = -1, fvf_uv = -1;
+  int links() const;  // 1-4 for skinned layouts, 0 for FVF
+};
+
+// One vertex as stored (X-Ray space, model space in bind pose).
+struct OgfVertex {
+  Vec3 position, normal, tangent, binormal;
+  float u = 0, v = 0;
+  std::array<std::uint16_t, 4> bones{};  // 0xD indices; unused slots repeat bones[0]
+  // The engine's weights, the implied last one included (1 - sum of the stored ones, which real
+  // files make slightly negative); unused slots 0.
+  std::array<float, 4> weights{};
+  int links = 0;  // 0: a static vertex without bones
+};
+// `i` must be < vertices.count.
+OgfVertex decode_vertex(const OgfVertices& vertices, std::size_t i);
+
+// FSlideWindow of a progressive child: `triangles` triangles from index `offset`.
+struct SlideWindow {
+  std::uint32_t offset = 0;
+  std::uint16_t triangles = 0;
+  std::uint16_t vertices = 0;
+};
+
+struct OgfChild {
+  std::uint32_t index = 0;   // chunk id inside 0x9 (= glTF primitive order)
+  std::uint64_t offset = 0;  // absolute offset of its chunk header
+  ChunkList chunks;          // its own chunks, views into the file
+  OgfHeader header;
+  std::string texture, shader;  // raw cp1251 (no extension, backslashes)
+  Bytes texture_tail;           // junk after the shader string (real files have some; kept raw)
+  std::optional<OgfVertices> vertices;
+  Bytes indices;  // index_count x u16
+  std::uint32_t index_count = 0;
+  std::uint64_t indices_offset = 0;  // absolute offset of the first index
+  std::vector<SlideWindow> windows;  // 0x6; window 0 is the full-detail mesh
+  std::uint64_t windows_offset = 0;  // absolute offset of window 0
+  // Set when the child cannot be read; the rest of the model (and the other children) still is.
+  std::optional<Finding> error;
+
+  std::string path() const;  // "0x9/3"
+  std::uint16_t index_at(std::size_t i) const { return load_le<std::uint16_t>(indices.data() + 2 * i); }
+  // [first, first + count) of the indices drawn at full detail: slide window 0 of a progressive
+  // child (the rest of its buffer stacks coarser LODs), else the whole buffer. Clamped to it.
+  std::pair<std::size_t, std::size_t> full_detail() const;
+};
+
 struct OgfFile {
   std::shared_ptr<const FileData> source;
   std::uint64_t size = 0;
@@ -100,6 +170,7 @@ struct OgfFile {
   std::uint32_t motion_refs_chunk = 0;  // 0x13, 0x18 or 0 (none: the embedded motions are used)
   std::optional<std::string> user_data;  // 0x11, raw cp1251 without the final NUL
   std::optional<OgfDescription> description;
+  std::vector<OgfChild> children;        // 0x9, in id order (the engine stops at the first gap)
   std::vector<Finding> read_findings;    // tolerated oddities met while reading (warnings)
 
   // The engine's name lookup: OGF names lower-cased, compared exactly. -1 when absent.
@@ -120,6 +191,12 @@ Diagnostics validate_ogf(const OgfFile& file);
 // Bone tree checks alone (roots, parents, cycles, duplicate names, bone count); used by
 // validate_ogf and by the glTF export, which refuses trees it would misplace.
 void validate_bone_tree(const OgfFile& file, Diagnostics& out);
+
+// Mesh findings for one child (validate_ogf reports them for every child): the read error, or
+// errors for an index count that is not a multiple of 3, an index past the vertex count, a bone
+// index past the skeleton, a slide window past the buffers; warnings for NaN texture
+// coordinates and zero or non-finite normals (the glTF export repairs those).
+void validate_ogf_child(const OgfFile& file, const OgfChild& child, Diagnostics& out);
 
 // ASCII lower case, as the engine's xr_strlwr does for bone names.
 std::string lower_ascii(std::string_view s);

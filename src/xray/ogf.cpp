@@ -37,6 +37,7 @@ Result<OgfFile> read_ogf(std::shared_ptr<const FileData> file) {
     const Chunk* params = f.chunks.find(kChunkParams);
     if (params != nullptr) f.motions = parse_motion_set(f.chunks.find(kChunkMotions), *params);
     parse_ogf_skeleton(f);
+    parse_ogf_children(f);
     return f;
   });
 }
@@ -90,6 +91,7 @@ Diagnostics validate_ogf(const OgfFile& file) {
     out.add(Severity::info, 9, "0x1 type", "not a skeleton model", "3 or 10", std::to_string(file.header.type));
   for (const auto& finding : file.read_findings) out.add(finding);
   validate_bone_tree(file, out);
+  for (const auto& child : file.children) validate_ogf_child(file, child, out);
   const bool animated = file.motions.has_value() || !file.motion_refs.empty();
   if (animated && file.bones.empty())
     out.add(Severity::error, 0, "0xD", "model has motions but no skeleton", "chunk 0xD", "none");

@@ -8,5 +8,7 @@ namespace boneyard::xray {
 
 // Parses 0xD, 0x10, 0x13/0x18, 0x11 and 0x12 into `f` (throws ParseError on a broken chunk).
 void parse_ogf_skeleton(OgfFile& f);
+// Parses the 0x9 children into f.children; a broken child keeps its error and the others are read.
+void parse_ogf_children(OgfFile& f);
 
 }  // namespace boneyard::xray
