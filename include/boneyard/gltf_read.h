@@ -21,11 +21,21 @@ struct ReadOptions {
   // Each animation is sampled at this rate over its time range [first key, last key]:
   // frames = round(duration * fps) + 1, sample i at first + i / fps. Must be > 0.
   double fps = 30;
+  // The X-Ray motion importer needs animations; a model importer (MGS2) does not.
+  bool require_animations = true;
+  // Meshes instantiated by nodes (with their materials and the first skin) go to Scene::meshes.
+  bool meshes = true;
 };
 
 // The sampled scene: animation a has one timeline (the sample times) and one channel per glTF
 // channel (translation, rotation or scale; `weights` channels are skipped with a warning).
-// Errors name the animation, channel and node: no animations, NaN/infinite values, times that
+// Meshes (when options.meshes): one scene::Mesh per node that instantiates a mesh, named after
+// the mesh; skinned when the node has a skin, with JOINTS_0 mapped through the skin's joints to
+// node (= joint) indices; otherwise Mesh::joint is the node. Triangle lists are read as they are,
+// strips and fans are turned into lists, points and lines are skipped with a warning. Materials
+// keep their name, doubleSided, extras and the base colour image's URI (or name).
+// Skeleton::skin receives the first skin's joints (node indices).
+// Errors name the animation, channel and node: no animations (when required), NaN/infinite values, times that
 // do not increase, accessors outside their buffers, wrong accessor types or counts, unknown
 // nodes. `base_dir` resolves external buffer URIs of a .gltf.
 Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, const ReadOptions& options,

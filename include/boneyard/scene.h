@@ -32,6 +32,9 @@ struct Skeleton {
   std::string name;  // name of the node that holds the joint roots (and later the meshes)
   std::vector<Joint> joints;
   nlohmann::json extras;
+  // Set by the glTF reader: the first skin's joints (indices into joints), in skin order, since a
+  // read scene's joints are all the file's nodes. Writers ignore it (they bind every joint).
+  std::vector<std::uint32_t> skin;
 };
 
 // Key times shared by several channels (in X-Ray, every keyed channel of a motion has the same

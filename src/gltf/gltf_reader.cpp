@@ -10,13 +10,13 @@
 #include <fstream>
 #include <iterator>
 
+#include "gltf_reader_internal.h"
+
 namespace boneyard::gltf {
 
-namespace {
+namespace detail {
 
-using Json = nlohmann::json;
-
-Finding error(std::string path, std::string message, std::string expected = {}, std::string found = {}) {
+Finding error(std::string path, std::string message, std::string expected, std::string found) {
   return Finding{Severity::error, 0, std::move(path), std::move(message), std::move(expected), std::move(found)};
 }
 
@@ -27,8 +27,7 @@ const Json* member(const Json& j, const char* key) {
   auto it = j.find(key);
   return it == j.end() ? nullptr : &*it;
 }
-// A non-negative integer member, or `fallback` when absent; -2 when present but not one.
-std::int64_t index_of(const Json& j, const char* key, std::int64_t fallback = -1) {
+std::int64_t index_of(const Json& j, const char* key, std::int64_t fallback) {
   const Json* v = member(j, key);
   if (v == nullptr) return fallback;
   if (v->is_number_unsigned()) return v->get<std::uint64_t>() > (1ull << 40) ? -2 : std::int64_t(v->get<std::uint64_t>());
@@ -86,13 +85,6 @@ std::string percent_decode(std::string_view s) {
   }
   return out;
 }
-
-// The parsed document with its buffers (views into the .glb, or owned decoded/loaded bytes).
-struct Model {
-  Json json;
-  std::vector<Bytes> buffers;
-  std::vector<std::vector<std::uint8_t>> owned;
-};
 
 std::optional<Finding> load_buffers(Model& m, Bytes glb_bin, const std::filesystem::path& base_dir) {
   const Json& buffers = array_of(m.json, "buffers");
@@ -181,10 +173,8 @@ int components_of(const std::string& type) {
   return 0;
 }
 
-// Reads accessor `index` as floats (normalised integers allowed, as glTF permits for rotation
-// outputs), checking every byte it touches. `width` is the expected component count per element.
-std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width, const std::string& where,
-                                   std::vector<float>& out) {
+std::optional<Finding> view_accessor(const Model& m, std::int64_t index, int width, const std::string& where,
+                                     AccessorView& out) {
   const Json& accessors = array_of(m.json, "accessors");
   if (index < 0 || std::size_t(index) >= accessors.size())
     return error(where, "accessor index out of range", "< " + std::to_string(accessors.size()), std::to_string(index));
@@ -196,10 +186,8 @@ std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width
     return error(at, "wrong accessor type", std::to_string(width) + " components", string_of(a, "type"));
   const std::int64_t ctype = index_of(a, "componentType", -2);
   const std::size_t csize = component_size(ctype);
+  if (csize == 0) return error(at, "unknown component type", "5120..5126", std::to_string(ctype));
   const Json* norm = member(a, "normalized");
-  const bool normalized = norm && norm->is_boolean() && norm->get<bool>();
-  if (csize == 0 || (ctype != 5126 && (!normalized || csize == 4)))
-    return error(at, "unsupported component type", "float or normalised (u)byte/(u)short", std::to_string(ctype));
   const std::int64_t count = index_of(a, "count", -2);
   if (count <= 0) return error(at, "accessor has no elements", ">= 1", std::to_string(count));
   const std::int64_t view_index = index_of(a, "bufferView", -2);
@@ -223,10 +211,29 @@ std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width
       std::uint64_t(view_length) > data.size() - std::uint64_t(view_offset) || need > std::uint64_t(view_length))
     return error(at, "accessor reads outside its buffer", "<= " + std::to_string(view_length) + " bytes in view",
                  std::to_string(need));
-  const std::uint8_t* p = data.data() + view_offset + offset;
-  const auto n = static_cast<std::size_t>(count);
+  out.data = data.data() + view_offset + offset;
+  out.count = static_cast<std::size_t>(count);
+  out.stride = static_cast<std::size_t>(stride);
+  out.component_type = ctype;
+  out.normalized = norm && norm->is_boolean() && norm->get<bool>();
+  return std::nullopt;
+}
+
+// Reads accessor `index` as floats (normalised integers allowed, as glTF permits for rotation
+// outputs, texture coordinates and weights), checking every byte it touches.
+std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width, const std::string& where,
+                                   std::vector<float>& out) {
+  AccessorView a;
+  if (auto e = view_accessor(m, index, width, where, a)) return e;
+  const std::string at = where + " accessor " + std::to_string(index);
+  const std::int64_t ctype = a.component_type;
+  const std::size_t csize = component_size(ctype);
+  if (ctype != 5126 && (!a.normalized || csize == 4))
+    return error(at, "unsupported component type", "float or normalised (u)byte/(u)short", std::to_string(ctype));
+  const std::uint8_t* p = a.data;
+  const std::size_t n = a.count;
   out.resize(n * static_cast<std::size_t>(width));
-  for (std::size_t i = 0; i < n; ++i, p += stride)
+  for (std::size_t i = 0; i < n; ++i, p += a.stride)
     for (int c = 0; c < width; ++c) {
       const std::uint8_t* q = p + std::size_t(c) * csize;
       float f = 0;
@@ -253,6 +260,41 @@ std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width
     }
   return std::nullopt;
 }
+
+std::optional<Finding> read_uints(const Model& m, std::int64_t index, int width, const std::string& where,
+                                  std::vector<std::uint32_t>& out) {
+  AccessorView a;
+  if (auto e = view_accessor(m, index, width, where, a)) return e;
+  const std::int64_t ctype = a.component_type;
+  if ((ctype != 5121 && ctype != 5123 && ctype != 5125) || a.normalized)
+    return error(where + " accessor " + std::to_string(index), "unsupported component type",
+                 "unsigned byte, short or int", std::to_string(ctype));
+  const std::size_t csize = component_size(ctype);
+  out.resize(a.count * static_cast<std::size_t>(width));
+  const std::uint8_t* p = a.data;
+  for (std::size_t i = 0; i < a.count; ++i, p += a.stride)
+    for (int c = 0; c < width; ++c) {
+      const std::uint8_t* q = p + std::size_t(c) * csize;
+      std::uint32_t v = 0;
+      if (csize == 1) {
+        v = *q;
+      } else if (csize == 2) {
+        std::uint16_t s;
+        std::memcpy(&s, q, 2);
+        v = s;
+      } else {
+        std::memcpy(&v, q, 4);
+      }
+      out[i * std::size_t(width) + std::size_t(c)] = v;
+    }
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
 
 // Shepperd's method on a 3x3 rotation m[row][col] (column vectors).
 Quat quat_from_rotation(const double m[3][3]) {
@@ -476,7 +518,8 @@ Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, co
   Model m;
   if (auto e = parse(bytes, base_dir, m)) return *e;
   const Json& animations = array_of(m.json, "animations");
-  if (animations.empty()) return error("animations", "the glTF has no animations", ">= 1 animation", "0");
+  if (animations.empty() && options.require_animations)
+    return error("animations", "the glTF has no animations", ">= 1 animation", "0");
   const Json& nodes = array_of(m.json, "nodes");
   const Json& scenes = array_of(m.json, "scenes");
 
@@ -511,6 +554,8 @@ Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, co
         return error("node " + std::to_string(i) + " (" + in_quotes(s.skeleton.joints[i].name) + ")",
                      "node hierarchy has a cycle");
   }
+  if (options.meshes)
+    if (auto e = read_meshes(m, s, warnings)) return *e;
   s.animations.resize(animations.size());
   for (std::size_t a = 0; a < animations.size(); ++a)
     if (auto e = read_animation(m, a, options, warnings, s.animations[a])) return *e;

@@ -1,0 +1,61 @@
+// Pieces of the glTF reader shared by its two files: gltf_reader.cpp (container, JSON, nodes,
+// animations) and gltf_mesh_reader.cpp (meshes, skins, materials).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "boneyard/bytes.h"
+#include "boneyard/diagnostics.h"
+#include "boneyard/gltf_read.h"
+#include "boneyard/scene.h"
+
+namespace boneyard::gltf::detail {
+
+using Json = nlohmann::json;
+
+// The parsed document with its buffers (views into the .glb, or owned decoded/loaded bytes).
+struct Model {
+  Json json;
+  std::vector<Bytes> buffers;
+  std::vector<std::vector<std::uint8_t>> owned;
+};
+
+Finding error(std::string path, std::string message, std::string expected = {}, std::string found = {});
+std::string in_quotes(const std::string& s);
+const Json* member(const Json& j, const char* key);
+// A non-negative integer member, or `fallback` when absent; -2 when present but not one.
+std::int64_t index_of(const Json& j, const char* key, std::int64_t fallback = -1);
+std::string string_of(const Json& j, const char* key);
+const Json& array_of(const Json& j, const char* key);
+Json extras_of(const Json& j);
+std::string percent_decode(std::string_view s);
+
+// A checked accessor: every element lies inside its buffer view and buffer.
+struct AccessorView {
+  const std::uint8_t* data = nullptr;
+  std::size_t count = 0;
+  std::size_t stride = 0;
+  std::int64_t component_type = 0;
+  bool normalized = false;
+};
+// `width` components per element; error when the accessor is missing, sparse, of another width
+// or reads outside its buffer.
+std::optional<Finding> view_accessor(const Model& m, std::int64_t index, int width, const std::string& where,
+                                     AccessorView& out);
+// Float data (float, or normalised (u)byte/(u)short).
+std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width, const std::string& where,
+                                   std::vector<float>& out);
+// Unsigned integer data (unsigned byte, short or int, not normalised): indices, joints.
+std::optional<Finding> read_uints(const Model& m, std::int64_t index, int width, const std::string& where,
+                                  std::vector<std::uint32_t>& out);
+
+// Meshes instantiated by nodes, their materials and the first skin (gltf_mesh_reader.cpp).
+std::optional<Finding> read_meshes(const Model& m, scene::Scene& s, Diagnostics& warnings);
+
+}  // namespace boneyard::gltf::detail
