@@ -1,0 +1,57 @@
+// MGS2 models <-> the neutral scene (scene.h), for glTF export and import. The mapping, the units
+// and the extras schema are documented in docs/mgs2-gltf.md.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "boneyard/diagnostics.h"
+#include "boneyard/evm.h"
+#include "boneyard/kms.h"
+#include "boneyard/scene.h"
+
+namespace boneyard {
+class TextureNames;
+}
+
+namespace boneyard::mgs2 {
+
+// Metres per model unit. MGS2 models are in millimetres (docs/mgs2-gltf.md gives the evidence).
+inline constexpr double kDefaultScale = 0.001;
+
+struct ExportOptions {
+  double scale = kDefaultScale;
+  const TextureNames* names = nullptr;  // material names from texture names instead of ids
+  std::filesystem::path textures_dir;   // when set: link <name>.png (or <id>.png) found there
+  std::filesystem::path output_dir;     // image URIs are relative to it
+};
+
+// KMS: units are joints (rest = translation only), one skinned mesh per unit, one primitive per
+// packet (strip vertices as they are, triangles decoded); envelope packets blend unit and parent.
+Result<scene::Scene> kms_to_scene(const KmsModel& model, const ExportOptions& options, Diagnostics& warnings);
+// EVM: skeleton entries are joints, one skinned mesh, one primitive per packet, 4 influences.
+Result<scene::Scene> evm_to_scene(const EvmModel& model, const ExportOptions& options, Diagnostics& warnings);
+
+struct ImportOptions {
+  std::optional<Layout> layout;          // default: the extras' layout, else the template's, else PS2
+  std::optional<double> scale;           // default: the extras' scale, else kDefaultScale
+  const KmsModel* kms_template = nullptr;  // header, units and packet fields to reuse
+  const EvmModel* evm_template = nullptr;
+  // Without extras or template, the header's texture group id is StrCode24 of this name (the
+  // .tri usually shares the model's name; give the output's stem). Never 0: a PS2 KMS is told
+  // from a Master Collection one by a non-zero id there.
+  std::string model_name = "model";
+};
+
+// A scene (read from glTF) back to a model file's bytes. Geometry comes from the glTF; native
+// fields glTF has no place for come from extras (ours), else the template, else defaults.
+// Unedited exports come back byte for byte. Warnings: weight moved by influence reduction,
+// computed normals, zero UVs, skipped primitives.
+Result<std::vector<std::uint8_t>> scene_to_kms(const scene::Scene& scene, const ImportOptions& options,
+                                               Diagnostics& warnings);
+Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& scene, const ImportOptions& options,
+                                               Diagnostics& warnings);
+
+}  // namespace boneyard::mgs2

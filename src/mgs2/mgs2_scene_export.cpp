@@ -1,0 +1,406 @@
+// .kms / .evm -> neutral scene (then glTF). One primitive per packet: the strip's vertices as they
+// are stored (so an unedited file comes back byte for byte), triangles decoded from the kick
+// flags. Everything glTF has no place for goes to extras (docs/mgs2-gltf.md).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "boneyard/mgs2_scene.h"
+#include "boneyard/strcode.h"
+#include "boneyard/strips.h"
+#include "mgs2_scene_common.h"
+
+namespace boneyard::mgs2 {
+
+using detail::Json;
+using detail::jvec;
+
+namespace {
+
+std::string hex_id(std::uint32_t id) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%08X", id);
+  return b;
+}
+
+std::string texture_label(std::uint32_t id, const TextureNames* names) {
+  if (names != nullptr)
+    if (const std::string* s = names->find(id)) return *s;
+  return hex_id(id);
+}
+
+// One material per distinct texture set (and sidedness, and whether UV0 exists to map it).
+class Materials {
+ public:
+  Materials(scene::Scene& s, const ExportOptions& o, Diagnostics& w) : s_(s), o_(o), w_(w) {}
+
+  std::uint32_t get(const std::array<std::uint32_t, 3>& tex, bool double_sided, bool has_uv0) {
+    const auto key = std::make_tuple(tex[0], tex[1], tex[2], double_sided, has_uv0);
+    if (auto it = index_.find(key); it != index_.end()) return it->second;
+    scene::Material m;
+    for (int k = 0; k < 3; ++k)
+      if (tex[k] != 0 || k == 0) m.name += (k ? "+" : "") + texture_label(tex[k], o_.names);
+    if (!double_sided) m.name += " (single-sided)";
+    m.double_sided = double_sided;
+    if (has_uv0 && tex[0] != 0) m.image_uri = image_for(tex[0]);
+    Json names = Json::array();
+    for (auto id : tex) {
+      const std::string* n = o_.names ? o_.names->find(id) : nullptr;
+      names.push_back(n ? Json(*n) : Json(nullptr));
+    }
+    m.extras[detail::kMaterialKey] = {{"tex_id", tex}, {"names", names}};
+    const auto i = static_cast<std::uint32_t>(s_.materials.size());
+    s_.materials.push_back(std::move(m));
+    index_.emplace(key, i);
+    return i;
+  }
+
+ private:
+  // <name without .bmp>.png, else <id>.png in --textures; relative to the output's folder.
+  std::string image_for(std::uint32_t id) {
+    if (o_.textures_dir.empty()) return {};
+    std::vector<std::string> candidates;
+    if (o_.names != nullptr)
+      if (const std::string* n = o_.names->find(id)) {
+        std::filesystem::path p(*n);
+        candidates.push_back(p.replace_extension(".png").string());
+      }
+    candidates.push_back(hex_id(id) + ".png");
+    std::string lower = hex_id(id);
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    candidates.push_back(lower + ".png");
+    for (const auto& c : candidates) {
+      const auto path = o_.textures_dir / c;
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(path, ec)) {
+        auto rel = std::filesystem::relative(path, o_.output_dir.empty() ? "." : o_.output_dir, ec);
+        return (ec || rel.empty() ? std::filesystem::absolute(path) : rel).generic_string();
+      }
+    }
+    if (missing_.insert(id).second)
+      w_.add(Severity::warning, 0, "texture " + texture_label(id, o_.names), "no image in --textures; material left untextured",
+             o_.textures_dir.string() + "/" + candidates.front(), "none");
+    return {};
+  }
+
+  scene::Scene& s_;
+  const ExportOptions& o_;
+  Diagnostics& w_;
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, bool, bool>, std::uint32_t> index_;
+  std::set<std::uint32_t> missing_;
+};
+
+// Normals (1.3.12) as unit vectors; `raw` receives the stored triples when normalising changed a
+// value that re-quantisation would not give back (kept in extras for byte-exactness).
+void decode_normals(Bytes norms, std::size_t n, std::vector<float>& out, Json& raw) {
+  out.resize(n * 3);
+  bool exact = true;
+  Json stored = Json::array();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int16_t s[3] = {s16_at(norms, i, 0), s16_at(norms, i, 1), s16_at(norms, i, 2)};
+    const double x = s[0] / 4096.0, y = s[1] / 4096.0, z = s[2] / 4096.0;
+    const double len = std::sqrt(x * x + y * y + z * z);
+    float f[3] = {0, 1, 0};  // a zero normal points up
+    if (len > 0)
+      for (int k = 0; k < 3; ++k) f[k] = static_cast<float>((k == 0 ? x : k == 1 ? y : z) / len);
+    for (int k = 0; k < 3; ++k) {
+      out[i * 3 + k] = f[k];
+      if (std::lround(double(f[k]) * 4096.0) != s[k]) exact = false;
+      stored.push_back(s[k]);
+    }
+  }
+  if (!exact) raw = std::move(stored);
+}
+
+// UV sets 0..last present (an absent set below a present one is zero-filled so that TEXCOORD_n
+// stay contiguous; `present` says which are real). `stride` 4 (KMS) or 8 (EVM).
+void decode_uvs(const std::array<ArrayRef, 3>& uvs, std::size_t n, std::size_t stride,
+                std::vector<std::vector<float>>& out, Json& present) {
+  int last = -1;
+  for (int s = 0; s < 3; ++s)
+    if (uvs[s].present() && uvs[s].data.size() >= n * stride) last = s;
+  present = Json::array();
+  for (int s = 0; s < 3; ++s) present.push_back(uvs[s].present());
+  for (int s = 0; s <= last; ++s) {
+    std::vector<float> uv(n * 2, 0.0f);
+    if (uvs[s].present() && uvs[s].data.size() >= n * stride)
+      for (std::size_t i = 0; i < n; ++i)
+        for (int k = 0; k < 2; ++k)
+          uv[i * 2 + k] = load_le<std::int16_t>(uvs[s].data.data() + i * stride + k * 2) / 4096.0f;
+    out.push_back(std::move(uv));
+  }
+}
+
+std::vector<std::uint32_t> triangle_indices(Bytes kick_records, std::size_t n) {
+  std::vector<std::uint32_t> idx;
+  for_each_strip_triangle(kick_records, n, [&](const Triangle& t) { idx.insert(idx.end(), t.begin(), t.end()); });
+  return idx;
+}
+
+Json column(Bytes records, std::size_t n, std::size_t stride, std::size_t at) {
+  Json a = Json::array();
+  for (std::size_t i = 0; i < n; ++i) a.push_back(load_le<std::int16_t>(records.data() + i * stride + at));
+  return a;
+}
+Json all_s16(Bytes data) {
+  Json a = Json::array();
+  for (std::size_t i = 0; i + 1 < data.size(); i += 2) a.push_back(load_le<std::int16_t>(data.data() + i));
+  return a;
+}
+
+// Culling: single-sided only when the packet asks for culling (CULLAUTO|CULLON) and no drawing
+// vertex keeps the "double-sided" low bits 0x0FFF.
+bool double_sided(std::uint32_t flag, Bytes kick_records, std::size_t n) {
+  if ((flag & 0x6) == 0) return true;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint16_t k = kick_at(kick_records, i);
+    if ((k & kKickNoDraw) == 0 && (k & 0x0FFF) == 0x0FFF) return true;
+  }
+  return false;
+}
+
+Json scene_header(const char* format, Layout layout, double scale) {
+  return Json{{"format", format}, {"layout", layout_name(layout)}, {"scale", scale}};
+}
+
+}  // namespace
+
+Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Diagnostics& warnings) {
+  if (!(o.scale > 0) || !std::isfinite(o.scale))
+    return Finding{Severity::error, 0, "--scale", "scale must be a positive number", "> 0", std::to_string(o.scale)};
+  scene::Scene s;
+  s.generator = "boneyard";
+  s.skeleton.name = "kms";
+  const KmsHeader& h = m.header;
+  Json head = scene_header("kms", m.layout, o.scale);
+  head["data_format"] = h.data_format;
+  head["n_models"] = h.n_models;
+  head["texture"] = h.texture;
+  head["pad"] = h.pad;
+  head["bbox_min"] = jvec(h.bbox_min);
+  head["bbox_max"] = jvec(h.bbox_max);
+  head["position"] = jvec(h.position);
+  s.extras[detail::kSceneKey] = std::move(head);
+
+  // World rest positions (model units): base position plus the offsets up the parent chain.
+  const std::size_t n_units = m.units.size();
+  std::vector<std::array<double, 3>> world(n_units);
+  std::vector<int> parent(n_units, -1);
+  for (std::size_t i = 0; i < n_units; ++i) {
+    const int p = m.units[i].parent;
+    // A parent must come earlier (the validator reports others); anything else is treated as a root.
+    if (p >= 0 && static_cast<std::size_t>(p) < i) parent[i] = p;
+    else if (p != -1)
+      warnings.add(Severity::warning, m.units[i].file_offset + 0x2C, "unit " + std::to_string(i) + " parent",
+                   "parent is not an earlier unit; exported as a root", "-1 or < " + std::to_string(i), std::to_string(p));
+    const Vec3& t = m.units[i].position;
+    const std::array<double, 3> base = parent[i] >= 0 ? world[std::size_t(parent[i])]
+                                                       : std::array<double, 3>{h.position.x, h.position.y, h.position.z};
+    world[i] = {base[0] + t.x, base[1] + t.y, base[2] + t.z};
+  }
+  Materials materials(s, o, warnings);
+  for (std::size_t i = 0; i < n_units; ++i) {
+    const KmsUnit& u = m.units[i];
+    scene::Joint j;
+    j.name = "unit_" + std::to_string(i);
+    j.parent = parent[i];
+    const double* base = parent[i] >= 0 ? world[std::size_t(parent[i])].data() : nullptr;
+    j.translation = {float((world[i][0] - (base ? base[0] : 0)) * o.scale), float((world[i][1] - (base ? base[1] : 0)) * o.scale),
+                     float((world[i][2] - (base ? base[2] : 0)) * o.scale)};
+    j.extras[detail::kJointKey] = {{"index", i},          {"type", u.type},        {"parent", u.parent},
+                                   {"position", jvec(u.position)}, {"bbox_min", jvec(u.bbox_min)},
+                                   {"bbox_max", jvec(u.bbox_max)}, {"pad", u.pad}, {"extended", (u.type & kUnitExtend) != 0}};
+    s.skeleton.joints.push_back(std::move(j));
+
+    scene::Mesh mesh;
+    mesh.name = "unit_" + std::to_string(i);
+    mesh.skinned = true;
+    Json without = Json::array();  // packets that draw nothing: glTF cannot hold them, extras can
+    for (std::size_t k = 0; k < u.packets.size(); ++k) {
+      const KmsPacket& p = u.packets[k];
+      const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
+      Json e{{"index", k},   {"flag", p.flag},       {"n_verts", p.n_verts}, {"tex_id", p.tex_id},
+             {"tex_pad", p.tex_pad}, {"rgbs", p.rgbs}, {"pad", p.pad},         {"pad2", p.pad2}};
+      e["kicks"] = column(p.norms.data, n, 8, 6);
+      e["w"] = column(p.verts.data, n, 8, 6);
+      scene::Primitive prim;
+      prim.indices = triangle_indices(p.norms.data, n);
+      if (prim.indices.empty()) {
+        e["verts"] = all_s16(p.verts.data);
+        e["norms"] = all_s16(p.norms.data);
+        Json uvs = Json::array();
+        for (const auto& a : p.uvs) uvs.push_back(a.present() ? all_s16(a.data) : Json(nullptr));
+        e["uvs"] = std::move(uvs);
+        without.push_back(std::move(e));
+        continue;
+      }
+      prim.positions.resize(n * 3);
+      for (std::size_t v = 0; v < n; ++v)
+        for (int c = 0; c < 3; ++c)
+          prim.positions[v * 3 + c] = float((world[i][c] + s16_at(p.verts.data, v, c)) * o.scale);
+      Json raw_normals;
+      decode_normals(p.norms.data, n, prim.normals, raw_normals);
+      if (!raw_normals.is_null()) e["normals"] = std::move(raw_normals);
+      Json present;
+      decode_uvs(p.uvs, n, 4, prim.uvs, present);
+      e["uv_sets"] = std::move(present);
+      // Envelope: w/4096 to this unit, the rest to the parent; otherwise rigid to this unit.
+      const bool envelope = (p.flag & kPackEnvelope) != 0 && parent[i] >= 0;
+      prim.joints.assign(n * 4, 0);
+      prim.weights.assign(n * 4, 0.0f);
+      for (std::size_t v = 0; v < n; ++v) {
+        prim.joints[v * 4] = static_cast<std::uint16_t>(i);
+        if (envelope) {
+          const float w = std::clamp(s16_at(p.verts.data, v, 3) / 4096.0f, 0.0f, 1.0f);
+          prim.weights[v * 4] = w;
+          prim.joints[v * 4 + 1] = static_cast<std::uint16_t>(parent[i]);
+          prim.weights[v * 4 + 1] = 1.0f - w;
+        } else {
+          prim.weights[v * 4] = 1.0f;
+        }
+      }
+      scene::clean_weights(prim, static_cast<std::uint16_t>(i));
+      prim.material = materials.get(p.tex_id, double_sided(p.flag, p.norms.data, n), !prim.uvs.empty());
+      prim.extras[detail::kPacketKey] = std::move(e);
+      mesh.primitives.push_back(std::move(prim));
+    }
+    mesh.extras[detail::kMeshKey] = {{"unit", i}, {"packets", u.packets.size()}};
+    if (!without.empty()) mesh.extras[detail::kMeshKey]["without_triangles"] = std::move(without);
+    s.meshes.push_back(std::move(mesh));
+  }
+  return s;
+}
+
+Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Diagnostics& warnings) {
+  if (!(o.scale > 0) || !std::isfinite(o.scale))
+    return Finding{Severity::error, 0, "--scale", "scale must be a positive number", "> 0", std::to_string(o.scale)};
+  scene::Scene s;
+  s.generator = "boneyard";
+  s.skeleton.name = "evm";
+  const EvmHeader& h = m.header;
+  Json head = scene_header("evm", m.layout, o.scale);
+  head["n_models"] = h.n_models;
+  head["type"] = h.type;
+  head["texture"] = h.texture;
+  head["bbox_min"] = jvec(h.bbox_min);
+  head["bbox_max"] = jvec(h.bbox_max);
+  head["mc_pad"] = h.mc_pad;
+  s.extras[detail::kSceneKey] = std::move(head);
+  // The bind pose is pure translation: world = root offset, so the inverse bind matrix is the
+  // translation by the negated root offset; parent-relative translations follow from it.
+  const std::size_t nb = m.bones.size();
+  for (std::size_t i = 0; i < nb; ++i) {
+    const EvmBone& b = m.bones[i];
+    scene::Joint j;
+    j.name = "joint_" + std::to_string(i);
+    const int p = b.parent;
+    j.parent = p >= 0 && static_cast<std::size_t>(p) < i ? p : -1;
+    if (j.parent == -1 && p != -1)
+      warnings.add(Severity::warning, b.file_offset + 4, "joint " + std::to_string(i) + " parent",
+                   "parent is not an earlier joint; exported as a root", "-1 or < " + std::to_string(i), std::to_string(p));
+    const Vec3 base = j.parent >= 0 ? m.bones[std::size_t(j.parent)].root_offset : Vec3{};
+    j.translation = {float((double(b.root_offset.x) - base.x) * o.scale), float((double(b.root_offset.y) - base.y) * o.scale),
+                     float((double(b.root_offset.z) - base.z) * o.scale)};
+    j.extras[detail::kJointKey] = {{"index", i},
+                                   {"flag", b.flag},
+                                   {"parent", b.parent},
+                                   {"translation", jvec(b.translation)},
+                                   {"root_offset", jvec(b.root_offset)},
+                                   {"box_min", jvec(b.box_min)},
+                                   {"box_max", jvec(b.box_max)},
+                                   {"extended", i >= h.n_models}};
+    s.skeleton.joints.push_back(std::move(j));
+  }
+  Materials materials(s, o, warnings);
+  scene::Mesh mesh;
+  mesh.name = "evm";
+  mesh.skinned = nb > 0;
+  Json without = Json::array();
+  const double pscale = double(m.position_scale()) * o.scale;
+  std::size_t over_four = 0, unresolved = 0;
+  for (std::size_t k = 0; k < m.packets.size(); ++k) {
+    const EvmPacket& p = m.packets[k];
+    const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
+    Json e{{"index", k},     {"flag", p.flag},         {"flag_pad", p.flag_pad}, {"tex_id", p.tex_id},
+           {"tex_pad", p.tex_pad}, {"n_verts", p.n_verts}, {"n_mats", p.n_mats},    {"mat_id", p.mat_id},
+           {"rgbs", p.rgbs}, {"pad", p.pad}};
+    e["kicks"] = column(p.verts.data, n, 8, 6);
+    e["norm_pad"] = column(p.norms.data, n, 8, 6);
+    Json uvwp = Json::array();  // the w and pad of each UV record (w is 1.0 = 4096 in practice)
+    for (const auto& a : p.uvs)
+      uvwp.push_back(a.present() && a.data.size() >= n * 8 ? Json{{"w", column(a.data, n, 8, 4)}, {"pad", column(a.data, n, 8, 6)}}
+                                                           : Json(nullptr));
+    e["uv_wp"] = std::move(uvwp);
+    if (p.weights.present()) {
+      Json wb = Json::array();
+      for (std::uint8_t b : p.weights.data) wb.push_back(b);
+      e["weights"] = std::move(wb);
+    } else {
+      e["weights"] = nullptr;
+    }
+    scene::Primitive prim;
+    prim.indices = triangle_indices(p.verts.data, n);
+    if (prim.indices.empty()) {
+      e["verts"] = all_s16(p.verts.data);
+      e["norms"] = all_s16(p.norms.data);
+      Json uvs = Json::array();
+      for (const auto& a : p.uvs) uvs.push_back(a.present() ? all_s16(a.data) : Json(nullptr));
+      e["uvs"] = std::move(uvs);
+      without.push_back(std::move(e));
+      continue;
+    }
+    prim.positions.resize(n * 3);
+    for (std::size_t v = 0; v < n; ++v)
+      for (int c = 0; c < 3; ++c) prim.positions[v * 3 + c] = float(s16_at(p.verts.data, v, c) * pscale);
+    Json raw_normals;
+    decode_normals(p.norms.data, n, prim.normals, raw_normals);
+    if (!raw_normals.is_null()) e["normals"] = std::move(raw_normals);
+    Json present;
+    decode_uvs(p.uvs, n, 8, prim.uvs, present);
+    e["uv_sets"] = std::move(present);
+    if (nb > 0) {
+      prim.joints.assign(n * 4, 0);
+      prim.weights.assign(n * 4, 0.0f);
+      for (std::size_t v = 0; v < n; ++v) {
+        std::array<EvmInfluence, 8> inf{};
+        std::size_t c = evm_influences(m, p, v, inf);
+        std::size_t kept = 0;
+        c = std::min<std::size_t>(c, inf.size());
+        for (std::size_t a = 1; a < c; ++a)  // by decreasing weight (at most 8: insertion sort)
+          for (std::size_t b = a; b > 0 && inf[b].weight > inf[b - 1].weight; --b) std::swap(inf[b], inf[b - 1]);
+        for (std::size_t q = 0; q < c; ++q) {
+          if (inf[q].joint < 0 || static_cast<std::size_t>(inf[q].joint) >= nb) {
+            ++unresolved;
+            continue;
+          }
+          if (kept == 4) {
+            ++over_four;
+            break;
+          }
+          prim.joints[v * 4 + kept] = static_cast<std::uint16_t>(inf[q].joint);
+          prim.weights[v * 4 + kept] = inf[q].weight;
+          ++kept;
+        }
+      }
+      scene::clean_weights(prim, 0);
+    }
+    prim.material = materials.get(p.tex_id, double_sided(p.flag, p.verts.data, n), !prim.uvs.empty());
+    prim.extras[detail::kPacketKey] = std::move(e);
+    mesh.primitives.push_back(std::move(prim));
+  }
+  if (over_four != 0)
+    warnings.add(Severity::warning, 0, "weights", "vertices with more than 4 influences: the smallest were dropped",
+                 "<= 4 per vertex", std::to_string(over_four));
+  if (unresolved != 0)
+    warnings.add(Severity::warning, 0, "weights", "influences whose palette names no joint were dropped", "0",
+                 std::to_string(unresolved));
+  mesh.extras[detail::kMeshKey] = {{"packets", m.packets.size()}};
+  if (!without.empty()) mesh.extras[detail::kMeshKey]["without_triangles"] = std::move(without);
+  s.meshes.push_back(std::move(mesh));
+  return s;
+}
+
+}  // namespace boneyard::mgs2

@@ -1,0 +1,245 @@
+// Scene -> model units and model joints, the common first step of the .kms and .evm builders.
+// glTF nodes are all scene joints; the model's joints are those our extras number, else the
+// skin's, else every node, else one joint at the origin.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "boneyard/strcode.h"
+#include "mgs2_scene_import.h"
+
+namespace boneyard::mgs2::detail {
+
+namespace {
+
+std::string num(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
+// A texture id from a name: 8 hex digits are an id as we write them, anything else is hashed
+// (with ".bmp" added when it has no extension, as the game hashes file names).
+std::uint32_t id_from_name(std::string name) {
+  if (name.empty()) return 0;
+  const auto slash = name.find_last_of("/\\");
+  if (slash != std::string::npos) name = name.substr(slash + 1);
+  if (name.size() > 4 && name.compare(name.size() - 4, 4, ".png") == 0) name.resize(name.size() - 4);
+  if (name.size() == 8 && std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isxdigit(c); }))
+    return static_cast<std::uint32_t>(std::stoul(name, nullptr, 16));
+  if (name.find('.') == std::string::npos) name += ".bmp";
+  return strcode(name);
+}
+
+void texture_ids(const scene::Scene& s, const scene::Primitive& prim, SrcPrimitive& out) {
+  if (out.packet != nullptr) {
+    out.tex_id = jarray<std::uint32_t, 3>(*out.packet, "tex_id", out.tex_id);
+    return;
+  }
+  if (prim.material >= s.materials.size()) return;
+  const scene::Material& m = s.materials[prim.material];
+  out.double_sided = m.double_sided;
+  if (const Json* e = jget(m.extras, kMaterialKey)) {
+    out.tex_id = jarray<std::uint32_t, 3>(*e, "tex_id", out.tex_id);
+    return;
+  }
+  out.tex_id[0] = id_from_name(!m.image_uri.empty() ? m.image_uri : m.name);
+}
+
+}  // namespace
+
+std::int16_t to_s16(double v, const std::string& what, bool scale_hint) {
+  const double r = std::nearbyint(v);
+  if (!(r >= -32768 && r <= 32767))
+    fail(0, what, std::string("value does not fit 16-bit fixed point") +
+                      (scale_hint ? "; choose a smaller --scale (metres per model unit are divided out)" : ""),
+         "-32768..32767", num(v));
+  return static_cast<std::int16_t>(r);
+}
+
+std::vector<std::uint16_t> exact_kicks(const SrcPrimitive& p) {
+  if (p.packet == nullptr) return {};
+  auto kicks = jints<std::uint16_t>(*p.packet, "kicks");
+  if (kicks.size() != p.verts.size() || kicks.empty()) {
+    // Negative s16 values are stored as such in the extras: read them as int16.
+    auto signed_kicks = jints<std::int16_t>(*p.packet, "kicks");
+    if (signed_kicks.size() != p.verts.size() || signed_kicks.empty()) return {};
+    kicks.assign(signed_kicks.begin(), signed_kicks.end());
+  }
+  std::vector<std::uint8_t> rec(kicks.size() * 8, 0);
+  for (std::size_t i = 0; i < kicks.size(); ++i) {
+    rec[i * 8 + 6] = static_cast<std::uint8_t>(kicks[i] & 0xFF);
+    rec[i * 8 + 7] = static_cast<std::uint8_t>(kicks[i] >> 8);
+  }
+  const auto tris = decode_strip(Bytes(rec.data(), rec.size()), kicks.size());
+  return tris == p.tris ? kicks : std::vector<std::uint16_t>{};
+}
+
+void fit_box(const std::vector<std::array<double, 3>>& pts, float* lo, float* hi, const float* stored_lo,
+             const float* stored_hi) {
+  if (pts.empty()) {
+    for (int k = 0; k < 3; ++k) lo[k] = stored_lo ? stored_lo[k] : 0, hi[k] = stored_hi ? stored_hi[k] : 0;
+    return;
+  }
+  double a[3] = {INFINITY, INFINITY, INFINITY}, b[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (const auto& p : pts)
+    for (int k = 0; k < 3; ++k) a[k] = std::min(a[k], p[k]), b[k] = std::max(b[k], p[k]);
+  bool holds = stored_lo != nullptr && stored_hi != nullptr;
+  for (int k = 0; k < 3 && holds; ++k) holds = stored_lo[k] <= a[k] + 1e-3 && stored_hi[k] >= b[k] - 1e-3;
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = holds ? stored_lo[k] : static_cast<float>(a[k]);
+    hi[k] = holds ? stored_hi[k] : static_cast<float>(b[k]);
+  }
+}
+
+Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const char* format, Diagnostics& warnings) {
+  return catch_parse_errors([&] {
+    Gathered g;
+    if (const Json* h = jget(s.extras, kSceneKey)) {
+      if (jget(*h, "format") && (*h)["format"] == format) g.header = h;
+      else warnings.add(Severity::warning, 0, "extras", "the glTF's MGS2 extras describe another format; ignored", format,
+                        jget(*h, "format") ? (*h)["format"].dump() : "none");
+    }
+    g.scale = o.scale.value_or(g.header ? jnum<double>(*g.header, "scale", kDefaultScale) : kDefaultScale);
+    if (!(g.scale > 0) || !std::isfinite(g.scale)) fail(0, "--scale", "scale must be a positive number", "> 0", num(g.scale));
+    const auto& joints = s.skeleton.joints;
+    const std::size_t nodes = joints.size();
+    // Model joints: numbered by our extras, else the skin's, else a single one at the origin.
+    std::vector<int> joint_of(nodes, -1);
+    std::vector<int> node_of;
+    for (std::size_t i = 0; i < nodes; ++i)
+      if (const Json* e = jget(joints[i].extras, kJointKey)) {
+        const auto idx = jnum<std::int64_t>(*e, "index", -1);
+        if (idx >= 0 && static_cast<std::size_t>(idx) < nodes) {
+          if (node_of.size() <= static_cast<std::size_t>(idx)) node_of.resize(static_cast<std::size_t>(idx) + 1, -1);
+          node_of[static_cast<std::size_t>(idx)] = static_cast<int>(i);
+        }
+      }
+    if (node_of.empty() || std::count(node_of.begin(), node_of.end(), -1) != 0) {
+      node_of.clear();
+      for (auto n : s.skeleton.skin)
+        if (n < nodes) node_of.push_back(static_cast<int>(n));
+    }
+    if (node_of.empty())  // no skin: every node is a joint (a scene built in memory has all joints bound)
+      for (std::size_t i = 0; i < nodes; ++i) node_of.push_back(static_cast<int>(i));
+    if (node_of.empty()) {
+      node_of.push_back(-1);
+      warnings.add(Severity::warning, 0, "skeleton", "no nodes: one joint at the origin holds every mesh");
+    }
+    for (std::size_t j = 0; j < node_of.size(); ++j)
+      if (node_of[j] >= 0) joint_of[std::size_t(node_of[j])] = static_cast<int>(j);
+    const auto world = scene::world_matrices(s.skeleton);
+    auto nearest_joint = [&](int node) {  // the node itself or its nearest ancestor that is a joint
+      for (std::size_t steps = 0; node >= 0 && std::size_t(node) < nodes && steps <= nodes; ++steps) {
+        if (joint_of[std::size_t(node)] >= 0) return joint_of[std::size_t(node)];
+        node = joints[std::size_t(node)].parent;
+      }
+      return -1;
+    };
+    std::size_t rotated = 0;
+    for (std::size_t j = 0; j < node_of.size(); ++j) {
+      const int n = node_of[j];
+      g.skeleton.parent.push_back(n >= 0 ? nearest_joint(joints[std::size_t(n)].parent) : -1);
+      g.skeleton.extras.push_back(n >= 0 ? jget(joints[std::size_t(n)].extras, kJointKey) : nullptr);
+      std::array<double, 3> w{};
+      if (n >= 0) {
+        const auto& m = world[std::size_t(n)];
+        w = {m[12] / g.scale, m[13] / g.scale, m[14] / g.scale};
+        if (std::fabs(m[0] - 1) + std::fabs(m[5] - 1) + std::fabs(m[10] - 1) + std::fabs(m[1]) + std::fabs(m[2]) +
+                std::fabs(m[4]) > 1e-4)
+          ++rotated;
+      }
+      g.skeleton.world.push_back(w);
+    }
+    if (rotated != 0)
+      warnings.add(Severity::warning, 0, "skeleton", "MGS2 rest poses are translations only; joint rotations and scales ignored",
+                   "0 rotated joints", std::to_string(rotated));
+    std::size_t no_normals = 0, no_uvs = 0, remapped = 0, rigid_skin = 0;
+    for (std::size_t mi = 0; mi < s.meshes.size(); ++mi) {
+      const scene::Mesh& mesh = s.meshes[mi];
+      const Json* me = jget(mesh.extras, kMeshKey);
+      g.mesh_extras.push_back(me);
+      const int node = mesh.joint;
+      const bool has_node = node >= 0 && std::size_t(node) < nodes;
+      const int rigid_joint = std::max(has_node ? nearest_joint(node) : -1, 0);
+      const scene::Mat4 identity = scene::trs_matrix({}, {}, {1, 1, 1});
+      for (std::size_t pi = 0; pi < mesh.primitives.size(); ++pi) {
+        const scene::Primitive* prim = &mesh.primitives[pi];
+        scene::Primitive with_normals;
+        if (prim->normals.size() != prim->vertex_count() * 3) {
+          with_normals = *prim;
+          scene::compute_normals(with_normals);
+          prim = &with_normals;
+          ++no_normals;
+        }
+        const std::size_t n = prim->vertex_count();
+        SrcPrimitive p;
+        p.mesh = mi;
+        p.order = pi;
+        p.packet = jget(prim->extras, kPacketKey);
+        p.unit = me ? static_cast<int>(jnum<std::int64_t>(*me, "unit", -1)) : -1;
+        p.uv_sets = std::min<std::size_t>(prim->uvs.size(), 3);
+        if (p.uv_sets == 0 && p.packet == nullptr) ++no_uvs;  // our packets may have none
+        const bool skinned = mesh.skinned && prim->joints.size() == n * 4 && prim->weights.size() == n * 4;
+        if (mesh.skinned && !skinned) ++rigid_skin;
+        const scene::Mat4& m = skinned || !has_node ? identity : world[std::size_t(node)];
+        p.verts.resize(n);
+        for (std::size_t v = 0; v < n; ++v) {
+          SrcVertex& sv = p.verts[v];
+          const float* q = &prim->positions[v * 3];
+          const float* nn = &prim->normals[v * 3];
+          double len = 0;
+          for (int k = 0; k < 3; ++k) {
+            sv.pos[std::size_t(k)] = (m[k] * q[0] + m[4 + k] * q[1] + m[8 + k] * q[2] + m[12 + k]) / g.scale;
+            const double r = m[k] * nn[0] + m[4 + k] * nn[1] + m[8 + k] * nn[2];
+            sv.normal[std::size_t(k)] = static_cast<float>(r);
+            len += r * r;
+          }
+          len = std::sqrt(len);
+          // Our own (unit) normals must pass through untouched; others are renormalised.
+          if (len > 0 && std::fabs(len - 1) > 1e-6)
+            for (auto& c : sv.normal) c = static_cast<float>(c / len);
+          for (std::size_t k = 0; k < p.uv_sets; ++k) sv.uv[k] = {prim->uvs[k][v * 2], prim->uvs[k][v * 2 + 1]};
+          if (!skinned) {
+            sv.joints = {static_cast<std::uint16_t>(rigid_joint), 0, 0, 0};
+            sv.weights = {1, 0, 0, 0};
+            continue;
+          }
+          for (int k = 0; k < 4; ++k) {
+            const float w = prim->weights[v * 4 + k];
+            if (!(w > 0)) continue;
+            int j = prim->joints[v * 4 + k] < nodes ? nearest_joint(prim->joints[v * 4 + k]) : -1;
+            if (j < 0 || joint_of[prim->joints[v * 4 + k]] != j) ++remapped;
+            j = std::max(j, 0);
+            std::size_t slot = 0;  // merge joints that map to the same model joint
+            while (slot < 4 && sv.weights[slot] > 0 && sv.joints[slot] != j) ++slot;
+            if (slot == 4) continue;
+            sv.joints[slot] = static_cast<std::uint16_t>(j);
+            sv.weights[slot] += w;
+          }
+          float sum = sv.weights[0] + sv.weights[1] + sv.weights[2] + sv.weights[3];
+          if (!(sum > 0)) sv.joints = {static_cast<std::uint16_t>(rigid_joint), 0, 0, 0}, sv.weights = {1, 0, 0, 0}, sum = 1;
+          for (auto& w : sv.weights) w /= sum;
+          for (int a = 1; a < 4; ++a)
+            for (int b = a; b > 0 && sv.weights[b] > sv.weights[b - 1]; --b)
+              std::swap(sv.weights[b], sv.weights[b - 1]), std::swap(sv.joints[b], sv.joints[b - 1]);
+        }
+        for (std::size_t t = 0; t + 2 < prim->indices.size(); t += 3)
+          p.tris.push_back({prim->indices[t], prim->indices[t + 1], prim->indices[t + 2]});
+        if (p.tris.empty() && p.packet == nullptr) continue;
+        texture_ids(s, *prim, p);
+        if (prim->material < s.materials.size()) p.double_sided = s.materials[prim->material].double_sided;
+        g.primitives.push_back(std::move(p));
+      }
+    }
+    if (no_normals) warnings.add(Severity::warning, 0, "meshes", "primitives without normals: normals computed", "NORMAL", std::to_string(no_normals) + " primitives");
+    if (no_uvs) warnings.add(Severity::warning, 0, "meshes", "primitives without UVs: zero UVs written", "TEXCOORD_0", std::to_string(no_uvs) + " primitives");
+    if (remapped) warnings.add(Severity::warning, 0, "weights", "influences on nodes outside the skeleton moved to the nearest joint above", "0", std::to_string(remapped));
+    if (rigid_skin) warnings.add(Severity::warning, 0, "weights", "skinned primitives without JOINTS_0/WEIGHTS_0 bound rigidly", "0", std::to_string(rigid_skin));
+    if (g.primitives.empty() && g.mesh_extras.empty())
+      fail(0, "meshes", "the glTF has no triangle meshes", ">= 1 mesh", "0");
+    return g;
+  });
+}
+
+}  // namespace boneyard::mgs2::detail
