@@ -1,11 +1,13 @@
 // External checks of a .glb/.gltf written by boneyard:
 //  1. the Khronos glTF validator (npm gltf-validator) must report 0 errors and 0 warnings;
-//  2. three.js GLTFLoader (an independent consumer) must load it; joints and animations are counted.
-// Usage: node tests/gltf/check_gltf.mjs FILE [--joints N] [--animations M]
+//  2. three.js GLTFLoader (an independent consumer) must load it; joints, animations, mesh vertices
+//     and triangles (summed over every mesh three.js builds) are counted.
+// Usage: node tests/gltf/check_gltf.mjs FILE [--joints N] [--animations M] [--vertices V] [--triangles T]
 // Prints one JSON line; exit 0 when everything holds, 1 otherwise, 2 on usage errors.
 import fs from 'node:fs';
 import path from 'node:path';
 import validator from 'gltf-validator';
+import { Texture } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 
 // three.js reports loading progress with the browser's ProgressEvent, which node lacks.
@@ -18,7 +20,7 @@ globalThis.ProgressEvent ??= class ProgressEvent extends Event {
 
 const args = process.argv.slice(2);
 if (args.length < 1) {
-  console.error('usage: check_gltf.mjs FILE [--joints N] [--animations M]');
+  console.error('usage: check_gltf.mjs FILE [--joints N] [--animations M] [--vertices V] [--triangles T]');
   process.exit(2);
 }
 const file = args[0];
@@ -54,17 +56,32 @@ if (file.toLowerCase().endsWith('.gltf')) {
 } else {
   input = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
 }
-const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(input, '', resolve, reject)).catch(
+// Images cannot be decoded under node (no DOM, no createImageBitmap); the validator has checked
+// them, so three.js gets a blank texture for each.
+const loader = new GLTFLoader().register(() => ({
+  name: 'boneyard_blank_textures',
+  loadTexture: () => Promise.resolve(new Texture()),
+}));
+const gltf = await new Promise((resolve, reject) => loader.parse(input, '', resolve, reject)).catch(
   (e) => ({ error: String(e?.message ?? e) }),
 );
 
 let joints = 0;
 let bones = 0;
+let vertices = 0;
+let triangles = 0;
+let skinned = 0;
 if (gltf.parser) {
   const skins = gltf.parser.json.skins ?? [];
   joints = skins.reduce((n, s) => n + s.joints.length, 0);
   gltf.scene.traverse((o) => {
     if (o.isBone) bones += 1;
+    if (o.isMesh) {
+      const g = o.geometry;
+      vertices += g.attributes.position.count;
+      triangles += (g.index ? g.index.count : g.attributes.position.count) / 3;
+      if (o.isSkinnedMesh) skinned += 1;
+    }
   });
 }
 const result = {
@@ -78,11 +95,16 @@ const result = {
   joints,
   three_bones: bones,
   animations: gltf.animations ? gltf.animations.length : 0,
+  vertices,
+  triangles,
+  skinned_meshes: skinned,
   tracks: gltf.animations ? gltf.animations.reduce((n, a) => n + a.tracks.length, 0) : 0,
 };
 let ok = result.errors === 0 && result.warnings === 0 && result.three_loaded;
 if (expect.joints !== undefined && (expect.joints !== result.joints || expect.joints !== result.three_bones)) ok = false;
 if (expect.animations !== undefined && expect.animations !== result.animations) ok = false;
+if (expect.vertices !== undefined && expect.vertices !== result.vertices) ok = false;
+if (expect.triangles !== undefined && expect.triangles !== result.triangles) ok = false;
 result.ok = ok;
 console.log(JSON.stringify(result));
 process.exit(ok ? 0 : 1);

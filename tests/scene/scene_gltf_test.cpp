@@ -1,0 +1,250 @@
+// The scene's mesh model and its glTF output, checked through tinygltf (an independent reader)
+// and, when node_modules is present, the Khronos validator and three.js.
+#include <tiny_gltf.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "boneyard/gltf.h"
+#include "boneyard/scene.h"
+#include "test_support.h"
+
+namespace boneyard::test {
+namespace {
+
+namespace fs = std::filesystem;
+using scene::Primitive;
+
+// Two joints (root at the origin, "arm" 1 m up, turned 90 degrees about Z), a skinned quad split
+// between them, a rigid triangle on the arm, and two materials (one textured).
+scene::Scene make_scene() {
+  scene::Scene sc;
+  sc.skeleton.name = "Armature";
+  scene::Joint root{"root", -1, {0, 0, 0}, {}, {1, 1, 1}, {}};
+  const float h = std::sqrt(0.5f);
+  scene::Joint arm{"arm", 0, {0, 1, 0}, {0, 0, h, h}, {1, 1, 1}, {}};
+  sc.skeleton.joints = {root, arm};
+
+  Primitive quad;
+  quad.positions = {-1, 0, 0, 1, 0, 0, 1, 2, 0, -1, 2, 0};
+  quad.normals = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+  quad.uvs = {{0, 1, 1, 1, 1, 0, 0, 0}};
+  quad.joints = {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  quad.weights = {1, 0, 0, 0, 1, 0, 0, 0, 0.75f, 0.25f, 0, 0, 1, 0, 0, 0};
+  quad.joints[9] = 0;  // vertex 2: 0.75 on the arm, 0.25 on the root
+  quad.indices = {0, 1, 2, 0, 2, 3};
+  quad.material = 0;
+  quad.extras = {{"packet", 7}};
+  sc.meshes.push_back({"body", true, -1, {quad}, {{"unit", 3}}});
+
+  Primitive tri;
+  tri.positions = {0, 0, 0, 0.5f, 0, 0, 0, 0.5f, 0};
+  tri.indices = {0, 1, 2};
+  tri.material = 1;
+  sc.meshes.push_back({"badge", false, 1, {tri}, {}});
+
+  sc.materials.push_back({"skin tex", "textures/act stalker.png", true, {{"shader", "models\\model"}}});
+  sc.materials.push_back({"plain", "", false, {}});
+  return sc;
+}
+
+tinygltf::Model load(const std::vector<std::uint8_t>& glb) {
+  tinygltf::TinyGLTF loader;
+  // Images are external files that these tests do not create; only their URIs matter here.
+  loader.SetImageLoader([](tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*,
+                           int, void*) { return true; },
+                        nullptr);
+  tinygltf::Model model;
+  std::string err, warn;
+  EXPECT_TRUE(loader.LoadBinaryFromMemory(&model, &err, &warn, glb.data(), static_cast<unsigned>(glb.size())))
+      << err;
+  return model;
+}
+
+template <class T>
+const T* accessor_data(const tinygltf::Model& m, int index, int* count = nullptr) {
+  const auto& a = m.accessors.at(static_cast<std::size_t>(index));
+  const auto& v = m.bufferViews.at(static_cast<std::size_t>(a.bufferView));
+  if (count) *count = static_cast<int>(a.count);
+  return reinterpret_cast<const T*>(m.buffers.at(0).data.data() + v.byteOffset + a.byteOffset);
+}
+
+int find_node(const tinygltf::Model& m, const std::string& name) {
+  for (std::size_t i = 0; i < m.nodes.size(); ++i)
+    if (m.nodes[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+TEST(SceneGltf, MeshesSkinsAndMaterialsReadBackThroughTinygltf) {
+  const auto sc = make_scene();
+  const auto model = load(gltf::write(sc, gltf::Container::glb).main);
+  ASSERT_EQ(model.meshes.size(), 2u);
+  ASSERT_EQ(model.skins.size(), 1u);
+
+  // The skinned mesh node is a scene root with the skin and no transform.
+  const int body = find_node(model, "body");
+  ASSERT_GE(body, 0);
+  EXPECT_EQ(model.nodes[body].skin, 0);
+  EXPECT_TRUE(model.nodes[body].translation.empty());
+  const auto& roots = model.scenes.at(0).nodes;
+  EXPECT_NE(std::find(roots.begin(), roots.end(), body), roots.end());
+
+  // The rigid mesh hangs under joint "arm", without a skin.
+  const int badge = find_node(model, "badge"), arm = find_node(model, "arm");
+  ASSERT_GE(badge, 0);
+  EXPECT_EQ(model.nodes[badge].skin, -1);
+  const auto& arm_children = model.nodes.at(arm).children;
+  EXPECT_NE(std::find(arm_children.begin(), arm_children.end(), badge), arm_children.end());
+
+  const auto& prim = model.meshes[model.nodes[body].mesh].primitives.at(0);
+  int count = 0;
+  const float* pos = accessor_data<float>(model, prim.attributes.at("POSITION"), &count);
+  ASSERT_EQ(count, 4);
+  EXPECT_EQ(pos[6], 1.0f);
+  EXPECT_EQ(pos[7], 2.0f);
+  const auto& pos_acc = model.accessors[prim.attributes.at("POSITION")];
+  EXPECT_EQ(pos_acc.minValues, (std::vector<double>{-1, 0, 0}));
+  EXPECT_EQ(pos_acc.maxValues, (std::vector<double>{1, 2, 0}));
+  EXPECT_EQ(model.accessors[prim.attributes.at("JOINTS_0")].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
+  const std::uint16_t* jts = accessor_data<std::uint16_t>(model, prim.attributes.at("JOINTS_0"));
+  const float* wts = accessor_data<float>(model, prim.attributes.at("WEIGHTS_0"));
+  EXPECT_EQ(jts[8], 1);
+  EXPECT_EQ(wts[8], 0.75f);
+  EXPECT_EQ(model.accessors[prim.indices].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
+  const std::uint16_t* idx = accessor_data<std::uint16_t>(model, prim.indices, &count);
+  ASSERT_EQ(count, 6);
+  EXPECT_EQ(idx[4], 2);
+  EXPECT_EQ(idx[5], 3);
+  EXPECT_TRUE(prim.attributes.count("NORMAL"));
+  EXPECT_TRUE(prim.attributes.count("TEXCOORD_0"));
+  EXPECT_EQ(prim.extras.Get("packet").GetNumberAsInt(), 7);
+
+  // Materials: the textured one points at an image whose URI is percent-encoded (slashes kept).
+  ASSERT_EQ(model.materials.size(), 2u);
+  EXPECT_EQ(prim.material, 0);
+  EXPECT_TRUE(model.materials[0].doubleSided);
+  EXPECT_FALSE(model.materials[1].doubleSided);
+  const int tex = model.materials[0].pbrMetallicRoughness.baseColorTexture.index;
+  ASSERT_GE(tex, 0);
+  EXPECT_EQ(model.images.at(model.textures.at(tex).source).uri, "textures/act%20stalker.png");
+  EXPECT_EQ(model.materials[1].pbrMetallicRoughness.baseColorTexture.index, -1);
+}
+
+TEST(SceneGltf, BindPoseSkinningGivesBackTheModelSpacePositions) {
+  const auto sc = make_scene();
+  const auto model = load(gltf::write(sc, gltf::Container::glb).main);
+  const auto world = scene::world_matrices(sc.skeleton);
+  const float* ibm = accessor_data<float>(model, model.skins[0].inverseBindMatrices);
+  const auto& prim = model.meshes.at(0).primitives.at(0);
+  int count = 0;
+  const float* pos = accessor_data<float>(model, prim.attributes.at("POSITION"), &count);
+  const std::uint16_t* jts = accessor_data<std::uint16_t>(model, prim.attributes.at("JOINTS_0"));
+  const float* wts = accessor_data<float>(model, prim.attributes.at("WEIGHTS_0"));
+  for (int v = 0; v < count; ++v) {
+    double out[3] = {0, 0, 0};
+    for (int k = 0; k < 4; ++k) {
+      const int joint = jts[v * 4 + k];
+      scene::Mat4 inv;
+      for (int e = 0; e < 16; ++e) inv[e] = ibm[joint * 16 + e];
+      const auto m = scene::multiply(world[joint], inv);
+      for (int r = 0; r < 3; ++r)
+        out[r] += wts[v * 4 + k] *
+                  (m[r] * pos[v * 3] + m[4 + r] * pos[v * 3 + 1] + m[8 + r] * pos[v * 3 + 2] + m[12 + r]);
+    }
+    for (int r = 0; r < 3; ++r) EXPECT_NEAR(out[r], pos[v * 3 + r], 1e-6) << "vertex " << v;
+  }
+}
+
+TEST(SceneGltf, LargePrimitivesUse32BitIndicesAndEmptyOnesAreLeftOut) {
+  scene::Scene sc;
+  Primitive big;
+  const std::uint32_t vertices = 70000;
+  big.positions.assign(vertices * 3, 0.0f);
+  for (std::uint32_t v = 0; v < vertices; ++v) big.positions[v * 3] = static_cast<float>(v);
+  big.indices = {0, 1, vertices - 1};
+  sc.meshes.push_back({"big", false, -1, {big, Primitive{}}, {}});
+  sc.meshes.push_back({"empty", false, -1, {Primitive{}}, {}});
+  const auto model = load(gltf::write(sc, gltf::Container::glb).main);
+  ASSERT_EQ(model.meshes.size(), 1u);
+  ASSERT_EQ(model.meshes[0].primitives.size(), 1u);
+  const auto& prim = model.meshes[0].primitives[0];
+  EXPECT_EQ(model.accessors[prim.indices].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT);
+  EXPECT_EQ(accessor_data<std::uint32_t>(model, prim.indices)[2], vertices - 1);
+  EXPECT_EQ(find_node(model, "empty"), -1);
+}
+
+TEST(SceneGltf, CleanWeightsMergesClampsNormalisesAndSorts) {
+  Primitive p;
+  p.positions.assign(4 * 3, 0.0f);
+  p.joints = {3, 3, 5, 9,  /**/ 2, 4, 6, 8, /**/ 1, 2, 3, 4, /**/ 7, 1, 0, 0};
+  p.weights = {0.25f, 0.25f, 0.5f, 0, /**/ -1, 0.5f, 0.5f, 0, /**/ 0, 0, 0, 0, /**/ 2, 1, 1, 0};
+  p.weights[11] = std::nanf("");
+  EXPECT_EQ(scene::clean_weights(p, 6), 3u);  // vertices 0 (duplicate), 1 (negative), 2 (no weight)
+  // Vertex 0: joints 3 and 3 merged to 0.5, tie with joint 5 keeps the earlier slot first.
+  EXPECT_EQ(p.joints[0], 3);
+  EXPECT_FLOAT_EQ(p.weights[0], 0.5f);
+  EXPECT_EQ(p.joints[1], 5);
+  EXPECT_FLOAT_EQ(p.weights[1], 0.5f);
+  EXPECT_EQ(p.joints[2], 0);  // empty slots point at joint 0
+  EXPECT_EQ(p.weights[2], 0.0f);
+  // Vertex 1: the negative weight is dropped.
+  EXPECT_FLOAT_EQ(p.weights[4] + p.weights[5], 1.0f);
+  EXPECT_EQ(p.weights[6], 0.0f);
+  // Vertex 2: no weight at all goes to the fallback joint.
+  EXPECT_EQ(p.joints[8], 6);
+  EXPECT_EQ(p.weights[8], 1.0f);
+  // Vertex 3: renormalised (2, 1, 1) / 4 and sorted.
+  EXPECT_EQ(p.joints[12], 7);
+  EXPECT_FLOAT_EQ(p.weights[12], 0.5f);
+  EXPECT_FLOAT_EQ(p.weights[13], 0.25f);
+  for (int v = 0; v < 4; ++v) {
+    const float* w = &p.weights[v * 4];
+    EXPECT_NEAR(w[0] + w[1] + w[2] + w[3], 1.0f, 1e-7f);
+  }
+}
+
+TEST(SceneGltf, ComputedNormalsFollowTheCounterClockwiseWinding) {
+  Primitive p;
+  p.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 5, 5, 5};
+  p.indices = {0, 1, 2};
+  scene::compute_normals(p);
+  ASSERT_EQ(p.normals.size(), 12u);
+  EXPECT_FLOAT_EQ(p.normals[2], 1.0f);   // +Z for a counter-clockwise triangle in XY
+  EXPECT_FLOAT_EQ(p.normals[10], 1.0f);  // an unused vertex gets +Y
+}
+
+TEST(SceneGltf, KhronosValidatorAndThreeJsAcceptTheMeshScene) {
+  const fs::path src = source_dir();
+  if (!fs::is_directory(src / "node_modules" / "gltf-validator") || std::system("node --version > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "node or " << (src / "node_modules") << " missing; run 'npm ci' to enable the validator check";
+  std::random_device rd;
+  const fs::path dir = fs::temp_directory_path() / ("boneyard_scene_" + std::to_string(rd()));
+  fs::create_directories(dir / "textures");
+  auto sc = make_scene();
+  // A 1x1 PNG so that the image reference resolves.
+  static const unsigned char png[] = {
+      0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+      0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00,
+      0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8, 0xCF, 0xC0, 0xF0, 0x1F, 0x00, 0x05, 0x00, 0x01, 0xFF,
+      0x89, 0x99, 0x3D, 0x1D, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82};
+  {
+    std::ofstream f(dir / "textures" / "act stalker.png", std::ios::binary);
+    f.write(reinterpret_cast<const char*>(png), sizeof png);
+  }
+  for (const char* name : {"mesh.glb", "mesh.gltf"}) {
+    ASSERT_EQ(gltf::write_files(sc, dir / name), "");
+    const std::string cmd = "node '" + (src / "tests/gltf/check_gltf.mjs").string() + "' '" + (dir / name).string() +
+                            "' --joints 2 --animations 0";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+}  // namespace
+}  // namespace boneyard::test
