@@ -75,21 +75,27 @@ std::vector<std::uint16_t> exact_kicks(const SrcPrimitive& p) {
   return tris == p.tris ? kicks : std::vector<std::uint16_t>{};
 }
 
+namespace {
+bool holds(const std::vector<std::array<double, 3>>& pts, const float* lo, const float* hi) {
+  if (lo == nullptr || hi == nullptr) return false;
+  for (const auto& p : pts)
+    for (int k = 0; k < 3; ++k)
+      if (!(lo[k] <= p[k] + 1e-3 && hi[k] >= p[k] - 1e-3)) return false;
+  return true;
+}
+}  // namespace
+
 void fit_box(const std::vector<std::array<double, 3>>& pts, float* lo, float* hi, const float* stored_lo,
-             const float* stored_hi) {
-  if (pts.empty()) {
+             const float* stored_hi, const std::vector<std::array<double, 3>>* alt) {
+  const bool keep = pts.empty() || holds(pts, stored_lo, stored_hi) || (alt && holds(*alt, stored_lo, stored_hi));
+  if (keep) {
     for (int k = 0; k < 3; ++k) lo[k] = stored_lo ? stored_lo[k] : 0, hi[k] = stored_hi ? stored_hi[k] : 0;
     return;
   }
   double a[3] = {INFINITY, INFINITY, INFINITY}, b[3] = {-INFINITY, -INFINITY, -INFINITY};
   for (const auto& p : pts)
     for (int k = 0; k < 3; ++k) a[k] = std::min(a[k], p[k]), b[k] = std::max(b[k], p[k]);
-  bool holds = stored_lo != nullptr && stored_hi != nullptr;
-  for (int k = 0; k < 3 && holds; ++k) holds = stored_lo[k] <= a[k] + 1e-3 && stored_hi[k] >= b[k] - 1e-3;
-  for (int k = 0; k < 3; ++k) {
-    lo[k] = holds ? stored_lo[k] : static_cast<float>(a[k]);
-    hi[k] = holds ? stored_hi[k] : static_cast<float>(b[k]);
-  }
+  for (int k = 0; k < 3; ++k) lo[k] = static_cast<float>(a[k]), hi[k] = static_cast<float>(b[k]);
 }
 
 Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const char* format, Diagnostics& warnings) {

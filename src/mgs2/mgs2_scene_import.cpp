@@ -234,7 +234,7 @@ Result<std::vector<std::uint8_t>> scene_to_kms(const scene::Scene& s, const Impo
     });
     for (auto& po : out) m.units[po.unit].packets.push_back(std::move(po.packet));
     // Boxes: unit-local for units, model space for the header (docs/mgs2-gltf.md).
-    std::vector<std::array<double, 3>> all;
+    std::vector<std::array<double, 3>> all, all_local;
     for (std::size_t i = 0; i < n_units; ++i) {
       KmsUnit& u = m.units[i];
       std::vector<std::array<double, 3>> pts;
@@ -243,10 +243,12 @@ Result<std::vector<std::uint8_t>> scene_to_kms(const scene::Scene& s, const Impo
           pts.push_back({double(s16_at(k.verts.data, v, 0)), double(s16_at(k.verts.data, v, 1)), double(s16_at(k.verts.data, v, 2))});
           all.push_back({world[i][0] + pts.back()[0], world[i][1] + pts.back()[1], world[i][2] + pts.back()[2]});
         }
+      all_local.insert(all_local.end(), pts.begin(), pts.end());
+      std::vector<std::array<double, 3>> model(all.end() - static_cast<std::ptrdiff_t>(pts.size()), all.end());
       const Vec3 lo0 = u.bbox_min, hi0 = u.bbox_max;
-      fit_box(pts, &u.bbox_min.x, &u.bbox_max.x, &lo0.x, &hi0.x);
+      fit_box(pts, &u.bbox_min.x, &u.bbox_max.x, &lo0.x, &hi0.x, &model);
     }
-    fit_box(all, &hd.bbox_min.x, &hd.bbox_max.x, &stored_min.x, &stored_max.x);
+    fit_box(all, &hd.bbox_min.x, &hd.bbox_max.x, &stored_min.x, &stored_max.x, &all_local);
     if (moved.vertices != 0)
       warnings.add(Severity::warning, 0, "weights",
                    "influences outside a vertex's unit and its parent were moved to them (KMS holds two)",

@@ -72,8 +72,9 @@ inline void put_s16(std::vector<std::uint8_t>& out, std::int16_t v) {
 // and the kick flags decode to the primitive's triangles in order. Empty otherwise.
 std::vector<std::uint16_t> exact_kicks(const SrcPrimitive& p);
 
-// A box holding `pts`, or the stored one when it already holds them (unchanged files keep theirs).
+// A box holding `pts`, or the stored one when it already holds them, or holds `alt` (the other
+// reading of the box's space, which real files leave open): unchanged files keep theirs.
 void fit_box(const std::vector<std::array<double, 3>>& pts, float* lo, float* hi, const float* stored_lo,
-             const float* stored_hi);
+             const float* stored_hi, const std::vector<std::array<double, 3>>* alt = nullptr);
 
 }  // namespace boneyard::mgs2::detail

@@ -285,8 +285,10 @@ Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& s, const Impo
     }
     for (std::size_t i = 0; i < nb; ++i) {
       EvmBone& b = m.bones[i];
+      std::vector<std::array<double, 3>> local = per_joint[i];  // the other reading: joint-relative
+      for (auto& pt : local) pt = {pt[0] - b.root_offset.x, pt[1] - b.root_offset.y, pt[2] - b.root_offset.z};
       const Vec4 lo0 = b.box_min, hi0 = b.box_max;
-      fit_box(per_joint[i], &b.box_min.x, &b.box_max.x, &lo0.x, &hi0.x);
+      fit_box(per_joint[i], &b.box_min.x, &b.box_max.x, &lo0.x, &hi0.x, &local);
     }
     fit_box(all, &hd.bbox_min.x, &hd.bbox_max.x, &stored_min.x, &stored_max.x);
     if (tpl && tpl->layout == m.layout && tpl->bones.size() == nb && tpl->packets.size() == m.packets.size() &&
