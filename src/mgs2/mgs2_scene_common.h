@@ -8,6 +8,7 @@
 #include <limits>
 #include <type_traits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -66,12 +67,65 @@ inline Vec4 jvec4(const Json& j, const char* key, Vec4 fallback) {
   float f[4];
   return jfloats(j, key, f, 4) ? Vec4{f[0], f[1], f[2], f[3]} : fallback;
 }
-// An array of integers of type T (all in range), or empty.
+// Per-vertex columns go to extras as base64 of their little-endian bytes ("b64:..."): a tenth of
+// the size of a JSON number array and parsed as one string.
+inline std::string to_b64(const std::uint8_t* data, std::size_t size) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out = "b64:";
+  out.reserve(4 + (size + 2) / 3 * 4);
+  for (std::size_t i = 0; i < size; i += 3) {
+    const std::uint32_t v = (std::uint32_t(data[i]) << 16) | (i + 1 < size ? std::uint32_t(data[i + 1]) << 8 : 0) |
+                            (i + 2 < size ? std::uint32_t(data[i + 2]) : 0);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < size ? kAlphabet[(v >> 6) & 63] : '=';
+    out += i + 2 < size ? kAlphabet[v & 63] : '=';
+  }
+  return out;
+}
+inline bool from_b64(std::string_view s, std::vector<std::uint8_t>& out) {
+  if (s.substr(0, 4) != "b64:") return false;
+  s.remove_prefix(4);
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (char c : s) {
+    int v;
+    if (c >= 'A' && c <= 'Z') v = c - 'A';
+    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9') v = c - '0' + 52;
+    else if (c == '+') v = 62;
+    else if (c == '/') v = 63;
+    else if (c == '=') break;
+    else return false;
+    acc = (acc << 6) | std::uint32_t(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<std::uint8_t>((acc >> bits) & 0xFF));
+    }
+  }
+  return true;
+}
+
+// Integers of type T from a base64 string (as written) or a JSON array (as a person may edit it);
+// empty when absent or malformed.
 template <class T>
 std::vector<T> jints(const Json& j, const char* key) {
   std::vector<T> out;
   const Json* v = jget(j, key);
-  if (v == nullptr || !v->is_array()) return out;
+  if (v == nullptr) return out;
+  if (v->is_string()) {
+    std::vector<std::uint8_t> b;
+    if (!from_b64(v->get_ref<const std::string&>(), b) || b.size() % sizeof(T) != 0) return {};
+    out.resize(b.size() / sizeof(T));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      std::make_unsigned_t<T> u = 0;
+      for (std::size_t k = 0; k < sizeof(T); ++k) u = static_cast<std::make_unsigned_t<T>>(u | (std::make_unsigned_t<T>(b[i * sizeof(T) + k]) << (8 * k)));
+      out[i] = static_cast<T>(u);
+    }
+    return out;
+  }
+  if (!v->is_array()) return out;
   out.reserve(v->size());
   for (const auto& x : *v) {
     if (!x.is_number_integer()) return {};
@@ -81,6 +135,7 @@ std::vector<T> jints(const Json& j, const char* key) {
   }
   return out;
 }
+
 template <class T, std::size_t N>
 std::array<T, N> jarray(const Json& j, const char* key, std::array<T, N> fallback) {
   const Json* v = jget(j, key);

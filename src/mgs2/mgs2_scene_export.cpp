@@ -98,7 +98,7 @@ class Materials {
 void decode_normals(Bytes norms, std::size_t n, std::vector<float>& out, Json& raw) {
   out.resize(n * 3);
   bool exact = true;
-  Json stored = Json::array();
+  std::vector<std::uint8_t> stored;
   for (std::size_t i = 0; i < n; ++i) {
     const std::int16_t s[3] = {s16_at(norms, i, 0), s16_at(norms, i, 1), s16_at(norms, i, 2)};
     const double x = s[0] / 4096.0, y = s[1] / 4096.0, z = s[2] / 4096.0;
@@ -109,10 +109,11 @@ void decode_normals(Bytes norms, std::size_t n, std::vector<float>& out, Json& r
     for (int k = 0; k < 3; ++k) {
       out[i * 3 + k] = f[k];
       if (std::lround(double(f[k]) * 4096.0) != s[k]) exact = false;
-      stored.push_back(s[k]);
+      stored.push_back(static_cast<std::uint8_t>(s[k] & 0xFF));
+      stored.push_back(static_cast<std::uint8_t>((s[k] >> 8) & 0xFF));
     }
   }
-  if (!exact) raw = std::move(stored);
+  if (!exact) raw = detail::to_b64(stored.data(), stored.size());
 }
 
 // UV sets 0..last present (an absent set below a present one is zero-filled so that TEXCOORD_n
@@ -140,16 +141,14 @@ std::vector<std::uint32_t> triangle_indices(Bytes kick_records, std::size_t n) {
   return idx;
 }
 
+// One s16 column of 8-byte records, or all the s16 of an array, as base64 (extras).
 Json column(Bytes records, std::size_t n, std::size_t stride, std::size_t at) {
-  Json a = Json::array();
-  for (std::size_t i = 0; i < n; ++i) a.push_back(load_le<std::int16_t>(records.data() + i * stride + at));
-  return a;
+  std::vector<std::uint8_t> b;
+  b.reserve(n * 2);
+  for (std::size_t i = 0; i < n; ++i) b.insert(b.end(), records.data() + i * stride + at, records.data() + i * stride + at + 2);
+  return detail::to_b64(b.data(), b.size());
 }
-Json all_s16(Bytes data) {
-  Json a = Json::array();
-  for (std::size_t i = 0; i + 1 < data.size(); i += 2) a.push_back(load_le<std::int16_t>(data.data() + i));
-  return a;
-}
+Json all_s16(Bytes data) { return detail::to_b64(data.data(), data.size() / 2 * 2); }
 
 // Culling: single-sided only when the packet asks for culling (CULLAUTO|CULLON) and no drawing
 // vertex keeps the "double-sided" low bits 0x0FFF.
@@ -335,9 +334,7 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
                                                            : Json(nullptr));
     e["uv_wp"] = std::move(uvwp);
     if (p.weights.present()) {
-      Json wb = Json::array();
-      for (std::uint8_t b : p.weights.data) wb.push_back(b);
-      e["weights"] = std::move(wb);
+      e["weights"] = detail::to_b64(p.weights.data.data(), p.weights.data.size());
     } else {
       e["weights"] = nullptr;
     }

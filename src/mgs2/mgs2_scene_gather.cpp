@@ -59,13 +59,9 @@ std::int16_t to_s16(double v, const std::string& what, bool scale_hint) {
 
 std::vector<std::uint16_t> exact_kicks(const SrcPrimitive& p) {
   if (p.packet == nullptr) return {};
-  auto kicks = jints<std::uint16_t>(*p.packet, "kicks");
-  if (kicks.size() != p.verts.size() || kicks.empty()) {
-    // Negative s16 values are stored as such in the extras: read them as int16.
-    auto signed_kicks = jints<std::int16_t>(*p.packet, "kicks");
-    if (signed_kicks.size() != p.verts.size() || signed_kicks.empty()) return {};
-    kicks.assign(signed_kicks.begin(), signed_kicks.end());
-  }
+  std::vector<std::uint16_t> kicks;
+  for (auto k : jints<std::int16_t>(*p.packet, "kicks")) kicks.push_back(static_cast<std::uint16_t>(k));
+  if (kicks.size() != p.verts.size() || kicks.empty()) return {};
   std::vector<std::uint8_t> rec(kicks.size() * 8, 0);
   for (std::size_t i = 0; i < kicks.size(); ++i) {
     rec[i * 8 + 6] = static_cast<std::uint8_t>(kicks[i] & 0xFF);

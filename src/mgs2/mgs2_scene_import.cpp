@@ -214,17 +214,16 @@ Result<std::vector<std::uint8_t>> scene_to_kms(const scene::Scene& s, const Impo
         k.tex_id = jarray<std::uint32_t, 3>(e, "tex_id", k.tex_id);
         k.tex_pad = jarray<std::uint32_t, 3>(e, "tex_pad", k.tex_pad);
         k.rgbs = jnum<std::uint64_t>(e, "rgbs", 0), k.pad = jnum<std::uint64_t>(e, "pad", 0), k.pad2 = jnum<std::uint64_t>(e, "pad2", 0);
-        auto bytes = [&](const Json* a) {
+        auto bytes = [&](const Json& holder, const char* key) {
           std::vector<std::uint8_t> b;
-          if (a && a->is_array())
-            for (const auto& x : *a) put_s16(b, x.is_number_integer() ? x.get<std::int16_t>() : std::int16_t{0});
+          for (auto x : jints<std::int16_t>(holder, key)) put_s16(b, x);
           return b;
         };
-        k.verts = storage.add(bytes(jget(e, "verts")));
-        k.norms = storage.add(bytes(jget(e, "norms")));
+        k.verts = storage.add(bytes(e, "verts"));
+        k.norms = storage.add(bytes(e, "norms"));
         if (const Json* uvs = jget(e, "uvs"); uvs && uvs->is_array() && uvs->size() == 3)
           for (std::size_t q = 0; q < 3; ++q)
-            if (!(*uvs)[q].is_null()) k.uvs[q] = storage.add(bytes(&(*uvs)[q]));
+            if (!(*uvs)[q].is_null()) k.uvs[q] = storage.add(bytes(Json{{"a", (*uvs)[q]}}, "a"));
         if (k.verts.data.size() != std::size_t(k.vertex_count()) * 8) k.n_verts = static_cast<std::uint32_t>(k.verts.data.size() / 8);
         out.push_back({std::size_t(u), jnum<std::size_t>(e, "index", next_order++), k});
       }
