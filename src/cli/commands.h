@@ -31,6 +31,7 @@ int run_batch_convert(const std::string& in_dir, const std::string& out_dir, con
                       const std::string& extension, unsigned jobs);
 void add_strcode_command(CLI::App& app, int& exit_code);  // cmd_strcode.cpp
 void add_omf_command(CLI::App& app, int& exit_code);      // cmd_omf.cpp: `boneyard omf ...` editing
+void add_view_command(CLI::App& app, int& exit_code);     // cmd_view.cpp: HTML preview
 
 // Opens a file; on failure prints one line and raises `exit_code` (2 for I/O, 1 for a directory).
 std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int& exit_code);

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   boneyard::cli::add_convert_command(app, exit_code);
   boneyard::cli::add_strcode_command(app, exit_code);
   boneyard::cli::add_omf_command(app, exit_code);
+  boneyard::cli::add_view_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

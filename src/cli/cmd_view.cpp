@@ -1,0 +1,125 @@
+// `boneyard view FILE... [-o page.html] [--open]`: one self-contained HTML page (src/view).
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "boneyard/document.h"
+#include "boneyard/view.h"
+#include "commands.h"
+
+extern char** environ;
+
+namespace boneyard::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Full path of `name` on $PATH, or "".
+std::string find_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string rest = path ? path : "";
+  while (!rest.empty()) {
+    const auto colon = rest.find(':');
+    const std::string dir = rest.substr(0, colon);
+    rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
+    if (dir.empty()) continue;
+    const fs::path candidate = fs::path(dir) / name;
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return {};
+}
+
+// Opens `page` in the default browser with xdg-open; returns an error message or "".
+std::string open_in_browser(const fs::path& page) {
+  const std::string opener = find_on_path("xdg-open");
+  if (opener.empty())
+    return "--open: xdg-open was not found (install xdg-utils); open " + page.string() + " in a browser";
+  const std::string target = fs::absolute(page).string();
+  char* argv[] = {const_cast<char*>(opener.c_str()), const_cast<char*>(target.c_str()), nullptr};
+  pid_t pid = 0;
+  if (posix_spawn(&pid, opener.c_str(), nullptr, nullptr, argv, environ) != 0)
+    return "--open: could not run " + opener;
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return "--open: xdg-open could not open " + target;
+  return {};
+}
+
+}  // namespace
+
+void add_view_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "view", "Write one self-contained HTML page (works offline) that shows the files in a browser: "
+              "model or skeleton, motions with a player, params and marks, info and findings");
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto out = std::make_shared<std::string>();
+  auto skeleton = std::make_shared<std::string>();
+  auto meshes = std::make_shared<std::string>();
+  auto open = std::make_shared<bool>(false);
+  cmd->add_option("files", *files, "Files to show (several: one page with a file switcher)")->required();
+  cmd->add_option("-o,--output", *out, "The page to write (default: the first file with .html)");
+  cmd->add_option("--skeleton", *skeleton, "X-Ray .omf: the .ogf whose skeleton plays the motions");
+  cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
+  cmd->add_flag("--open", *open, "Open the page in the default browser (xdg-open)");
+  cmd->callback([files, out, skeleton, meshes, open, &exit_code] {
+    if (!view::bundle_available()) {
+      std::fprintf(stderr, "boneyard view: %s\n", view::bundle_unavailable_reason().c_str());
+      exit_code = kExitUsage;
+      return;
+    }
+    const fs::path page = out->empty() ? fs::path(files->front()).replace_extension(".html") : fs::path(*out);
+    for (const auto& f : *files)
+      if (same_file(f, page)) {
+        std::fprintf(stderr, "%s: refusing to overwrite an input file; choose another output\n", page.c_str());
+        exit_code = kExitUsage;
+        return;
+      }
+    std::vector<view::Item> items;
+    for (const auto& path : *files) {
+      auto file = open_file_or_report(path, exit_code);
+      if (!file) continue;
+      auto doc = open_document(std::move(file), path, OpenOptions{});
+      if (!doc) {
+        std::fprintf(stderr, "%s\n", format_finding(doc.error(), path).c_str());
+        exit_code = std::max(exit_code, kExitFindings);
+        continue;
+      }
+      view::ItemOptions options;
+      options.input = path;
+      options.meshes_root = *meshes;
+      if (doc.value()->format() == "omf") options.skeleton = *skeleton;
+      items.push_back(view::make_item(*doc.value(), path, options));
+      for (const auto& f : items.back().warnings) std::fprintf(stderr, "%s\n", format_finding(f, path).c_str());
+      if (!items.back().glb.empty() || items.back().no_model.empty()) continue;
+      std::fprintf(stderr, "%s: %s\n", path.c_str(), items.back().no_model.c_str());
+    }
+    if (items.empty()) return;  // every file failed to open: nothing to show
+    std::string title = items.front().name;
+    if (items.size() > 1) title += " and " + std::to_string(items.size() - 1) + " more";
+    const std::string html = view::build_html(items, view::embedded_bundle(), title);
+    if (auto err = write_file_atomic(page, Bytes(reinterpret_cast<const std::uint8_t*>(html.data()), html.size()));
+        !err.empty()) {
+      std::fprintf(stderr, "%s\n", err.c_str());
+      exit_code = kExitUsage;
+      return;
+    }
+    std::printf("wrote %s (%zu file%s)\n", page.c_str(), items.size(), items.size() == 1 ? "" : "s");
+    if (*open) {
+      if (auto err = open_in_browser(page); !err.empty()) {
+        std::fprintf(stderr, "%s\n", err.c_str());
+        exit_code = kExitUsage;
+      }
+    }
+  });
+}
+
+}  // namespace boneyard::cli
