@@ -14,18 +14,15 @@
 #include "boneyard/omf_edit.h"
 #include "boneyard/text.h"
 #include "boneyard/xray_scene.h"
+#include "xray_import_internal.h"
 
 namespace boneyard::xray {
 
 namespace {
 
-constexpr double kRotationTolerance = 1.0 / 32767.0 + 1e-6;  // one step, plus float noise
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
-Vec3 from_gltf(const float* v) { return {v[0], v[1], -v[2]}; }
-Quat from_gltf_quat(const float* v) { return {v[0], v[1], -v[2], v[3]}; }
-Vec3 from_gltf(const Vec3& v) { return {v.x, v.y, -v.z}; }
-Quat from_gltf(const Quat& q) { return {q.x, q.y, -q.z, q.w}; }
+using namespace import_detail;
 
 Finding import_error(std::string path, std::string message, std::string expected = {}, std::string found = {}) {
   return Finding{Severity::error, 0, std::move(path), std::move(message), std::move(expected), std::move(found)};
@@ -197,176 +194,6 @@ Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, cons
     t.bind_translation.push_back(v);
   }
   return t;
-}
-
-// One record's quantisation inputs: per-frame values in X-Ray space from wherever they come.
-struct RecordSource {
-  const scene::Channel* rotation = nullptr;
-  const scene::Channel* translation = nullptr;
-  const BoneKeys* fallback = nullptr;  // the template's record (any frame count)
-  std::size_t fallback_frames = 0;
-  Quat bind_rotation;
-  Vec3 bind_translation;
-  std::size_t sampled = 1;  // samples per channel; fewer than the motion's frames only when held (see below)
-
-  Quat rot(std::size_t f) const {
-    f = std::min(f, sampled - 1);
-    if (rotation) return from_gltf_quat(rotation->values.data() + f * 4);
-    if (fallback) return scene::normalized(fallback->rotation(std::min(f, fallback_frames - 1)));
-    return bind_rotation;
-  }
-  Vec3 tr(std::size_t f) const {
-    if (translation) return from_gltf(translation->values.data() + std::min(f, sampled - 1) * 3);
-    if (fallback) return fallback->translation(std::min(f, fallback_frames - 1));
-    return bind_translation;
-  }
-};
-
-bool rotation_matches(const RecordSource& src, const BoneKeys& k, std::size_t frames) {
-  for (std::size_t f = 0; f < frames; ++f) {
-    const Quat d = scene::normalized(k.rotation(f));
-    Quat s = src.rot(f);
-    if (scene::dot(s, d) < 0) s = {-s.x, -s.y, -s.z, -s.w};
-    if (std::fabs(double(s.x) - d.x) > kRotationTolerance || std::fabs(double(s.y) - d.y) > kRotationTolerance ||
-        std::fabs(double(s.z) - d.z) > kRotationTolerance || std::fabs(double(s.w) - d.w) > kRotationTolerance)
-      return false;
-  }
-  return true;
-}
-
-// |value - decoded| within half a step of `size` (plus float rounding of the value itself).
-bool within_half_step(float value, float decoded, float size) {
-  const double tol = 0.5 * std::fabs(double(size)) + 4.0 * FLT_EPSILON * std::max(std::fabs(value), std::fabs(decoded));
-  return std::fabs(double(value) - double(decoded)) <= tol;
-}
-
-bool translation_matches(const RecordSource& src, const BoneKeys& k, std::size_t frames) {
-  const Vec3 size = k.translation_keyed() ? k.translation_size : Vec3{};
-  for (std::size_t f = 0; f < frames; ++f) {
-    const Vec3 d = k.translation(f), s = src.tr(f);
-    if (!within_half_step(s.x, d.x, size.x) || !within_half_step(s.y, d.y, size.y) ||
-        !within_half_step(s.z, d.z, size.z))
-      return false;
-  }
-  return true;
-}
-
-void put_i16(std::uint8_t* p, std::int32_t v) {
-  const auto u = static_cast<std::uint16_t>(static_cast<std::int16_t>(v));
-  p[0] = static_cast<std::uint8_t>(u & 0xFF);
-  p[1] = static_cast<std::uint8_t>(u >> 8);
-}
-
-bool all_keys_equal(const std::vector<std::uint8_t>& keys, std::size_t width) {
-  for (std::size_t i = width; i < keys.size(); i += width)
-    if (std::memcmp(keys.data(), keys.data() + i, width) != 0) return false;
-  return true;
-}
-
-// Rotation: components x32767 rounded; all keys equal -> one static key (unless the exported
-// record said keyed, so that an unedited keyed-but-constant record stays keyed).
-void quantise_rotation(const RecordSource& src, std::size_t frames, bool prefer_static, OmfFile& out, BoneKeys& b) {
-  std::vector<std::uint8_t> keys(frames * 8);
-  for (std::size_t f = 0; f < frames; ++f) {
-    const Quat q = src.rot(f);
-    const float c[4] = {q.x, q.y, q.z, q.w};
-    for (int i = 0; i < 4; ++i)
-      put_i16(keys.data() + f * 8 + i * 2,
-              static_cast<std::int32_t>(std::clamp(std::lround(double(c[i]) * 32767.0), -32767L, 32767L)));
-  }
-  if (all_keys_equal(keys, 8) && prefer_static) {
-    keys.resize(8);
-    b.flags |= kFlagRKeysAbsent;
-  }
-  b.rotation_keys = out.keep(std::move(keys));
-  b.rotation_crc = b.rotation_static() ? 0 : key_crc(b.rotation_keys);
-}
-
-// Keys under a known size/init (from extras): nearest integer, accepted only if every value is
-// within half a step of its decoded key (decoded as the engine does, in float).
-bool quantise_under(const RecordSource& src, std::size_t frames, Vec3 size, Vec3 init, bool b16,
-                    std::vector<std::uint8_t>& keys) {
-  const double limit = b16 ? 32767 : 127;
-  const std::size_t w = b16 ? 6 : 3;
-  keys.assign(frames * w, 0);
-  const float sz[3] = {size.x, size.y, size.z}, in[3] = {init.x, init.y, init.z};
-  for (std::size_t f = 0; f < frames; ++f) {
-    const Vec3 t = src.tr(f);
-    const float tv[3] = {t.x, t.y, t.z};
-    for (int a = 0; a < 3; ++a) {
-      double q = 0;
-      if (sz[a] != 0) q = std::round((double(tv[a]) - double(in[a])) / double(sz[a]));
-      if (std::isnan(q)) return false;
-      // With sizes far below float resolution (1e-10 on a 0.07 m init) the decoded floats are
-      // ulps apart, so the extreme keys can read back past +-limit: clamp, then check the value.
-      q = std::clamp(q, -limit, limit);
-      const float decoded = static_cast<float>(q) * sz[a] + in[a];
-      if (!within_half_step(tv[a], decoded, sz[a])) return false;
-      if (b16) put_i16(keys.data() + f * 6 + a * 2, static_cast<std::int32_t>(q));
-      else keys[f * 3 + a] = static_cast<std::uint8_t>(static_cast<std::int8_t>(q));
-    }
-  }
-  return true;
-}
-
-struct RecordHint {  // the exported record (extras), when usable
-  bool present = false;
-  std::uint8_t flags = 0;
-  std::optional<std::uint32_t> rotation_crc, translation_crc;
-  std::optional<Vec3> size, init;
-};
-
-// Translation: the exported size/init when the values still fit them; else the SDK's way:
-// init = centre, size = half-range / 127 (or 32767), q = int(K * (t - init) / half-range).
-bool quantise_translation(const RecordSource& src, std::size_t frames, const RecordHint& hint, bool hq, OmfFile& out,
-                          BoneKeys& b) {
-  std::vector<std::uint8_t> keys;
-  if (hint.present && (hint.flags & kFlagTKeysPresent) && hint.size && hint.init) {
-    const bool b16 = (hint.flags & kFlagTKeys16) != 0;
-    if (quantise_under(src, frames, *hint.size, *hint.init, b16, keys)) {
-      b.flags |= static_cast<std::uint8_t>(kFlagTKeysPresent | (hint.flags & kFlagTKeys16));
-      b.translation_size = *hint.size;
-      b.translation_init = *hint.init;
-      b.translation_keys = out.keep(std::move(keys));
-      b.translation_crc = key_crc(b.translation_keys);
-      return true;
-    }
-  }
-  Vec3 lo = src.tr(0), hi = lo;
-  for (std::size_t f = 1; f < frames; ++f) {
-    const Vec3 t = src.tr(f);
-    lo = {std::min(lo.x, t.x), std::min(lo.y, t.y), std::min(lo.z, t.z)};
-    hi = {std::max(hi.x, t.x), std::max(hi.y, t.y), std::max(hi.z, t.z)};
-  }
-  const float half[3] = {(hi.x - lo.x) * 0.5f, (hi.y - lo.y) * 0.5f, (hi.z - lo.z) * 0.5f};
-  const bool b16 = hq || std::sqrt(half[0] * half[0] + half[1] * half[1] + half[2] * half[2]) > 1.5f;
-  if (half[0] == 0 && half[1] == 0 && half[2] == 0) {
-    // Constant. The CS/CoP compiler keeps bit 2 when it chose 16-bit; so does the exported record.
-    b.translation_init = lo;
-    if (b16 || (hint.present && !(hint.flags & kFlagTKeysPresent) && (hint.flags & kFlagTKeys16)))
-      b.flags |= kFlagTKeys16;
-    return false;
-  }
-  const float k = b16 ? 32767.0f : 127.0f;
-  const float lo_q = b16 ? -32767.0f : -128.0f;
-  const float init[3] = {(lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f, (lo.z + hi.z) * 0.5f};
-  const std::size_t w = b16 ? 6 : 3;
-  keys.assign(frames * w, 0);
-  for (std::size_t f = 0; f < frames; ++f) {
-    const Vec3 t = src.tr(f);
-    const float tv[3] = {t.x, t.y, t.z};
-    for (int a = 0; a < 3; ++a) {
-      const float q = half[a] == 0 ? 0.0f : std::clamp(std::trunc(k * (tv[a] - init[a]) / half[a]), lo_q, k);
-      if (b16) put_i16(keys.data() + f * 6 + a * 2, static_cast<std::int32_t>(q));
-      else keys[f * 3 + a] = static_cast<std::uint8_t>(static_cast<std::int8_t>(q));
-    }
-  }
-  b.flags |= static_cast<std::uint8_t>(kFlagTKeysPresent | (b16 ? kFlagTKeys16 : 0));
-  b.translation_size = {half[0] / k, half[1] / k, half[2] / k};
-  b.translation_init = {init[0], init[1], init[2]};
-  b.translation_keys = out.keep(std::move(keys));
-  b.translation_crc = key_crc(b.translation_keys);
-  return false;
 }
 
 RecordHint record_hint(const nlohmann::json* records, std::size_t r) {
