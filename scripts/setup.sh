@@ -21,7 +21,17 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# External glTF checkers (Khronos validator, three.js) used by the tests; optional for the build.
+# Headless Chromium for the `boneyard view` browser test (tests/view/browser_test.mjs). Optional:
+# that test skips without it, so a failed install must not stop the set-up.
+if ! command -v chromium >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium; } \
+    || echo "chromium could not be installed: the boneyard view browser test will be skipped"
+fi
+
+# External glTF checkers (Khronos validator, three.js) and playwright-core used by the tests; three.js
+# is also bundled into `boneyard view` at build time (without it the build skips that command).
 if [ -f package-lock.json ] && command -v npm >/dev/null 2>&1; then
   npm ci --no-audit --no-fund --loglevel=error || echo "npm ci failed: glTF checks will be skipped"
 fi

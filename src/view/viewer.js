@@ -312,8 +312,8 @@ function updatePlayer() {
 async function show(index) {
   document.body.dataset.state = 'loading';
   dispose();
-  setHover(null);
-  selectedBone = null;
+  hovered = selectedBone = null;
+  playing = false;
   const file = data.files[index];
   $('format').textContent = '.' + file.format;
   $('info').textContent = file.info;
@@ -390,6 +390,17 @@ $('play').addEventListener('click', () => {
   playing = !playing;
   if (cur?.action) cur.action.paused = !playing;
   updatePlayer();
+});
+// Space plays/pauses, arrows step a frame (when no form field has the focus).
+document.addEventListener('keydown', (e) => {
+  if (!cur?.action || e.target.closest?.('input, select, textarea')) return;
+  if (e.key === ' ') $('play').click();
+  else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+    const f = Number($('frame').value) + (e.key === 'ArrowRight' ? 1 : -1);
+    $('frame').value = String(Math.max(0, Math.min(f, Number($('frame').max))));
+    $('frame').dispatchEvent(new Event('input'));
+  } else return;
+  e.preventDefault();
 });
 $('frame').addEventListener('input', () => {
   if (!cur?.action) return;
