@@ -37,6 +37,8 @@ struct ConvertOptions {
   std::filesystem::path skeleton;     // .omf only: the .ogf whose skeleton plays the motions
   std::filesystem::path meshes_root;  // motion refs are relative to it; empty = nearest "meshes" folder
   Diagnostics* warnings = nullptr;    // conversion warnings (missing refs, flat armature, ...)
+  std::filesystem::path textures;     // .ogf meshes: folder with <texture>.png images for the materials
+  bool keep_going = false;            // .ogf meshes: leave out broken children (warning) instead of failing
   // glTF to .omf: the .omf whose parts, params and records to reuse; 16-bit translation keys.
   std::filesystem::path template_omf;
   bool hq = false;

@@ -58,7 +58,24 @@ struct XrayExportOptions {
   std::filesystem::path input;        // the .ogf or .omf being converted (names the result)
   std::filesystem::path meshes_root;  // empty = default_meshes_root(input)
   std::filesystem::path skeleton;     // for an .omf: the .ogf whose skeleton to use (empty = flat)
+  // Meshes of an .ogf (add_meshes):
+  std::filesystem::path textures{};  // --textures: folder holding <texture>.png ("" = materials without images)
+  std::filesystem::path output{};    // the glTF being written; image URIs are relative to its folder
+  bool keep_going = false;         // a broken child is left out with a warning instead of failing
 };
+
+// The model's 0x9 children as meshes of `scene`, whose skeleton must be the model's (in 0xD
+// order, from skeleton_scene). Skinned children become primitives of one skinned mesh (child
+// order); a child of a rigid model (type 10) whose every vertex hangs on one bone becomes plain
+// meshes on those bones' nodes; static (FVF) children a plain mesh on the root node. One material
+// per (texture, shader). A child with errors (validate_ogf_child) fails the export, or with
+// keep_going is left out with a warning. Conventions: docs/xray-gltf.md "Meshes".
+std::optional<Finding> add_meshes(scene::Scene& scene, const OgfFile& ogf, const XrayExportOptions& options,
+                                  Diagnostics& warnings);
+
+// `relative` (with \ or / separators) under `root`, each component matched ignoring ASCII case
+// (game data comes from Windows); nullopt when there is no such regular file.
+std::optional<std::filesystem::path> find_ignoring_case(const std::filesystem::path& root, std::string_view relative);
 
 // An OGF with every motion the engine would give it: its refs (0x13/0x18) or, without refs, its
 // embedded 0xE/0xF. Missing refs are warnings; a broken or mismatching OMF is an error.

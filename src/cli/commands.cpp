@@ -163,6 +163,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   auto meshes = std::make_shared<std::string>();
   auto template_omf = std::make_shared<std::string>();
   auto hq = std::make_shared<bool>(false);
+  auto textures = std::make_shared<std::string>();
+  auto keep_going = std::make_shared<bool>(false);
   auto recursive = std::make_shared<bool>(false);
   auto jobs = std::make_shared<unsigned>(0);
   cmd->add_option("input", *in, "Input file (a folder with --recursive)")->required();
@@ -171,6 +173,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--template", *template_omf, "glTF to .omf: the original .omf (parts, params, unedited bytes)");
   cmd->add_flag("--hq", *hq, "glTF to .omf: 16-bit translation keys for every keyed bone");
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
+  cmd->add_option("--textures", *textures, "X-Ray .ogf to glTF: folder with <texture>.png images (URIs relative to -o)");
+  cmd->add_flag("--keep-going", *keep_going, "X-Ray .ogf to glTF: leave out broken meshes (warned) instead of failing");
   cmd->add_flag("-r,--recursive", *recursive, "X-Ray: convert every .ogf (with its motions) and unreferenced .omf "
                                               "under the input folder to .glb files in the output folder");
   cmd->add_option("-j,--jobs", *jobs, "With --recursive: worker threads (default: all cores)");
@@ -179,7 +183,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--input-layout", common->layout, "MGS2 only: force the input's layout")
       ->check(CLI::IsMember({"ps2", "mc"}));
   add_names_option(*cmd, *common);
-  cmd->callback([in, out, common, target_layout, skeleton, meshes, template_omf, hq, recursive, jobs, &exit_code] {
+  cmd->callback([in, out, common, target_layout, skeleton, meshes, template_omf, hq, recursive, jobs, textures, keep_going,
+                 &exit_code] {
     if (*recursive) {
       exit_code = std::max(exit_code, run_batch_convert(*in, *out, *meshes, ".glb", *jobs));
       return;
@@ -211,6 +216,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     options.meshes_root = *meshes;
     options.template_omf = *template_omf;
     options.hq = *hq;
+    options.textures = *textures;
+    options.keep_going = *keep_going;
     options.warnings = &warnings;
     options.side_files = &side_files;
     auto bytes = doc->convert(ext, options);

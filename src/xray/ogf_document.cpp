@@ -51,6 +51,21 @@ class OgfDocument final : public Document {
       for (const auto& r : file_.motion_refs) s += " " + printable(r);
       s += "\n";
     }
+    if (!file_.children.empty()) s += "  meshes: " + std::to_string(file_.children.size()) + " child(ren)\n";
+    for (const auto& c : file_.children) {
+      s += "  " + c.path() + " ";
+      if (c.error) {
+        s += "unreadable: " + c.error->message + " (" + c.error->path + ")\n";
+        continue;
+      }
+      const auto [first, count] = c.full_detail();
+      (void)first;
+      s += "type " + std::to_string(c.header.type) + ", " + std::to_string(c.vertices->count) + " vertices (" +
+           hex(c.vertices->format) + (c.vertices->links() ? ", " + std::to_string(c.vertices->links()) + " link(s)" : ", static") +
+           "), " + std::to_string(count / 3) + " triangles" +
+           (c.windows.empty() ? "" : " at full detail of " + std::to_string(c.index_count / 3)) + ", texture " +
+           printable(c.texture) + ", shader " + printable(c.shader) + "\n";
+    }
     if (file_.user_data) s += "  user data: " + std::to_string(file_.user_data->size()) + " bytes\n";
     if (file_.description && file_.description->parsed)
       s += "  description: source " + printable(file_.description->source) + ", build " +
@@ -130,7 +145,7 @@ class OgfDocument final : public Document {
     if (ext == ".ogf") return write_ogf(file_);
     if (ext == ".omf") return extract_omf(file_);
     Diagnostics warnings;
-    XrayExportOptions x{o.input, o.meshes_root, {}};
+    XrayExportOptions x{o.input, o.meshes_root, {}, o.textures, o.output, o.keep_going};
     auto sc = ogf_to_scene(file_, x, warnings);
     if (o.warnings != nullptr)
       for (auto& f : warnings.findings()) o.warnings->add(std::move(f));

@@ -41,6 +41,24 @@ fs::path default_meshes_root(const fs::path& ogf_path) {
   return dir;
 }
 
+std::optional<fs::path> find_ignoring_case(const fs::path& root, std::string_view relative) {
+  std::string r(relative);
+  std::replace(r.begin(), r.end(), '\\', '/');
+  fs::path dir = root;
+  for (std::size_t start = 0; start < r.size();) {
+    const std::size_t slash = std::min(r.find('/', start), r.size());
+    const std::string part = r.substr(start, slash - start);
+    start = slash + 1;
+    if (part.empty() || part == ".") continue;
+    if (part == "..") return std::nullopt;  // names stay inside the root
+    auto next = find_entry(dir, part, start < r.size());
+    if (!next) return std::nullopt;
+    dir = *next;
+  }
+  std::error_code ec;
+  return fs::is_regular_file(dir, ec) ? std::optional<fs::path>(dir) : std::nullopt;
+}
+
 std::vector<fs::path> resolve_motion_ref(const fs::path& root, std::string_view ref, std::string* looked) {
   std::string r(ref);
   std::replace(r.begin(), r.end(), '\\', '/');
@@ -78,10 +96,19 @@ std::vector<fs::path> resolve_motion_ref(const fs::path& root, std::string_view 
 
 Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o, Diagnostics& warnings,
                                   std::vector<fs::path>* used_omfs) {
-  auto made = skeleton_scene(ogf, stem_of(o.input));
-  if (!made) return made.error();
-  scene::Scene s = std::move(made).value();
+  scene::Scene s;
+  if (ogf.bones.empty() && !ogf.children.empty() && !ogf.motions && ogf.motion_refs.empty()) {
+    // A static model (types 0-2): meshes on the root node, no skeleton.
+    s.generator = "boneyard";
+    s.skeleton.name = stem_of(o.input);
+    s.extras["xray"]["motion_sets"] = nlohmann::json::array();
+  } else {
+    auto made = skeleton_scene(ogf, stem_of(o.input));
+    if (!made) return made.error();
+    s = std::move(made).value();
+  }
   s.extras["xray"]["model"] = o.input.filename().string();
+  if (auto err = add_meshes(s, ogf, o, warnings)) return *err;
   if (!ogf.motion_refs.empty()) {
     const fs::path root = o.meshes_root.empty() ? default_meshes_root(o.input) : o.meshes_root;
     for (const auto& ref : ogf.motion_refs) {

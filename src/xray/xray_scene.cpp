@@ -10,6 +10,7 @@
 
 #include "boneyard/text.h"
 #include "boneyard/xray_import.h"
+#include "xray_scene_internal.h"
 
 namespace boneyard::xray {
 
@@ -19,22 +20,6 @@ namespace {
 constexpr float kAbsurdTranslation = 1.0e4f;  // metres
 
 nlohmann::json vec3_json(const Vec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); }
-
-// Raw cp1251 names as UTF-8; when that does not map back to the same bytes (0x98), the hex of
-// the stored bytes is added so an importer can restore them exactly.
-void put_name(nlohmann::json& j, const char* key, const std::string& raw) {
-  j[key] = cp1251_to_utf8(raw);
-  const auto back = utf8_to_cp1251(j[key].get<std::string>());
-  if (!back || *back != raw) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string h;
-    for (unsigned char c : raw) {
-      h += kHex[c >> 4];
-      h += kHex[c & 15];
-    }
-    j[std::string(key) + "_hex"] = h;
-  }
-}
 
 nlohmann::json parts_json(const Params& p) {
   nlohmann::json parts = nlohmann::json::array();
@@ -121,6 +106,20 @@ bool absurd(const Vec3& v) {
 }
 
 }  // namespace
+
+void put_name(nlohmann::json& j, const char* key, const std::string& raw) {
+  j[key] = cp1251_to_utf8(raw);
+  const auto back = utf8_to_cp1251(j[key].get<std::string>());
+  if (!back || *back != raw) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string h;
+    for (unsigned char c : raw) {
+      h += kHex[c >> 4];
+      h += kHex[c & 15];
+    }
+    j[std::string(key) + "_hex"] = h;
+  }
+}
 
 Quat to_gltf(const Quat& stored) {
   const Quat n = scene::normalized(stored);

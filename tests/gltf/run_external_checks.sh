@@ -29,26 +29,35 @@ link soc/wpn_binoculars_hud_animations.omf weapons/binoculars/wpn_binoculars_hud
 link soc/rat_1.ogf monsters/rat/rat_1.ogf
 
 fail=0
-check() {  # input output joints animations [extra convert args...]
-  local in=$1 out=$2 joints=$3 anims=$4
-  shift 4
+# Expected counts come from the native files: vertices = every child's 0x3 count, triangles = full
+# detail (slide window 0 of progressive children, notes 9.3; else index count / 3).
+check() {  # input output joints animations vertices triangles [extra convert args...]
+  local in=$1 out=$2 joints=$3 anims=$4 verts=$5 tris=$6
+  shift 6
   if ! "$cli" convert "$in" -o "$out" "$@"; then
     echo "FAIL: boneyard convert $in"
     fail=1
     return
   fi
-  if ! node "$src/tests/gltf/check_gltf.mjs" "$out" --joints "$joints" --animations "$anims"; then
+  if ! node "$src/tests/gltf/check_gltf.mjs" "$out" --joints "$joints" --animations "$anims" \
+      --vertices "$verts" --triangles "$tris"; then
     echo "FAIL: $out"
     fail=1
   fi
 }
-check "$m/gwr/food/headflash/headflash_hud.ogf" "$tmp/headflash.glb" 1 1
-check "$m/gwr/equipment/medkit_exo/medkit_exo_hud.ogf" "$tmp/medkit_exo.glb" 8 5
-check "$m/monsters/zombi/zombi_1.ogf" "$tmp/zombi.glb" 41 69
-check "$m/monsters/zombi/zombi_1.ogf" "$tmp/zombi.gltf" 41 69
-check "$m/weapons/binoculars/wpn_binoculars_hud.ogf" "$tmp/binoculars.glb" 44 5
-check "$m/monsters/rat/rat_1.ogf" "$tmp/rat.glb" 29 45
-check "$samples/soc/zombi_animation.omf" "$tmp/zombi_omf.glb" 41 69 --skeleton "$samples/soc/zombi_1.ogf"
-check "$samples/cop/wpn_hand_knife_hud_animation.omf" "$tmp/knife_flat.glb" 42 18
-check "$samples/cs/stalker_lesnik_1.ogf" "$tmp/lesnik.glb" 61 0   # its OMF is not available: skeleton only
+check "$m/gwr/food/headflash/headflash_hud.ogf" "$tmp/headflash.glb" 1 1 4 2
+check "$m/gwr/equipment/medkit_exo/medkit_exo_hud.ogf" "$tmp/medkit_exo.glb" 8 5 90 76
+check "$m/monsters/zombi/zombi_1.ogf" "$tmp/zombi.glb" 41 69 1546 1806
+check "$m/monsters/zombi/zombi_1.ogf" "$tmp/zombi.gltf" 41 69 1546 1806
+check "$m/weapons/binoculars/wpn_binoculars_hud.ogf" "$tmp/binoculars.glb" 44 5 7620 9456
+check "$m/monsters/rat/rat_1.ogf" "$tmp/rat.glb" 29 45 894 298
+check "$samples/soc/zombi_animation.omf" "$tmp/zombi_omf.glb" 41 69 0 0 --skeleton "$samples/soc/zombi_1.ogf"
+check "$samples/cop/wpn_hand_knife_hud_animation.omf" "$tmp/knife_flat.glb" 42 18 0 0
+# Models whose OMFs are not among the samples (skeleton + meshes), and type 10 (rigid) models.
+check "$samples/cs/stalker_lesnik_1.ogf" "$tmp/lesnik.glb" 61 0 6798 8180   # 4-link (id 4), progressive
+check "$samples/cop/cat_weak.ogf" "$tmp/cat_weak.glb" 30 0 1857 1858         # 2-link (id 2), progressive
+check "$samples/cop/flush_dead.ogf" "$tmp/flush_dead.glb" 26 0 2419 3327     # type 10, 3-link (id 3)
+check "$samples/cop/protein.ogf" "$tmp/protein.glb" 1 0 24 12                 # type 10, rigid mesh on its bone
+check "$samples/cop/handflash_hud.ogf" "$tmp/handflash.glb" 8 0 1984 2052     # protected (bit-31 chunks), 3 children
+check "$samples/tools/test_fmt_ogf_gl.ogf" "$tmp/test_fmt_ogf_gl.glb" 3 0 56 44
 exit $fail

@@ -1,0 +1,14 @@
+// Helpers shared by the X-Ray scene adapters (skeleton/motions and meshes).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace boneyard::xray {
+
+// j[key] = the raw cp1251 string as UTF-8; when that does not map back to the same bytes (0x98),
+// j[key + "_hex"] carries the stored bytes in hex so an importer can restore them exactly.
+void put_name(nlohmann::json& j, const char* key, const std::string& raw);
+
+}  // namespace boneyard::xray
