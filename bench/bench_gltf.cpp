@@ -1,5 +1,6 @@
 // X-Ray to glTF speed: zombi_1.ogf + zombi_animation.omf (69 motions, 41 bones) to .glb bytes on
-// one core (target < 50 ms), its stages, and batch throughput on 1..N threads. The sample files
+// one core (target < 50 ms), its stages, the skinned stalker_lesnik_1.ogf (61 bones, 6,798
+// vertices; target < 100 ms with its OMF), and batch throughput on 1..N threads. The sample files
 // are linked into a temporary meshes tree (never copied into the repository).
 #include <benchmark/benchmark.h>
 
@@ -78,6 +79,40 @@ void BM_GlbWriterOnly(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_GlbWriterOnly)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
+// stalker_lesnik_1.ogf with its mesh to .glb bytes. Its motions (actors\lesnik_animation, 1.6 MB
+// in the game) are not among the samples; when cs/lesnik_animation.omf is there it is linked where
+// the ref points, otherwise the ref is missing (a warning) and the skeleton and mesh are measured.
+void BM_LesnikToGlb(benchmark::State& state) {
+  const fs::path ogf_path = kSamples / "cs/stalker_lesnik_1.ogf";
+  if (!fs::exists(ogf_path)) {
+    state.SkipWithError("samples not found (../shared/samples/xray)");
+    return;
+  }
+  std::random_device rd;
+  const fs::path root = fs::temp_directory_path() / ("boneyard_bench_lesnik_" + std::to_string(rd()));
+  fs::create_directories(root / "meshes/actors/stalker_lesnik");
+  const fs::path model = root / "meshes/actors/stalker_lesnik/stalker_lesnik_1.ogf";
+  fs::create_symlink(ogf_path, model);
+  const bool with_omf = fs::exists(kSamples / "cs/lesnik_animation.omf");
+  if (with_omf) fs::create_symlink(kSamples / "cs/lesnik_animation.omf", root / "meshes/actors/lesnik_animation.omf");
+  std::size_t bytes = 0, vertices = 0;
+  for (auto _ : state) {
+    auto ogf = xray::read_ogf(open(model));
+    Diagnostics warnings;
+    auto sc = xray::ogf_to_scene(ogf.value(), {model, {}, {}}, warnings);
+    auto out = gltf::write(sc.value(), gltf::Container::glb);
+    bytes = out.main.size();
+    vertices = sc->meshes.empty() ? 0 : sc->meshes[0].primitives[0].vertex_count();
+    benchmark::DoNotOptimize(out.main.data());
+  }
+  state.counters["glb_MB"] = double(bytes) / 1e6;
+  state.counters["vertices"] = double(vertices);
+  state.counters["with_omf"] = with_omf ? 1 : 0;
+  std::error_code ec;
+  fs::remove_all(root, ec);
+}
+BENCHMARK(BM_LesnikToGlb)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
 // Batch: 8 models + their shared OMF, written to disk, on 1, 2, ... threads.
 void BM_Batch8Models(benchmark::State& state) {

@@ -1,6 +1,7 @@
-// libFuzzer target for the OGF skeleton reader and the glTF export: any input must parse or fail
-// cleanly; what parses must validate and rewrite byte-exact; a skeleton that exports must give a
-// scene the glTF writer accepts (embedded motions included; refs are not followed here).
+// libFuzzer target for the OGF reader (skeleton and meshes) and the glTF export: any input must
+// parse or fail cleanly; what parses must validate and rewrite byte-exact; a model that exports
+// must give a scene the glTF writer accepts: skeleton, embedded motions (refs are not followed
+// here) and meshes, both failing on the first broken child and leaving broken children out.
 #include <cstdlib>
 #include <cstring>
 
@@ -8,22 +9,42 @@
 #include "boneyard/ogf.h"
 #include "boneyard/xray_scene.h"
 
+namespace {
+
+void write_or_abort(const boneyard::scene::Scene& s) {
+  const auto glb = boneyard::gltf::write(s, boneyard::gltf::Container::glb);
+  if (glb.main.size() < 20 || glb.main.size() % 4 != 0) std::abort();
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace boneyard;
   auto file = FileData::from_vector(std::vector<std::uint8_t>(data, data + size));
   auto ogf = xray::read_ogf(file);
   if (!ogf) return 0;
-  (void)xray::validate_ogf(ogf.value());
+  (void)xray::validate_ogf(ogf.value());  // decodes every vertex of every readable child
   const auto out = xray::write_ogf(ogf.value());
   if (out.size() != size || std::memcmp(out.data(), data, size) != 0) std::abort();
-  auto sc = xray::skeleton_scene(ogf.value(), "fuzz");
-  if (!sc) return 0;
-  if (ogf->motions) {
-    Diagnostics warnings;
-    if (xray::add_motions(sc.value(), &ogf.value(), *ogf->motions, "embedded", warnings)) return 0;
-    xray::resolve_duplicate_motions(sc.value(), warnings);
+  scene::Scene base;
+  if (ogf->bones.empty()) {
+    base.skeleton.name = "fuzz";  // a static model: meshes without a skeleton
+  } else {
+    auto sc = xray::skeleton_scene(ogf.value(), "fuzz");
+    if (!sc) return 0;
+    base = std::move(sc).value();
+    if (ogf->motions) {
+      Diagnostics warnings;
+      if (xray::add_motions(base, &ogf.value(), *ogf->motions, "embedded", warnings)) return 0;
+      xray::resolve_duplicate_motions(base, warnings);
+    }
   }
-  const auto glb = gltf::write(sc.value(), gltf::Container::glb);
-  if (glb.main.size() < 20 || glb.main.size() % 4 != 0) std::abort();
+  Diagnostics warnings;
+  scene::Scene strict = base;
+  xray::XrayExportOptions o{"fuzz.ogf", {}, {}, {}, {}, false};
+  if (!xray::add_meshes(strict, ogf.value(), o, warnings)) write_or_abort(strict);
+  o.keep_going = true;  // never fails: broken children are left out
+  if (xray::add_meshes(base, ogf.value(), o, warnings)) std::abort();
+  write_or_abort(base);
   return 0;
 }
