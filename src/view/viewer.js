@@ -196,7 +196,8 @@ function frameModel() {
   cur.root.updateMatrixWorld(true);
   if (box.isEmpty()) box.set(new THREE.Vector3(-0.5, 0, -0.5), new THREE.Vector3(0.5, 1, 0.5));
   const center = box.getCenter(new THREE.Vector3());
-  const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 0.1);
+  const extent = box.getSize(new THREE.Vector3()).length() / 2;
+  const radius = extent > 1e-6 ? extent : 0.5; // a single point (joints at the origin, no motion)
   cur.radius = radius;
   camera.near = radius / 200;
   camera.far = radius * 200;
