@@ -1,37 +1,11 @@
-// libFuzzer target for the KMS reader. Properties checked beyond "no crash": a file that reads
-// rewrites byte-exact, and what the builder writes reads back.
-#include <cstdint>
-#include <cstdlib>
-#include <cstring>
-
+// libFuzzer target for the KMS reader, builder and document (see fuzz_mgs2.h).
 #include "boneyard/kms.h"
-#include "boneyard/mgs2_validate.h"
-#include "mgs2/mgs2_documents.h"
+#include "fuzz_mgs2.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace boneyard;
   using namespace boneyard::mgs2;
-  const Bytes bytes(data, size);
-  for (auto force : {std::optional<Layout>{}, std::optional<Layout>{Layout::ps2}, std::optional<Layout>{Layout::mc}}) {
-    auto m = read_kms(bytes, force);
-    if (!m) continue;
-    Diagnostics d;
-    validate_kms(m.value(), d);
-    const auto out = write_kms(m.value());
-    if (out.size() != size || std::memcmp(out.data(), data, size) != 0) std::abort();
-    for (Layout target : {Layout::ps2, Layout::mc}) {
-      auto built = build_kms(m.value(), target);
-      if (built && !read_kms(Bytes(built.value().data(), built.value().size()), target)) std::abort();
-    }
-  }
-  auto doc = open_kms_document(FileData::from_vector({data, data + size}), {});
-  if (doc) {
-    JsonWriter w;
-    DumpOptions o;
-    doc.value()->dump(w, o);
-    o.raw = true;
-    doc.value()->dump(w, o);
-    (void)doc.value()->info();
-  }
-  return 0;
+  return fuzz::run(
+      data, size, [](boneyard::Bytes b, std::optional<Layout> f) { return read_kms(b, f); }, validate_kms,
+      [](const auto& m) { return write_kms(m); }, [](const auto& m, Layout t) { return build_kms(m, t); },
+      [](auto file, const boneyard::OpenOptions& o) { return open_kms_document(std::move(file), o); });
 }

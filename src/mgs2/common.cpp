@@ -1,6 +1,8 @@
 #include <algorithm>
+#include <string>
 
 #include "boneyard/mgs2_layout.h"
+#include "read_helpers.h"
 
 namespace boneyard::mgs2 {
 
@@ -23,6 +25,17 @@ std::vector<Gap> uncovered_gaps(Bytes file, std::vector<Interval> covered) {
   }
   if (pos < file.size()) gaps.push_back(Gap{pos, file.subspan(pos)});
   return gaps;
+}
+
+void note_layout_and_gaps(Diagnostics& notes, std::optional<Layout> forced, const std::vector<Gap>& gaps) {
+  if (forced) notes.add(Severity::info, 0, "header", "layout forced", {}, std::string(layout_name(*forced)));
+  std::uint64_t gap_bytes = 0;
+  for (const auto& g : gaps) gap_bytes += g.bytes.size();
+  if (gap_bytes != 0) {
+    notes.add(Severity::info, gaps.front().offset, "file",
+              std::to_string(gap_bytes) + " bytes in " + std::to_string(gaps.size()) +
+                  " gaps not covered by any structure (padding or unknown data, kept on rewrite)");
+  }
 }
 
 }  // namespace boneyard::mgs2

@@ -122,16 +122,7 @@ KmsModel read_model(Bytes file, std::optional<Layout> force, Diagnostics* notes)
     }
   }
   m.gaps = uncovered_gaps(file, std::move(covered));
-  if (notes != nullptr) {
-    if (force) notes->add(Severity::info, 0, "header", "layout forced", {}, std::string(layout_name(*force)));
-    std::uint64_t gap_bytes = 0;
-    for (const auto& g : m.gaps) gap_bytes += g.bytes.size();
-    if (gap_bytes != 0) {
-      notes->add(Severity::info, m.gaps.front().offset, "file",
-                 std::to_string(gap_bytes) + " bytes in " + std::to_string(m.gaps.size()) +
-                     " gaps not covered by any structure (padding or unknown data, kept on rewrite)");
-    }
-  }
+  if (notes != nullptr) note_layout_and_gaps(*notes, force, m.gaps);
   return m;
 }
 

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "boneyard/bytes.h"
+#include "boneyard/diagnostics.h"
 #include "boneyard/mgs2_layout.h"
 
 namespace boneyard::mgs2::detail {
@@ -95,3 +97,10 @@ inline void put_at(std::vector<std::uint8_t>& out, std::uint64_t at, Bytes bytes
 inline std::uint64_t align16(std::uint64_t v) { return (v + 15) & ~std::uint64_t{15}; }
 
 }  // namespace boneyard::mgs2::detail
+
+namespace boneyard::mgs2 {
+
+// The reader's info notes shared by both formats: a forced layout, and bytes no structure covers.
+void note_layout_and_gaps(Diagnostics& notes, std::optional<Layout> forced, const std::vector<Gap>& gaps);
+
+}  // namespace boneyard::mgs2
