@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdio>
+
+#include "boneyard/gltf_read.h"
 
 #include "mgs2/mgs2_documents.h"
 #include "xray/xray_documents.h"
@@ -12,6 +15,88 @@
 namespace boneyard {
 
 namespace {
+
+// A glTF file: read once (meshes, skin, animations sampled at 30 fps), then converted by the game
+// that asks for it: .omf (X-Ray motions) or .kms/.evm (MGS2 models). It lives here because it is
+// the one format both games' libraries read.
+class GltfDocument final : public Document {
+ public:
+  GltfDocument(scene::Scene s, Diagnostics read_warnings) : s_(std::move(s)), read_(std::move(read_warnings)) {}
+  std::string_view format() const override { return "gltf"; }
+
+  std::string info() const override {
+    std::size_t prims = 0, verts = 0, tris = 0;
+    for (const auto& m : s_.meshes)
+      for (const auto& p : m.primitives) ++prims, verts += p.vertex_count(), tris += p.indices.size() / 3;
+    char b[256];
+    std::snprintf(b, sizeof b, "glTF: %zu nodes, skin of %zu joints, %zu meshes (%zu primitives, %zu vertices, %zu triangles), "
+                  "%zu materials, %zu animations (sampled at 30 fps)\n",
+                  s_.skeleton.joints.size(), s_.skeleton.skin.size(), s_.meshes.size(), prims, verts, tris,
+                  s_.materials.size(), s_.animations.size());
+    std::string out = b;
+    for (const auto& a : s_.animations) {
+      const std::size_t frames = a.timelines.empty() ? 0 : a.timelines[0].times.size();
+      std::snprintf(b, sizeof b, "  %zu frames, %zu channels: ", frames, a.channels.size());
+      out += b + a.name + "\n";
+    }
+    return out;
+  }
+
+  void dump(JsonWriter& out, const DumpOptions&) const override {
+    out.begin_object().field("format", "gltf").key("nodes").begin_array();
+    for (const auto& j : s_.skeleton.joints) out.begin_object().field("name", j.name).field("parent", j.parent).end_object();
+    out.end_array().key("meshes").begin_array();
+    for (const auto& m : s_.meshes) {
+      std::size_t verts = 0, tris = 0;
+      for (const auto& p : m.primitives) verts += p.vertex_count(), tris += p.indices.size() / 3;
+      out.begin_object()
+          .field("name", m.name)
+          .field("skinned", m.skinned)
+          .field("primitives", std::uint64_t{m.primitives.size()})
+          .field("vertices", std::uint64_t{verts})
+          .field("triangles", std::uint64_t{tris})
+          .end_object();
+    }
+    out.end_array().key("animations").begin_array();
+    for (const auto& a : s_.animations) {
+      const std::size_t frames = a.timelines.empty() ? 0 : a.timelines[0].times.size();
+      out.begin_object()
+          .field("name", a.name)
+          .field("frames", std::uint64_t{frames})
+          .field("channels", std::uint64_t{a.channels.size()})
+          .end_object();
+    }
+    out.end_array().end_object();
+  }
+
+  Diagnostics validate() const override { return read_; }
+  std::vector<std::string> convert_targets() const override { return {".omf", ".kms", ".evm"}; }
+
+  Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
+    if (ext == ".omf") return xray::gltf_scene_to_omf(s_, read_, o);
+    if (ext == ".kms" || ext == ".evm") {
+      if (o.warnings != nullptr)
+        for (const auto& f : read_.findings()) o.warnings->add(f);
+      return mgs2::scene_to_model(s_, ext, o);
+    }
+    return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .kms or .evm", std::string(ext)};
+  }
+
+ private:
+  scene::Scene s_;
+  Diagnostics read_;
+};
+
+Result<std::unique_ptr<Document>> open_gltf_document(std::shared_ptr<const FileData> file, const OpenOptions& options) {
+  Diagnostics warnings;
+  const auto base = std::filesystem::path(options.file_name).parent_path();
+  gltf::ReadOptions ro;
+  ro.require_animations = false;  // motions need them (checked on conversion to .omf), models do not
+  auto s = gltf::read(file->bytes(), base, ro, warnings);
+  if (!s) return s.error();
+  return std::unique_ptr<Document>(new GltfDocument(std::move(s).value(), std::move(warnings)));
+}
+
 
 struct FormatEntry {
   std::string_view name;
@@ -22,7 +107,7 @@ struct FormatEntry {
 constexpr std::array kFormats = {
     FormatEntry{"omf", xray::sniff_omf, xray::open_omf_document},
     FormatEntry{"ogf", xray::sniff_ogf, xray::open_ogf_document},
-    FormatEntry{"gltf", xray::sniff_gltf, xray::open_gltf_document},
+    FormatEntry{"gltf", xray::sniff_gltf, open_gltf_document},  // both games: above
     FormatEntry{"kms", mgs2::sniff_kms, mgs2::open_kms_document},
     FormatEntry{"evm", mgs2::sniff_evm, mgs2::open_evm_document},
 };

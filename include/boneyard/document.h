@@ -40,7 +40,9 @@ struct ConvertOptions {
   std::filesystem::path textures;     // .ogf meshes: folder with <texture>.png images for the materials
   bool keep_going = false;            // .ogf meshes: leave out broken children (warning) instead of failing
   // glTF to .omf: the .omf whose parts, params and records to reuse; 16-bit translation keys.
+  // glTF to .kms/.evm: the original model (header, units, fields and placement to reuse).
   std::filesystem::path template_omf;
+  double scale = 0;  // MGS2 <-> glTF: metres per model unit; 0 = the glTF's extras, else 0.001
   bool hq = false;
   // Files to write before the returned bytes (the .bin of a .gltf), as (path, bytes).
   std::vector<std::pair<std::filesystem::path, std::vector<std::uint8_t>>>* side_files = nullptr;

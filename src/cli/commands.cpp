@@ -170,10 +170,15 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->add_option("input", *in, "Input file (a folder with --recursive)")->required();
   cmd->add_option("-o,--output", *out, "Output file (a folder with --recursive)")->required();
   cmd->add_option("--skeleton", *skeleton, "X-Ray .omf <-> glTF: the .ogf whose skeleton plays the motions");
-  cmd->add_option("--template", *template_omf, "glTF to .omf: the original .omf (parts, params, unedited bytes)");
+  cmd->add_option("--template", *template_omf,
+                  "glTF to .omf/.kms/.evm: the original file (parts, params, fields, placement; unedited bytes)");
+  auto scale = std::make_shared<double>(0);
+  cmd->add_option("--scale", *scale, "MGS2 <-> glTF: metres per model unit (default: the glTF's extras, else 0.001)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--hq", *hq, "glTF to .omf: 16-bit translation keys for every keyed bone");
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
-  cmd->add_option("--textures", *textures, "X-Ray .ogf to glTF: folder with <texture>.png images (URIs relative to -o)");
+  cmd->add_option("--textures", *textures,
+                  "X-Ray .ogf, MGS2 .kms/.evm to glTF: folder with <texture>.png images (URIs relative to -o)");
   cmd->add_flag("--keep-going", *keep_going, "X-Ray .ogf to glTF: leave out broken meshes (warned) instead of failing");
   cmd->add_flag("-r,--recursive", *recursive, "X-Ray: convert every .ogf (with its motions) and unreferenced .omf "
                                               "under the input folder to .glb files in the output folder");
@@ -184,9 +189,9 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"ps2", "mc"}));
   add_names_option(*cmd, *common);
   cmd->callback([in, out, common, target_layout, skeleton, meshes, template_omf, hq, recursive, jobs, textures, keep_going,
-                 &exit_code] {
+                 scale, &exit_code] {
     if (*recursive) {
-      exit_code = std::max(exit_code, run_batch_convert(*in, *out, *meshes, ".glb", *jobs));
+      exit_code = std::max(exit_code, run_batch_convert(*in, *out, *meshes, ".glb", *jobs, *textures, *keep_going));
       return;
     }
     if (same_file(*in, *out)) {
@@ -216,6 +221,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     options.meshes_root = *meshes;
     options.template_omf = *template_omf;
     options.hq = *hq;
+    options.scale = *scale;
     options.textures = *textures;
     options.keep_going = *keep_going;
     options.warnings = &warnings;

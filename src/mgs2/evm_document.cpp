@@ -107,9 +107,10 @@ class EvmDocument final : public Document {
     return d;
   }
 
-  std::vector<std::string> convert_targets() const override { return {".evm"}; }
+  std::vector<std::string> convert_targets() const override { return {".evm", ".glb", ".gltf"}; }
 
   Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
+    if (ext == ".glb" || ext == ".gltf") return evm_to_gltf(m_, names_, ext, o);
     if (ext != ".evm") return Finding{Severity::error, 0, {}, "unsupported conversion", ".evm", std::string(ext)};
     const Layout target = parse_layout(o.layout).value_or(m_.layout);
     if (target == m_.layout) return write_evm(m_);
@@ -189,7 +190,9 @@ int sniff_evm(Bytes bytes, std::string_view extension) {
   const std::uint32_t n_x = load_le<std::uint32_t>(bytes.data() + 4);
   // mat_id is a byte and 0xFF means unused: no more than 255 joints.
   if (n_x > 255 || n_models > n_x) return extension == ".evm" ? 5 : 0;
-  return extension == ".evm" ? 60 : 30;
+  // With its extension, a structurally valid EVM beats an OGF guess (an EVM whose first two
+  // dwords are 1, 1 also looks like an OGF header chunk).
+  return extension == ".evm" ? 85 : 30;
 }
 
 Result<std::unique_ptr<Document>> open_evm_document(std::shared_ptr<const FileData> file, const OpenOptions& options) {

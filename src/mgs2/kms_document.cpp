@@ -123,9 +123,10 @@ class KmsDocument final : public Document {
     return d;
   }
 
-  std::vector<std::string> convert_targets() const override { return {".kms"}; }
+  std::vector<std::string> convert_targets() const override { return {".kms", ".glb", ".gltf"}; }
 
   Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
+    if (ext == ".glb" || ext == ".gltf") return kms_to_gltf(m_, names_, ext, o);
     if (ext != ".kms") return Finding{Severity::error, 0, {}, "unsupported conversion", ".kms", std::string(ext)};
     const Layout target = parse_layout(o.layout).value_or(m_.layout);
     if (target == m_.layout) return write_kms(m_);

@@ -178,7 +178,7 @@ Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const cha
         SrcPrimitive p;
         p.mesh = mi;
         p.order = pi;
-        p.packet = jget(prim->extras, kPacketKey);
+        p.packet = jget(mesh.primitives[pi].extras, kPacketKey);  // not the local copy: it outlives this loop
         p.unit = me ? static_cast<int>(jnum<std::int64_t>(*me, "unit", -1)) : -1;
         p.uv_sets = std::min<std::size_t>(prim->uvs.size(), 3);
         if (p.uv_sets == 0 && p.packet == nullptr) ++no_uvs;  // our packets may have none

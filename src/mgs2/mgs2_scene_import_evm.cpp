@@ -265,6 +265,8 @@ Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& s, const Impo
     }
     std::stable_sort(out.begin(), out.end(), [](const PacketOut& a, const PacketOut& b) { return a.order < b.order; });
     for (auto& po : out) m.packets.push_back(std::move(po.packet));
+    // An EVM without packets has no packet pointer, and so no recognisable layout.
+    if (m.packets.empty()) fail(0, "meshes", "no triangles to write", ">= 1 triangle", "0");
     if (moved_vertices != 0)
       warnings.add(Severity::warning, 0, "weights", "influences below 1/256 dropped by 0.1.7 quantisation", "0 weight moved",
                    std::to_string(moved_vertices) + " vertices, total " + std::to_string(dropped));

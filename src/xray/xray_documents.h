@@ -17,6 +17,10 @@ Result<std::unique_ptr<Document>> open_ogf_document(std::shared_ptr<const FileDa
 // glTF input, converted to .omf (xray_gltf_document.cpp).
 int sniff_gltf(Bytes bytes, std::string_view extension);
 Result<std::unique_ptr<Document>> open_gltf_document(std::shared_ptr<const FileData> file, const OpenOptions& options);
+// A scene read from glTF (with the reader's warnings) to .omf bytes: --skeleton, --template, --hq.
+// Error when it has no animations.
+Result<std::vector<std::uint8_t>> gltf_scene_to_omf(const scene::Scene& scene, const Diagnostics& read_warnings,
+                                                    const ConvertOptions& options);
 
 // glTF export for Document::convert (ogf_document.cpp): .glb bytes, or .gltf JSON with its .bin
 // handed to options.side_files.

@@ -65,36 +65,7 @@ class GltfDocument final : public Document {
   Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
     if (ext != ".omf")
       return Finding{Severity::error, 0, "convert", "a glTF converts only to .omf", ".omf", std::string(ext)};
-    Diagnostics scratch;
-    Diagnostics& warnings = o.warnings ? *o.warnings : scratch;
-    for (const auto& f : read_.findings()) warnings.add(f);
-    std::optional<OgfFile> ogf;
-    std::optional<OmfFile> tpl;
-    if (!o.skeleton.empty()) {
-      auto r = load<OgfFile>(o.skeleton, "--skeleton", [](auto f) { return read_ogf(std::move(f)); });
-      if (!r) return r.error();
-      ogf = std::move(r).value();
-    }
-    if (!o.template_omf.empty()) {
-      auto r = load<OmfFile>(o.template_omf, "--template", [](auto f) { return read_omf(std::move(f)); });
-      if (!r) return r.error();
-      tpl = std::move(r).value();
-    }
-    ImportOptions io;
-    io.skeleton = ogf ? &*ogf : nullptr;
-    io.template_omf = tpl ? &*tpl : nullptr;
-    io.hq = o.hq;
-    auto omf = scene_to_omf(scene_, io, warnings);
-    if (!omf) return omf.error();
-    // Never hand out a file the engine would misread: the validator's errors stop the write.
-    const Diagnostics check = validate_omf(omf.value());
-    for (const auto& f : check.findings())
-      if (f.severity == Severity::error) {
-        Finding e = f;
-        e.path = "written .omf " + e.path;
-        return e;
-      }
-    return write_omf(omf.value());
+    return gltf_scene_to_omf(scene_, read_, o);
   }
 
  private:
@@ -103,6 +74,42 @@ class GltfDocument final : public Document {
 };
 
 }  // namespace
+
+Result<std::vector<std::uint8_t>> gltf_scene_to_omf(const scene::Scene& scene, const Diagnostics& read_warnings,
+                                                    const ConvertOptions& o) {
+  Diagnostics scratch;
+  Diagnostics& warnings = o.warnings ? *o.warnings : scratch;
+  for (const auto& f : read_warnings.findings()) warnings.add(f);
+  if (scene.animations.empty())
+    return Finding{Severity::error, 0, "animations", "the glTF has no animations", ">= 1 animation", "0"};
+  std::optional<OgfFile> ogf;
+  std::optional<OmfFile> tpl;
+  if (!o.skeleton.empty()) {
+    auto r = load<OgfFile>(o.skeleton, "--skeleton", [](auto f) { return read_ogf(std::move(f)); });
+    if (!r) return r.error();
+    ogf = std::move(r).value();
+  }
+  if (!o.template_omf.empty()) {
+    auto r = load<OmfFile>(o.template_omf, "--template", [](auto f) { return read_omf(std::move(f)); });
+    if (!r) return r.error();
+    tpl = std::move(r).value();
+  }
+  ImportOptions io;
+  io.skeleton = ogf ? &*ogf : nullptr;
+  io.template_omf = tpl ? &*tpl : nullptr;
+  io.hq = o.hq;
+  auto omf = scene_to_omf(scene, io, warnings);
+  if (!omf) return omf.error();
+  // Never hand out a file the engine would misread: the validator's errors stop the write.
+  const Diagnostics check = validate_omf(omf.value());
+  for (const auto& f : check.findings())
+    if (f.severity == Severity::error) {
+      Finding e = f;
+      e.path = "written .omf " + e.path;
+      return e;
+    }
+  return write_omf(omf.value());
+}
 
 int sniff_gltf(Bytes bytes, std::string_view extension) {
   if (!gltf::looks_like_gltf(bytes)) return 0;

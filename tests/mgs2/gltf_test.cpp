@@ -320,6 +320,19 @@ TEST(Mgs2Gltf, CoordinateOutOfRangeSuggestsScale) {
   EXPECT_TRUE(scene_to_kms(s, o, w).ok());
 }
 
+TEST(Mgs2Gltf, OurExportWithoutNormalsStillBuilds) {
+  // The packet extras must be read from the scene, not from the copy that gets the computed
+  // normals (a use after free found by fuzz_gltf).
+  const KmsModel m = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
+  Diagnostics w;
+  scene::Scene s = must(kms_to_scene(m, {}, w));
+  for (auto& mesh : s.meshes)
+    for (auto& p : mesh.primitives) p.normals.clear();
+  const KmsModel back = read_k(must(scene_to_kms(s, {}, w)));
+  ASSERT_EQ(back.units.size(), 2U);
+  EXPECT_EQ(back.units[1].packets.at(0).flag, 0x49U);  // from the packet extras
+}
+
 TEST(Mgs2Gltf, MissingNormalsAndUvsAreMadeWithAWarning) {
   scene::Scene s = cube_scene();
   s.meshes[0].primitives[0].normals.clear();
@@ -346,6 +359,15 @@ TEST(Mgs2Gltf, EvmWithTooManyJointsIsAnError) {
   auto r = scene_to_evm(ribbon_scene(300, 4), {}, w);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("joints"), std::string::npos);
+}
+
+TEST(Mgs2Gltf, ModelWithoutTrianglesIsAnError) {
+  scene::Scene s = cube_scene();
+  s.meshes[0].primitives[0].indices.clear();  // vertices, but nothing to draw (found by fuzz_gltf)
+  Diagnostics w;
+  auto r = scene_to_evm(s, {}, w);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("no triangles"), std::string::npos) << r.error().message;
 }
 
 }  // namespace

@@ -172,5 +172,58 @@ TEST_F(Mgs2Cli, ConvertLayouts) {
   EXPECT_EQ(run("dump --layout mc " + path("e3.evm")).code, 1);
 }
 
+TEST_F(Mgs2Cli, GltfRoundTripWithTemplateIsByteExact) {
+  // Fixtures with alignment filler and trailing bytes: only --template brings those back.
+  const auto kms_bytes_in = kms_bytes(standard_kms(false, false));
+  const std::string kms = write("a.kms", kms_bytes_in);
+  CliRun r = run("convert " + kms + " -o " + path("a.glb"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run("convert " + path("a.glb") + " -o " + path("b.kms") + " --template " + kms);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(dir_ / "b.kms"), std::string(kms_bytes_in.begin(), kms_bytes_in.end()));
+  r = run("info " + path("a.glb"));
+  EXPECT_NE(r.out.find("2 meshes (2 primitives, 7 vertices, 3 triangles)"), std::string::npos) << r.out;
+
+  const auto evm_bytes_in = evm_bytes(standard_evm(true, false, false));
+  const std::string evm = write("a.evm", evm_bytes_in);
+  r = run("convert " + evm + " -o " + path("a.gltf"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "a.bin"));
+  r = run("convert " + path("a.gltf") + " -o " + path("b.evm") + " --template " + evm);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(dir_ / "b.evm"), std::string(evm_bytes_in.begin(), evm_bytes_in.end()));
+  // Without a template: a valid model in the builder's layout, in the layout asked for.
+  r = run("convert " + path("a.gltf") + " -o " + path("c.evm") + " --layout ps2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run("info " + path("c.evm"));
+  EXPECT_NE(r.out.find("layout ps2"), std::string::npos) << r.out;
+}
+
+TEST_F(Mgs2Cli, GltfScaleTexturesAndErrors) {
+  const std::string kms = write("a.kms", kms_bytes(standard_kms(false, false)));
+  fs::create_directories(dir_ / "tex");
+  std::ofstream(dir_ / "tex" / "null_msk.png") << "png";
+  std::ofstream(dir_ / "names.txt") << "null_msk.bmp\n";
+  CliRun r = run("convert " + kms + " -o " + path("a.gltf") + " --scale 1 --textures " + path("tex") + " --names " +
+                 path("names.txt"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir_ / "a.gltf"));
+  EXPECT_EQ(j["images"][0]["uri"], "tex/null_msk.png");
+  EXPECT_EQ(j["materials"][0]["name"], "null_msk.bmp");
+  EXPECT_EQ(j["scenes"][0]["extras"]["mgs2"]["scale"], 1.0);
+  // Scale 1 (metres = units) is kept in the extras and used on the way back.
+  r = run("convert " + path("a.gltf") + " -o " + path("b.kms"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  // A model unit of 1 km does not fit 16 bits: a clear error, no output.
+  r = run("convert " + path("a.gltf") + " -o " + path("c.kms") + " --scale 0.0000001");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--scale"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "c.kms"));
+  // A mesh-only glTF is no motion file.
+  r = run("convert " + path("a.gltf") + " -o " + path("c.omf"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no animations"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace boneyard::test
