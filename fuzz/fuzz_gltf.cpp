@@ -1,0 +1,31 @@
+// libFuzzer target for the glTF reader (container, JSON, accessors, nodes, meshes, skins,
+// animations) and, on what it accepts, the MGS2 builders. Properties beyond "no crash": a .kms or
+// .evm the builders hand out reads back with the MGS2 readers.
+#include <cstdint>
+#include <cstdlib>
+
+#include "boneyard/evm.h"
+#include "boneyard/gltf_read.h"
+#include "boneyard/kms.h"
+#include "boneyard/mgs2_scene.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace boneyard;
+  Diagnostics warnings;
+  gltf::ReadOptions o;
+  o.require_animations = false;
+  o.fps = 30;
+  auto s = gltf::read(Bytes(data, size), {}, o, warnings);  // no base dir: external URIs fail cleanly
+  if (!s) return 0;
+  // Bound the builders' work: the reader accepts any size the buffers can back.
+  std::size_t vertices = 0;
+  for (const auto& m : s.value().meshes)
+    for (const auto& p : m.primitives) vertices += p.vertex_count() + p.indices.size();
+  if (vertices > 20000 || s.value().skeleton.joints.size() > 1000) return 0;
+  mgs2::ImportOptions io;
+  if (auto k = mgs2::scene_to_kms(s.value(), io, warnings); k)
+    if (!mgs2::read_kms(Bytes(k.value().data(), k.value().size()))) std::abort();
+  if (auto e = mgs2::scene_to_evm(s.value(), io, warnings); e)
+    if (!mgs2::read_evm(Bytes(e.value().data(), e.value().size()))) std::abort();
+  return 0;
+}

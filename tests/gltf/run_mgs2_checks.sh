@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# ctest driver for MGS2 glTF output: writes the fixture and builder-made models, converts each to
+# .glb and .gltf with the CLI, and checks them with the Khronos glTF validator (0 errors, 0
+# warnings) and three.js GLTFLoader (joint, vertex and triangle counts from the native packets);
+# then converts each .glb back and requires the same bytes as the builder's layout of the input.
+# Exit 77 (= skipped) when node_modules is absent.
+# Usage: run_mgs2_checks.sh BONEYARD_CLI WRITE_GLTF_FIXTURES SOURCE_DIR
+set -euo pipefail
+cli=$1 writer=$2 src=$3
+if [[ ! -d "$src/node_modules/gltf-validator" || ! -d "$src/node_modules/three" ]]; then
+  echo "SKIP: $src/node_modules is missing; run 'npm ci' in $src to enable the glTF validator and three.js checks"
+  exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$writer" "$tmp"
+fail=0
+while read -r name joints verts tris; do
+  ext=${name##*.}
+  for container in glb gltf; do
+    out="$tmp/${name%.*}_$ext.$container"
+    if ! "$cli" convert "$tmp/$name" -o "$out"; then
+      echo "FAIL: boneyard convert $name -o $container"
+      fail=1
+      continue
+    fi
+    if ! node "$src/tests/gltf/check_gltf.mjs" "$out" --joints "$joints" --animations 0 \
+        --vertices "$verts" --triangles "$tris"; then
+      echo "FAIL: $out"
+      fail=1
+    fi
+  done
+  # Back to the model: with the input as template, the very same bytes.
+  back="$tmp/back_$name"
+  if ! "$cli" convert "$tmp/${name%.*}_$ext.glb" -o "$back" --template "$tmp/$name" || ! cmp -s "$back" "$tmp/$name"; then
+    echo "FAIL: $name -> .glb -> $ext is not byte-exact"
+    fail=1
+  fi
+done <"$tmp/manifest.txt"
+exit $fail
