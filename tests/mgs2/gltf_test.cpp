@@ -6,7 +6,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <cstring>
+#include <functional>
 #include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "boneyard/mgs2_scene.h"
 #include "boneyard/mgs2_validate.h"
@@ -368,6 +372,55 @@ TEST(Mgs2Gltf, ModelWithoutTrianglesIsAnError) {
   auto r = scene_to_evm(s, {}, w);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("no triangles"), std::string::npos) << r.error().message;
+}
+
+// The JSON of a .glb, edited, in a new .glb (same BIN chunk).
+std::vector<std::uint8_t> edit_glb(const std::vector<std::uint8_t>& glb, const std::function<void(nlohmann::json&)>& fn) {
+  const std::uint32_t json_len = load_le<std::uint32_t>(glb.data() + 12);
+  auto j = nlohmann::json::parse(glb.begin() + 20, glb.begin() + 20 + json_len);
+  fn(j);
+  std::string text = j.dump();
+  while (text.size() % 4) text += ' ';
+  const std::vector<std::uint8_t> bin(glb.begin() + 20 + json_len, glb.end());  // BIN chunk with header
+  std::vector<std::uint8_t> out(12);
+  std::memcpy(out.data(), "glTF", 4);
+  const auto put = [&](std::uint32_t v) { for (int k = 0; k < 4; ++k) out.push_back(std::uint8_t(v >> (8 * k))); };
+  put(std::uint32_t(text.size()));
+  put(0x4E4F534Au);
+  out.insert(out.end(), text.begin(), text.end());
+  out.insert(out.end(), bin.begin(), bin.end());
+  const auto total = std::uint32_t(out.size());
+  std::uint32_t two = 2;
+  std::memcpy(out.data() + 4, &two, 4);
+  std::memcpy(out.data() + 8, &total, 4);
+  return out;
+}
+
+TEST(Mgs2Gltf, ReaderSkipsPointsAndChecksSkinJoints) {
+  const KmsModel m = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
+  Diagnostics w;
+  const auto glb = gltf::write(must(kms_to_scene(m, {}, w)), gltf::Container::glb).main;
+  gltf::ReadOptions o;
+  o.require_animations = false;
+  // Points: skipped with a warning, the other primitives kept; the model still builds.
+  const auto points = edit_glb(glb, [](nlohmann::json& j) { j["meshes"][1]["primitives"][0]["mode"] = 0; });
+  Diagnostics rw;
+  auto s = gltf::read(Bytes(points.data(), points.size()), {}, o, rw);
+  ASSERT_TRUE(s.ok()) << format_finding(s.error(), "glb");
+  EXPECT_EQ(find(rw, "primitive 0", "points or lines").size(), 1U) << all(rw);
+  const KmsModel back = read_k(must(scene_to_kms(s.value(), {}, w)));
+  EXPECT_EQ(back.units[0].packets.size(), 1U);
+  EXPECT_EQ(back.units[1].packets.size(), 0U);
+  // A skin joint that is no node, and the default (animations required) for motion import.
+  const auto bad_skin = edit_glb(glb, [](nlohmann::json& j) { j["skins"][0]["joints"][0] = 999; });
+  EXPECT_FALSE(gltf::read(Bytes(bad_skin.data(), bad_skin.size()), {}, o, rw).ok());
+  EXPECT_FALSE(gltf::read(Bytes(glb.data(), glb.size()), {}, gltf::ReadOptions{}, rw).ok());
+  // Skin joints are mapped to node indices: our joints are nodes 0 and 1.
+  auto ok = gltf::read(Bytes(glb.data(), glb.size()), {}, o, rw);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->skeleton.skin, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_TRUE(ok->meshes.at(1).skinned);
+  EXPECT_FLOAT_EQ(weight_of(ok->meshes.at(1).primitives.at(0), 2, 1), 0.75f);
 }
 
 }  // namespace
