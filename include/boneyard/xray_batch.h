@@ -26,6 +26,8 @@ struct BatchOptions {
   std::filesystem::path meshes_root;  // empty: per model, its nearest "meshes" ancestor, else input_dir
   std::string extension = ".glb";     // ".glb" or ".gltf"
   unsigned threads = 0;               // 0 = all cores
+  std::filesystem::path textures{};   // .ogf meshes: folder with <texture>.png (URIs relative to each output)
+  bool keep_going = false;            // .ogf meshes: leave broken children out (warning) instead of failing
   // Called once per finished item, never concurrently (the batch holds a lock around it).
   std::function<void(std::size_t done, std::size_t total, const BatchItem& item)> progress;
 };

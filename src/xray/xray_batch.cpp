@@ -53,7 +53,7 @@ void convert_one(BatchItem& item, const BatchOptions& o) {
     item.status = BatchItem::Status::failed;
     return;
   }
-  XrayExportOptions x{item.input, meshes_root_for(item.input, o), {}};
+  XrayExportOptions x{item.input, meshes_root_for(item.input, o), {}, o.textures, item.output, o.keep_going};
   Result<scene::Scene> sc = Finding{};
   if (lower_ext(item.input) == ".ogf") {
     auto ogf = read_ogf(data);

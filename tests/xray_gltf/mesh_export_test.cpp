@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "boneyard/gltf.h"
+#include "boneyard/xray_batch.h"
 #include "boneyard/xray_scene.h"
 #include "gltf_test_support.h"
 #include "ogf_fixture.h"
@@ -260,6 +261,33 @@ TEST(MeshExport, CliKeepGoingAndTexturesOptions) {
   const auto glb = read_file(out);
   const std::string text(glb.begin(), glb.end());
   EXPECT_NE(text.find("\"uri\":\"tex/act/act_test.png\""), std::string::npos);
+}
+
+// --recursive passes --keep-going and --textures to every model (URIs relative to each output).
+TEST(MeshExport, BatchHonoursKeepGoingAndTextures) {
+  TempDir tmp;
+  ChildSpec broken = triangle();
+  broken.indices = {0, 1, 9};
+  const auto bytes = with_children({child(triangle()), child(broken)});
+  const fs::path in = tmp.path() / "in/meshes/props/m.ogf";
+  fs::create_directories(in.parent_path());
+  std::ofstream(in, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  fs::create_directories(tmp.path() / "tex/act");
+  std::ofstream(tmp.path() / "tex/act/act_test.png") << "png";
+  xray::BatchOptions o;
+  o.input_dir = tmp.path() / "in";
+  o.output_dir = tmp.path() / "out";
+  o.threads = 1;
+  const auto strict = xray::convert_tree(o);
+  EXPECT_EQ(strict.failed, 1u);
+  o.keep_going = true;
+  o.textures = tmp.path() / "tex";
+  const auto lenient = xray::convert_tree(o);
+  EXPECT_EQ(lenient.failed, 0u);
+  EXPECT_EQ(lenient.with_warnings, 1u);
+  const auto glb = read_file(tmp.path() / "out/meshes/props/m.glb");
+  const std::string text(glb.begin(), glb.end());
+  EXPECT_NE(text.find("\"uri\":\"../../../tex/act/act_test.png\""), std::string::npos);
 }
 
 }  // namespace
