@@ -186,6 +186,8 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
 
   // World rest positions (model units): base position plus the offsets up the parent chain.
   const std::size_t n_units = m.units.size();
+  if (n_units > 0xFFFF)  // glTF JOINTS_0 are 16-bit here
+    return Finding{Severity::error, 8, "n_x_models", "too many units for glTF joints", "<= 65535", std::to_string(n_units)};
   std::vector<std::array<double, 3>> world(n_units);
   std::vector<int> parent(n_units, -1);
   for (std::size_t i = 0; i < n_units; ++i) {
@@ -291,6 +293,8 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
   // The bind pose is pure translation: world = root offset, so the inverse bind matrix is the
   // translation by the negated root offset; parent-relative translations follow from it.
   const std::size_t nb = m.bones.size();
+  if (nb > 0xFFFF)
+    return Finding{Severity::error, 4, "n_x_models", "too many joints for glTF", "<= 65535", std::to_string(nb)};
   for (std::size_t i = 0; i < nb; ++i) {
     const EvmBone& b = m.bones[i];
     scene::Joint j;
