@@ -11,7 +11,7 @@ ctest --preset release -j"$(nproc)"
 # Fuzzers: clang + libFuzzer, seeded with the real samples and the shipped examples.
 fuzz_seconds="${BONEYARD_FUZZ_SECONDS:-20}"
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j"$(nproc)"
+cmake --build --preset fuzz -j"$(nproc)" --target fuzzers
 for fuzzer in build-fuzz/fuzz/fuzz_*; do
   [ -x "$fuzzer" ] || continue
   name=$(basename "$fuzzer")
