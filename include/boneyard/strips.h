@@ -59,4 +59,10 @@ struct StripEncodeOptions {
 std::vector<std::vector<StripVertex>> encode_strips(std::span<const Triangle> triangles,
                                                     const StripEncodeOptions& options);
 
+// The same triangles (each keeping its winding) reordered so that encode_strips can continue its
+// strips: from each unused triangle in input order, greedily the unused neighbour across the
+// strip's last edge with the winding the decoder will give it. For triangle soups from other
+// tools, where input order says nothing; encode_strips keeps whatever order it is given.
+std::vector<Triangle> order_for_strips(std::span<const Triangle> triangles);
+
 }  // namespace boneyard::mgs2

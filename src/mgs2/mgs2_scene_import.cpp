@@ -200,7 +200,8 @@ Result<std::vector<std::uint8_t>> scene_to_kms(const scene::Scene& s, const Impo
       so.max_vertices = limit;
       so.source_kicks = source_kicks;
       for (const auto& [u, tris] : by_unit)
-        for (const auto& strip : encode_strips(tris, so)) out.push_back({u, next_order++, make_packet(p, u, strip, false)});
+        for (const auto& strip : encode_strips(order_for_strips(tris), so))
+          out.push_back({u, next_order++, make_packet(p, u, strip, false)});
     }
     // Packets that draw nothing live only in our mesh extras.
     for (const Json* me : g.mesh_extras) {

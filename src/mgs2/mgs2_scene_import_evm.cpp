@@ -227,7 +227,7 @@ Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& s, const Impo
       // Groups of consecutive triangles whose vertices use at most 8 joints, then strips.
       std::vector<std::vector<Triangle>> groups(1);
       std::set<int> used;
-      for (const auto& t : p.tris) {
+      for (const auto& t : order_for_strips(p.tris)) {  // strip order first: neighbours share joints too
         std::set<int> with = used;
         for (auto i : t)
           for (int k = 0; k < 4; ++k)

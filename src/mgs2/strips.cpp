@@ -1,6 +1,7 @@
 #include "boneyard/strips.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace boneyard::mgs2 {
 
@@ -97,6 +98,46 @@ class StripBuilder {
 };
 
 }  // namespace
+
+std::vector<Triangle> order_for_strips(std::span<const Triangle> triangles) {
+  // Directed edge a->b (as it runs in a triangle's winding) -> triangles holding it.
+  const auto key = [](std::uint32_t a, std::uint32_t b) { return (std::uint64_t(a) << 32) | b; };
+  std::unordered_multimap<std::uint64_t, std::uint32_t> edges;
+  edges.reserve(triangles.size() * 3);
+  for (std::uint32_t t = 0; t < triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k) edges.emplace(key(triangles[t][k], triangles[t][(k + 1) % 3]), t);
+  std::vector<std::uint8_t> used(triangles.size(), 0);
+  std::vector<Triangle> out;
+  out.reserve(triangles.size());
+  // An unused triangle holding the directed edge a->b, and its third vertex.
+  const auto take = [&](std::uint32_t a, std::uint32_t b, std::uint32_t& third) -> bool {
+    auto [lo, hi] = edges.equal_range(key(a, b));
+    for (auto it = lo; it != hi; ++it) {
+      const Triangle& t = triangles[it->second];
+      if (used[it->second] || t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) continue;
+      for (int k = 0; k < 3; ++k)
+        if (t[k] == a) third = t[(k + 2) % 3];
+      used[it->second] = 1;
+      out.push_back(t);
+      return true;
+    }
+    return false;
+  };
+  for (std::uint32_t s = 0; s < triangles.size(); ++s) {
+    if (used[s]) continue;
+    used[s] = 1;
+    out.push_back(triangles[s]);
+    // encode_strips starts (a, b, c) as a, c, b: the last two strip vertices are c, b, one
+    // triangle emitted. After an odd count the next triangle holds edge p->q, else q->p.
+    std::uint32_t p = triangles[s][2], q = triangles[s][1], x = 0;
+    for (std::size_t emitted = 1;; ++emitted) {
+      const bool odd = (emitted & 1) != 0;
+      if (!(odd ? take(p, q, x) : take(q, p, x))) break;
+      p = q, q = x;
+    }
+  }
+  return out;
+}
 
 std::vector<std::vector<StripVertex>> encode_strips(std::span<const Triangle> triangles,
                                                     const StripEncodeOptions& options) {

@@ -121,5 +121,33 @@ TEST(Strips, DefaultFlagsAreTheSpecDefault) {
   EXPECT_EQ(p[0], (std::vector<StripVertex>{{4, 0x8FFF}, {6, 0x8FFF}, {5, 0x0FFF}}));
 }
 
+TEST(Strips, OrderForStripsKeepsTrianglesAndShortensStrips) {
+  // A 6 x 6 grid of quads, each as (a, b, d), (a, d, c), listed quad by quad row-major.
+  std::vector<Triangle> tris;
+  for (std::uint32_t r = 0; r < 6; ++r)
+    for (std::uint32_t c = 0; c < 6; ++c) {
+      const std::uint32_t a = r * 7 + c, b = a + 1, cc = a + 7, d = cc + 1;
+      tris.push_back({a, b, d});
+      tris.push_back({a, d, cc});
+    }
+  const auto ordered = order_for_strips(tris);
+  auto canon = [](std::vector<Triangle> v) {
+    for (auto& t : v) std::rotate(t.begin(), std::min_element(t.begin(), t.end()), t.end());
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  EXPECT_EQ(canon(ordered), canon(tris));  // same triangles, same windings
+  StripEncodeOptions o;
+  o.max_vertices = 1000;
+  auto count = [&](const std::vector<Triangle>& t) {
+    std::size_t n = 0;
+    for (const auto& packet : encode_strips(t, o)) n += packet.size();
+    return n;
+  };
+  EXPECT_LT(count(ordered), count(tris));
+  EXPECT_LE(count(ordered), tris.size() * 3 / 2);  // uniform diagonals: strips zigzag, ~1.33 per triangle
+  std::printf("grid strip vertices: %zu in input order, %zu ordered\n", count(tris), count(ordered));
+}
+
 }  // namespace
 }  // namespace boneyard::test
