@@ -9,6 +9,7 @@
 
 #include "boneyard/document.h"
 #include "embedded_files.h"
+#include "view_config.h"
 
 namespace boneyard::view {
 
