@@ -54,6 +54,39 @@ def motion(name, frames, records):
     return name.encode() + b"\0" + struct.pack("<I", frames) + b"".join(records)
 
 
+def arm_mesh():
+    """One skinned child (0x9/0): a square tube 4 cm wide around the arm (from the upper arm's head at y = 0.3 m to 0.8 m), 1-link vertices (format
+    1: position, normal, tangent, binormal, uv, bone). Rings below the elbow follow upper_arm, the
+    others forearm. Triangles are laid out so that cross(b - a, c - a) points outwards in X-Ray
+    coordinates, as the engine's data is (the exporter mirrors Z and flips the winding)."""
+    half = 0.02
+    rings = [0.3, 0.425, 0.55, 0.675, 0.8]  # upper_arm's head at 0.3, forearm's at 0.55
+    sides = [((1, 0, 0), (0, 0, 1)), ((0, 0, 1), (-1, 0, 0)), ((-1, 0, 0), (0, 0, -1)), ((0, 0, -1), (1, 0, 0))]
+    verts, indices = b"", []
+    count = 0
+    for normal, across in sides:
+        base = count
+        for r, y in enumerate(rings):
+            for k, s in enumerate((-1.0, 1.0)):
+                pos = [normal[i] * half + across[i] * half * s for i in range(3)]
+                pos[1] += y
+                bone = 1 if y < 0.55 else 2
+                verts += struct.pack("<3f3f3f3f2fI", *pos, *normal, *across, 0.0, 1.0, 0.0,
+                                     (k + 0.0), r / (len(rings) - 1), bone)
+                count += 1
+        for r in range(len(rings) - 1):
+            a, b = base + r * 2, base + r * 2 + 1  # this ring: -across, +across
+            c, d = a + 2, b + 2                      # the ring above
+            # across x up = -normal for these sides, so (a, c, b) winds outwards.
+            indices += [a, c, b, b, c, d]
+    header = struct.pack("<I", 4 | (5 << 8)) + struct.pack("<6f", -half, 0.3, -half, half, 0.8, half)
+    header += struct.pack("<4f", 0.0, 0.55, 0.0, 0.26)
+    texture = b"act\\act_arm\0models\\model\0"
+    vertices = struct.pack("<II", 1, count) + verts
+    index_data = struct.pack("<I", len(indices)) + struct.pack("<%dH" % len(indices), *indices)
+    return chunk(0x1, header) + chunk(0x2, texture) + chunk(0x3, vertices) + chunk(0x4, index_data)
+
+
 def main():
     n = 31
     t = [i / (n - 1) for i in range(n)]
@@ -97,7 +130,8 @@ def main():
         ik += struct.pack("<I", 1) + b"default_object\0" + bytes(112)  # version 1, material, no shape
         ik += struct.pack("<I", 0) + bytes(48) + struct.pack("<2fI3f", 0, 0, 0, 0, 0, 0)  # joint data, friction
         ik += struct.pack("<3f", 0, 0, 0) + struct.pack("<3f", *pos) + struct.pack("<f3f", 1.0, 0, 0, 0)
-    ogf = chunk(0x1, header) + chunk(0xD, names) + chunk(0x10, ik) + chunk(0x13, b"wave\0")
+    ogf = chunk(0x1, header) + chunk(0x9, chunk(0, arm_mesh())) + chunk(0xD, names) + chunk(0x10, ik)
+    ogf += chunk(0x13, b"wave\0")
     out = pathlib.Path(__file__).with_name("wave_arm.ogf")
     out.write_bytes(ogf)
     print(out, out.stat().st_size, "bytes")
