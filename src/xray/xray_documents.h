@@ -14,9 +14,8 @@ int sniff_omf(Bytes bytes, std::string_view extension);
 Result<std::unique_ptr<Document>> open_omf_document(std::shared_ptr<const FileData> file, const OpenOptions& options);
 int sniff_ogf(Bytes bytes, std::string_view extension);
 Result<std::unique_ptr<Document>> open_ogf_document(std::shared_ptr<const FileData> file, const OpenOptions& options);
-// glTF input, converted to .omf (xray_gltf_document.cpp).
+// glTF input (the Document itself is in src/document.cpp, shared by both games).
 int sniff_gltf(Bytes bytes, std::string_view extension);
-Result<std::unique_ptr<Document>> open_gltf_document(std::shared_ptr<const FileData> file, const OpenOptions& options);
 // A scene read from glTF (with the reader's warnings) to .omf bytes: --skeleton, --template, --hq.
 // Error when it has no animations.
 Result<std::vector<std::uint8_t>> gltf_scene_to_omf(const scene::Scene& scene, const Diagnostics& read_warnings,
