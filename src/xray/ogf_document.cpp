@@ -1,6 +1,7 @@
-// The OGF model as a Document: info, dump and validate cover the skeleton, the motion refs and
-// the embedded motions; convert rewrites the .ogf byte-exact, extracts its embedded .omf, or
+// The OGF model as a Document: info, dump and validate cover the skeleton, the meshes, the motion
+// refs and the embedded motions; convert rewrites the .ogf byte-exact, extracts its embedded .omf, or
 // exports skeleton + motions to glTF.
+#include <algorithm>
 #include <cstdio>
 
 #include "boneyard/gltf.h"
@@ -16,6 +17,59 @@ namespace {
 
 void vec3(JsonWriter& out, std::string_view key, const Vec3& v) {
   out.key(key).begin_array().value(v.x).value(v.y).value(v.z).end_array();
+}
+
+// Children (0x9): what each holds; with `raw`, offsets and every decoded vertex and index too.
+void dump_meshes(JsonWriter& out, const OgfFile& file, bool raw) {
+  out.key("meshes").begin_array();
+  for (const auto& c : file.children) {
+    out.begin_object().field("chunk", c.path()).field("type", unsigned{c.header.type});
+    out.field("texture", cp1251_to_utf8(c.texture)).field("shader", cp1251_to_utf8(c.shader));
+    if (c.error) out.field("error", c.error->message + (c.error->path.empty() ? "" : " in " + c.error->path));
+    if (c.vertices) {
+      const auto& v = *c.vertices;
+      out.field("vertex_format", std::uint64_t{v.format}).field("links", v.links());
+      out.field("vertex_count", std::uint64_t{v.count}).field("stride", std::uint64_t{v.stride});
+    }
+    out.field("index_count", std::uint64_t{c.index_count});
+    const auto [first, count] = c.full_detail();
+    out.field("full_detail_triangles", std::uint64_t{count / 3});
+    out.key("slide_windows").begin_array();
+    for (const auto& w : c.windows)
+      out.begin_object()
+          .field("offset", std::uint64_t{w.offset})
+          .field("triangles", unsigned{w.triangles})
+          .field("vertices", unsigned{w.vertices})
+          .end_object();
+    out.end_array();
+    if (raw) {
+      out.field("offset", std::uint64_t{c.offset});
+      if (c.vertices) {
+        out.field("vertices_offset", std::uint64_t{c.vertices->offset}).key("vertices").begin_array();
+        // Bounded by the bytes actually held: a broken child may have fewer than its count says.
+        const std::size_t held = c.vertices->stride ? c.vertices->data.size() / c.vertices->stride : 0;
+        for (std::size_t i = 0; i < std::min<std::size_t>(c.vertices->count, held); ++i) {
+          const OgfVertex vx = decode_vertex(*c.vertices, i);
+          out.begin_object();
+          vec3(out, "position", vx.position);
+          vec3(out, "normal", vx.normal);
+          out.key("uv").begin_array().value(vx.u).value(vx.v).end_array();
+          out.key("bones").begin_array();
+          for (int k = 0; k < vx.links; ++k) out.value(unsigned{vx.bones[static_cast<std::size_t>(k)]});
+          out.end_array().key("weights").begin_array();
+          for (int k = 0; k < vx.links; ++k) out.value(vx.weights[static_cast<std::size_t>(k)]);
+          out.end_array().end_object();
+        }
+        out.end_array();
+      }
+      out.field("indices_offset", std::uint64_t{c.indices_offset}).key("indices").begin_array();
+      for (std::size_t i = 0; i < std::min<std::size_t>(c.index_count, c.indices.size() / 2); ++i)
+        out.value(unsigned{c.index_at(i)});
+      out.end_array();
+    }
+    out.end_object();
+  }
+  out.end_array();
 }
 
 std::string fmt(const char* f, double a, double b, double c) {
@@ -128,6 +182,7 @@ class OgfDocument final : public Document {
     } else {
       out.null();
     }
+    dump_meshes(out, file_, o.raw);
     out.key("motions");
     if (file_.motions) {
       out.begin_object();

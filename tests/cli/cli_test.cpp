@@ -245,5 +245,41 @@ TEST_F(Cli, OmfEditingCommands) {
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
+// The shipped example's arm mesh, as examples/make_examples.py lays it out: 4 sides x 5 rings x 2
+// vertices (1 link; rings below the elbow at y = 0.55 on upper_arm = 1, the others on forearm = 2),
+// 4 segments x 2 triangles per side.
+TEST_F(Cli, DumpListsMeshesAndRawAddsEveryVertexAndIndex) {
+  const fs::path arm = test::source_dir() / "examples/wave_arm.ogf";
+  const CliResult plain = run("dump " + q(arm));
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  const auto summary = nlohmann::json::parse(plain.out).at("meshes");
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(summary[0]["chunk"], "0x9/0");
+  EXPECT_EQ(summary[0]["texture"], "act\\act_arm");
+  EXPECT_EQ(summary[0]["links"], 1);
+  EXPECT_EQ(summary[0]["vertex_count"], 40);
+  EXPECT_EQ(summary[0]["stride"], 60);
+  EXPECT_EQ(summary[0]["full_detail_triangles"], 32);
+  EXPECT_FALSE(summary[0].contains("vertices"));
+
+  const CliResult raw = run("dump --raw " + q(arm));
+  ASSERT_EQ(raw.code, 0) << raw.err;
+  const auto mesh = nlohmann::json::parse(raw.out).at("meshes").at(0);
+  const auto& vertices = mesh.at("vertices");
+  ASSERT_EQ(vertices.size(), 40u);
+  for (const auto& v : vertices) {
+    const float y = v["position"][1].get<float>();
+    EXPECT_GE(y, 0.3f - 1e-6f);
+    EXPECT_LE(y, 0.8f + 1e-6f);
+    EXPECT_EQ(v["bones"], nlohmann::json::array({y < 0.55f ? 1 : 2})) << v.dump();
+    EXPECT_EQ(v["weights"], nlohmann::json::array({1.0}));
+  }
+  const auto& indices = mesh.at("indices");
+  ASSERT_EQ(indices.size(), 96u);
+  for (const auto& i : indices) EXPECT_LT(i.get<int>(), 40);
+  EXPECT_GT(mesh.at("vertices_offset").get<std::uint64_t>(), mesh.at("offset").get<std::uint64_t>());
+}
+
+
 }  // namespace
 }  // namespace boneyard
