@@ -1,13 +1,15 @@
 // libFuzzer target for the OGF reader (skeleton and meshes) and the glTF export: any input must
-// parse or fail cleanly; what parses must validate and rewrite byte-exact; a model that exports
-// must give a scene the glTF writer accepts: skeleton, embedded motions (refs are not followed
-// here) and meshes, both failing on the first broken child and leaving broken children out.
+// parse or fail cleanly; what parses must validate, describe itself (info, dump) and rewrite
+// byte-exact; a model that exports must give a scene the glTF writer accepts: skeleton, embedded
+// motions (refs are not followed here) and meshes, both failing on the first broken child and
+// leaving broken children out.
 #include <cstdlib>
 #include <cstring>
 
 #include "boneyard/gltf.h"
 #include "boneyard/ogf.h"
 #include "boneyard/xray_scene.h"
+#include "xray/xray_documents.h"
 
 namespace {
 
@@ -26,6 +28,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)xray::validate_ogf(ogf.value());  // decodes every vertex of every readable child
   const auto out = xray::write_ogf(ogf.value());
   if (out.size() != size || std::memcmp(out.data(), data, size) != 0) std::abort();
+  if (auto doc = xray::open_ogf_document(file, {})) {  // info and dump (raw: every vertex) never fail
+    JsonWriter w;
+    DumpOptions d;
+    doc.value()->dump(w, d);
+    d.raw = true;
+    doc.value()->dump(w, d);
+    (void)doc.value()->info();
+  }
   scene::Scene base;
   if (ogf->bones.empty()) {
     base.skeleton.name = "fuzz";  // a static model: meshes without a skeleton
