@@ -150,6 +150,17 @@ Json column(Bytes records, std::size_t n, std::size_t stride, std::size_t at) {
 }
 Json all_s16(Bytes data) { return detail::to_b64(data.data(), data.size() / 2 * 2); }
 
+// A packet that draws no triangle has no place in glTF: its arrays go to extras whole.
+template <class Packet>
+void keep_without_triangles(const Packet& p, Json e, Json& without) {
+  e["verts"] = all_s16(p.verts.data);
+  e["norms"] = all_s16(p.norms.data);
+  Json uvs = Json::array();
+  for (const auto& a : p.uvs) uvs.push_back(a.present() ? all_s16(a.data) : Json(nullptr));
+  e["uvs"] = std::move(uvs);
+  without.push_back(std::move(e));
+}
+
 // Culling: single-sided only when the packet asks for culling (CULLAUTO|CULLON) and no drawing
 // vertex keeps the "double-sided" low bits 0x0FFF.
 bool double_sided(std::uint32_t flag, Bytes kick_records, std::size_t n) {
@@ -230,12 +241,7 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
       scene::Primitive prim;
       prim.indices = triangle_indices(p.norms.data, n);
       if (prim.indices.empty()) {
-        e["verts"] = all_s16(p.verts.data);
-        e["norms"] = all_s16(p.norms.data);
-        Json uvs = Json::array();
-        for (const auto& a : p.uvs) uvs.push_back(a.present() ? all_s16(a.data) : Json(nullptr));
-        e["uvs"] = std::move(uvs);
-        without.push_back(std::move(e));
+        keep_without_triangles(p, std::move(e), without);
         continue;
       }
       prim.positions.resize(n * 3);
@@ -345,12 +351,7 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
     scene::Primitive prim;
     prim.indices = triangle_indices(p.verts.data, n);
     if (prim.indices.empty()) {
-      e["verts"] = all_s16(p.verts.data);
-      e["norms"] = all_s16(p.norms.data);
-      Json uvs = Json::array();
-      for (const auto& a : p.uvs) uvs.push_back(a.present() ? all_s16(a.data) : Json(nullptr));
-      e["uvs"] = std::move(uvs);
-      without.push_back(std::move(e));
+      keep_without_triangles(p, std::move(e), without);
       continue;
     }
     prim.positions.resize(n * 3);
