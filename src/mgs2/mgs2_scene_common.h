@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <string>
 #include <string_view>
@@ -58,6 +59,15 @@ inline bool jfloats(const Json& j, const char* key, float* out, std::size_t n) {
     out[i] = (*v)[i].get<float>();
   }
   return true;
+}
+// The layout to write: --layout, else the one our export recorded in the header extras (PS2 when
+// that is missing or not a layout name), else the template's, else PS2.
+inline Layout target_layout(std::optional<Layout> forced, const Json* header, std::optional<Layout> from_template) {
+  if (forced) return *forced;
+  if (header == nullptr) return from_template.value_or(Layout::ps2);
+  const Json* v = jget(*header, "layout");
+  if (v == nullptr || !v->is_string()) return Layout::ps2;
+  return parse_layout(v->get_ref<const std::string&>()).value_or(Layout::ps2);
 }
 inline Vec3 jvec3(const Json& j, const char* key, Vec3 fallback) {
   float f[3];

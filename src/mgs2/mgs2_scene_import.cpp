@@ -67,8 +67,7 @@ Result<std::vector<std::uint8_t>> scene_to_kms(const scene::Scene& s, const Impo
     const std::size_t n_units = g.skeleton.parent.size();
     if (n_units > 0x7FFFFFFF) fail(0, "skeleton", "too many units", "< 2^31", std::to_string(n_units));
     KmsModel m;
-    m.layout = o.layout ? *o.layout
-                        : (g.header ? parse_layout(h.value("layout", "")).value_or(Layout::ps2) : (tpl ? tpl->layout : Layout::ps2));
+    m.layout = target_layout(o.layout, g.header, tpl ? std::optional<Layout>(tpl->layout) : std::nullopt);
     KmsHeader& hd = m.header;
     if (tpl) hd = tpl->header;
     else {

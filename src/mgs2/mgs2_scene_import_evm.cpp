@@ -82,8 +82,7 @@ Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& s, const Impo
     const std::size_t nb = g.skeleton.parent.size();
     if (nb > 255) fail(0, "skeleton", "more joints than an EVM palette can address", "<= 255", std::to_string(nb));
     EvmModel m;
-    m.layout = o.layout ? *o.layout
-                        : (g.header ? parse_layout(h.value("layout", "")).value_or(Layout::ps2) : (tpl ? tpl->layout : Layout::ps2));
+    m.layout = target_layout(o.layout, g.header, tpl ? std::optional<Layout>(tpl->layout) : std::nullopt);
     EvmHeader& hd = m.header;
     if (tpl) hd = tpl->header;
     else {

@@ -423,5 +423,26 @@ TEST(Mgs2Gltf, ReaderSkipsPointsAndChecksSkinJoints) {
   EXPECT_FLOAT_EQ(weight_of(ok->meshes.at(1).primitives.at(0), 2, 1), 0.75f);
 }
 
+// Found by fuzz_gltf: extras whose fields have the wrong JSON type fall back to the defaults (here
+// the layout: PS2) instead of throwing out of the importer.
+TEST(Mgs2Gltf, ExtrasOfTheWrongTypeFallBackToDefaults) {
+  const KmsModel m = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
+  Diagnostics w;
+  auto sc = must(kms_to_scene(m, {}, w));
+  for (const nlohmann::json& bad : {nlohmann::json::array({0, 0, 0}), nlohmann::json(7), nlohmann::json("ps1")}) {
+    scene::Scene edited = sc;
+    edited.extras["mgs2"]["layout"] = bad;
+    const auto kms = scene_to_kms(edited, {}, w);
+    ASSERT_TRUE(kms.ok()) << bad.dump() << ": " << format_finding(kms.error(), "glb");
+    EXPECT_EQ(read_k(kms.value()).layout, Layout::ps2) << bad.dump();
+  }
+  const EvmModel e = read_e(mgs2fx::evm_bytes(mgs2fx::standard_evm(false, false, false)));
+  scene::Scene evm_scene = must(evm_to_scene(e, {}, w));
+  evm_scene.extras["mgs2"]["layout"] = nlohmann::json::array({0, 0, 0});
+  const auto evm = scene_to_evm(evm_scene, {}, w);
+  ASSERT_TRUE(evm.ok()) << format_finding(evm.error(), "glb");
+  EXPECT_EQ(read_e(evm.value()).layout, Layout::ps2);
+}
+
 }  // namespace
 }  // namespace boneyard::test
