@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""The hostile-input suite: one small crafted file (or folder) per case, the `boneyard` CLI run on
+it under a memory cap and a time limit, and the outcome checked: exit code, the one-line message,
+no output or temporary file left behind, inputs unchanged, peak RSS within 4x the input + 64 MB.
+
+    hostile.py list                       case names, one per line (ctest registers each)
+    hostile.py run --cli BIN NAME...      run cases; exit 0 when all pass
+    hostile.py run --cli BIN --all
+
+Cases live in cases_*.py beside this file; each is a function decorated with @case (see
+hostile_case.py) that writes its inputs into an empty folder and returns the command line.
+Under a sanitizer build (BONEYARD_HOSTILE_SANITIZER=1) the address-space cap and the RSS bound are
+not applied (the sanitizer reserves terabytes of address space) and time limits are multiplied.
+"""
+import argparse
+import importlib
+import os
+import pathlib
+import re
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from hostile_case import CASES, Run  # noqa: E402
+
+MB = 1 << 20
+
+
+def load_cases():
+    for path in sorted(HERE.glob("cases_*.py")):
+        importlib.import_module(path.stem)
+    names = [c.name for c in CASES]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise SystemExit("duplicate case names: " + ", ".join(sorted(dup)))
+    return {c.name: c for c in CASES}
+
+
+def snapshot(root):
+    """path -> (kind, mode, content) of everything under root (symlinks not followed)."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            p = pathlib.Path(dirpath) / name
+            rel = str(p.relative_to(root))
+            st = os.lstat(p)
+            if os.path.islink(p):
+                out[rel] = ("link", st.st_mode, os.readlink(p))
+            elif p.is_dir():
+                out[rel] = ("dir", st.st_mode, None)
+            elif p.is_file():
+                out[rel] = ("file", st.st_mode, p.read_bytes())
+            else:
+                out[rel] = ("special", st.st_mode, None)
+    return out
+
+
+def input_bytes(snap):
+    return sum(len(c) for kind, _, c in snap.values() if kind == "file")
+
+
+def run_case(case, cli, sanitizer):
+    errors = []
+    with tempfile.TemporaryDirectory(prefix="boneyard_hostile_") as tmp:
+        d = pathlib.Path(tmp) / "work"
+        d.mkdir()
+        spec = case.fn(d)
+        if not isinstance(spec, Run):
+            spec = Run(argv=list(spec))
+        before = snapshot(d)
+        budget = 4 * input_bytes(before) + 64 * MB
+        timeout = case.timeout * (10 if sanitizer else 1)
+        env = dict(os.environ)
+        env.update(spec.env)
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=1:allocator_may_return_null=0")
+
+        def limits():
+            if not sanitizer and case.address_space_mb:
+                cap = case.address_space_mb * MB
+                resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            os.setsid()
+
+        argv = [str(cli)] + [str(a) for a in spec.argv]
+        start = time.monotonic()
+        proc = subprocess.Popen(argv, cwd=d, env=env, stdin=subprocess.PIPE if spec.stdin is not None else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limits)
+        if spec.signal is not None:
+            sig, delay = spec.signal
+            time.sleep(delay * (5 if sanitizer else 1))
+            try:
+                os.kill(proc.pid, sig)
+            except ProcessLookupError:
+                pass
+        try:
+            out, err = proc.communicate(input=spec.stdin, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+            return [f"timed out after {timeout:.0f} s (the command must end by itself)"], out, err
+        elapsed = time.monotonic() - start
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out_s = out.decode("utf-8", "replace")
+        err_s = err.decode("utf-8", "replace")
+
+        code = proc.returncode
+        if code < 0:
+            errors.append(f"killed by signal {-code}")
+        elif code != case.exit:
+            errors.append(f"exit code {code}, expected {case.exit}")
+        if case.stderr is not None and not re.search(case.stderr, err_s, re.S):
+            errors.append(f"stderr does not match /{case.stderr}/")
+        if case.stdout is not None and not re.search(case.stdout, out_s, re.S):
+            errors.append(f"stdout does not match /{case.stdout}/")
+        if case.one_line and code != 0:
+            lines = [ln for ln in err_s.splitlines() if ln.strip()]
+            if len(lines) != 1:
+                errors.append(f"expected one line on stderr, found {len(lines)}")
+        if case.not_in_stderr and re.search(case.not_in_stderr, err_s, re.S):
+            errors.append(f"stderr must not match /{case.not_in_stderr}/")
+        if "AddressSanitizer" in err_s or "runtime error:" in err_s or "LeakSanitizer" in err_s:
+            errors.append("sanitizer report on stderr")
+
+        after = snapshot(d)
+        created = sorted(set(after) - set(before))
+        unexpected = [p for p in created if not any(re.fullmatch(pat, p) for pat in case.creates)]
+        if unexpected:
+            errors.append("left behind: " + ", ".join(unexpected))
+        for pat in case.creates_required:
+            if not any(re.fullmatch(pat, p) for p in created):
+                errors.append(f"expected a new file matching {pat}")
+        for p, v in before.items():
+            if any(re.fullmatch(pat, p) for pat in case.modifies):
+                continue
+            if p not in after:
+                errors.append(f"input removed: {p}")
+            elif after[p] != v:
+                errors.append(f"input changed: {p}")
+        if not sanitizer and case.rss_bound:
+            # ru_maxrss is in KiB on Linux; RUSAGE_CHILDREN covers only this child.
+            rss = usage.ru_maxrss * 1024
+            if rss > budget:
+                errors.append(f"peak RSS {rss // MB} MB over the bound {budget // MB} MB (4 x input + 64 MB)")
+        if case.check is not None:
+            msg = case.check(d, code, out_s, err_s)
+            if msg:
+                errors.append(msg)
+        if case.max_seconds is not None and elapsed > case.max_seconds * (10 if sanitizer else 1):
+            errors.append(f"took {elapsed:.1f} s, limit {case.max_seconds} s")
+        return errors, out, err
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("list")
+    r = sub.add_parser("run")
+    r.add_argument("--cli", required=True)
+    r.add_argument("--all", action="store_true")
+    r.add_argument("names", nargs="*")
+    a = ap.parse_args()
+    cases = load_cases()
+    if a.cmd == "list":
+        for n in cases:
+            print(n)
+        return 0
+    sanitizer = os.environ.get("BONEYARD_HOSTILE_SANITIZER") == "1"
+    names = list(cases) if a.all else a.names
+    failed = 0
+    for n in names:
+        if n not in cases:
+            print(f"{n}: no such case")
+            failed += 1
+            continue
+        errors, out, err = run_case(cases[n], pathlib.Path(a.cli).resolve(), sanitizer)
+        if errors:
+            failed += 1
+            print(f"FAIL {n}: {cases[n].why}")
+            for e in errors:
+                print("   ", e)
+            print("    stdout:", out.decode("utf-8", "replace")[-2000:])
+            print("    stderr:", err.decode("utf-8", "replace")[-2000:])
+        else:
+            print(f"ok   {n}")
+    print(f"{len(names) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
