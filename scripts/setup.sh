@@ -8,6 +8,7 @@ packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
           libcli11-dev nlohmann-json3-dev libtinygltf-dev zlib1g-dev
           libgtest-dev libgmock-dev libbenchmark-dev)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+command -v python3 >/dev/null 2>&1 || packages+=(python3)  # tests/hostile and examples/make_examples.py
 
 missing=()
 for p in "${packages[@]}"; do
