@@ -16,6 +16,8 @@ namespace boneyard {
 
 namespace {
 
+std::string template_mismatch(const std::filesystem::path& tpl, std::string_view ext);
+
 // A glTF file: read once (meshes, skin, animations sampled at 30 fps), then converted by the game
 // that asks for it: .omf (X-Ray motions) or .kms/.evm (MGS2 models). It lives here because it is
 // the one format both games' libraries read.
@@ -71,6 +73,14 @@ class GltfDocument final : public Document {
 
   Diagnostics validate() const override { return read_; }
   std::vector<std::string> convert_targets() const override { return {".omf", ".kms", ".evm"}; }
+  unsigned convert_options(std::string_view ext) const override {
+    if (ext == ".omf") return kOptSkeleton | kOptTemplate | kOptHq;
+    return kOptTemplate | kOptLayout | kOptScale;  // .kms, .evm
+  }
+  std::string check_convert_options(std::string_view ext, unsigned given, const ConvertOptions& o) const override {
+    if (auto err = Document::check_convert_options(ext, given, o); !err.empty()) return err;
+    return (given & kOptTemplate) ? template_mismatch(o.template_omf, ext) : std::string();
+  }
 
   Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
     if (ext == ".omf") return xray::gltf_scene_to_omf(s_, read_, o);
@@ -86,6 +96,20 @@ class GltfDocument final : public Document {
   scene::Scene s_;
   Diagnostics read_;
 };
+
+// A --template must be a file of the target's format (an .omf for .omf, ...). Only the sniffers
+// look at it here; a template that cannot be read is left to the conversion, which says why.
+std::string template_mismatch(const std::filesystem::path& tpl, std::string_view ext) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(tpl, ec)) return {};
+  auto opened = FileData::open(tpl);
+  const auto* file = std::get_if<std::shared_ptr<const FileData>>(&opened);
+  if (file == nullptr) return {};
+  const std::string_view format = detect_format((*file)->bytes(), tpl.string());
+  if (format.empty() || ext == "." + std::string(format)) return {};
+  return "--template " + tpl.string() + " holds " + std::string(format) + " data: converting to " + std::string(ext) +
+         " takes the original " + std::string(ext) + " file as template";
+}
 
 Result<std::unique_ptr<Document>> open_gltf_document(std::shared_ptr<const FileData> file, const OpenOptions& options) {
   Diagnostics warnings;
@@ -121,22 +145,59 @@ std::string lower_extension(std::string_view file_name) {
   return ext;
 }
 
+const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
+  const std::string ext = lower_extension(file_name);
+  const FormatEntry* best = nullptr;
+  int best_score = 0;
+  for (const auto& f : kFormats) {
+    const int score = f.sniff(bytes, ext);
+    if (score > best_score) {
+      best_score = score;
+      best = &f;
+    }
+  }
+  return best;
+}
+
+constexpr std::array<std::string_view, 10> kOptionNames = {"--layout",   "--input-layout", "--skeleton", "--meshes",
+                                                           "--textures", "--keep-going",   "--template", "--scale",
+                                                           "--hq",       "--names"};
+
 }  // namespace
+
+std::string_view convert_option_name(unsigned option) {
+  for (std::size_t i = 0; i < kOptionNames.size(); ++i)
+    if (option == (1u << i)) return kOptionNames[i];
+  return "an option";
+}
+
+std::string convert_option_list(unsigned options) {
+  std::string out;
+  for (std::size_t i = 0; i < kOptionNames.size(); ++i)
+    if (options & (1u << i)) out += (out.empty() ? "" : ", ") + std::string(kOptionNames[i]);
+  return out.empty() ? "none" : out;
+}
+
+std::string Document::check_convert_options(std::string_view ext, unsigned given, const ConvertOptions&) const {
+  const unsigned applies = convert_options(ext);
+  const unsigned ignored = given & ~applies;
+  if (ignored == 0) return {};
+  const unsigned first = ignored & (~ignored + 1);  // the lowest bit: name one option per message
+  return std::string(convert_option_name(first)) + " does not apply when converting " + std::string(format()) + " to " +
+         std::string(ext) + " (options that do: " + convert_option_list(applies) + ")";
+}
+
+std::string_view detect_format(Bytes bytes, std::string_view file_name) {
+  if (bytes.empty()) return {};
+  const FormatEntry* f = best_format(bytes, file_name);
+  return f ? f->name : std::string_view{};
+}
 
 Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> file, std::string_view file_name,
                                                 const OpenOptions& options) {
   const Bytes bytes = file->bytes();
   if (bytes.empty()) return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms or .evm file", "0 bytes"};
-  const std::string ext = lower_extension(file_name);
-  const FormatEntry* best = nullptr;
-  int best_score = 0;
-  for (const auto& f : kFormats) {
-    const int s = f.sniff(bytes, ext);
-    if (s > best_score) {
-      best_score = s;
-      best = &f;
-    }
-  }
+  const FormatEntry* best = best_format(bytes, file_name);
   if (best == nullptr) {
     return Finding{Severity::error, 0, {}, "not a recognised file", "an X-Ray .omf/.ogf or an MGS2 .kms/.evm",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};

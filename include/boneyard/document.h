@@ -48,6 +48,26 @@ struct ConvertOptions {
   std::vector<std::pair<std::filesystem::path, std::vector<std::uint8_t>>>* side_files = nullptr;
 };
 
+// The options of `boneyard convert` as bits, so that each conversion can say which it reads. An
+// option that the chosen conversion would ignore is a usage error (nothing asked for is dropped
+// silently). Open options (--input-layout, --names) count too: they change what is converted.
+enum ConvertOption : unsigned {
+  kOptLayout = 1u << 0,       // --layout: MGS2 target layout
+  kOptInputLayout = 1u << 1,  // --input-layout: MGS2 input layout (OpenOptions::layout)
+  kOptSkeleton = 1u << 2,     // --skeleton
+  kOptMeshes = 1u << 3,       // --meshes
+  kOptTextures = 1u << 4,     // --textures
+  kOptKeepGoing = 1u << 5,    // --keep-going
+  kOptTemplate = 1u << 6,     // --template
+  kOptScale = 1u << 7,        // --scale
+  kOptHq = 1u << 8,           // --hq
+  kOptNames = 1u << 9,        // --names (OpenOptions::names)
+};
+// The CLI spelling of one ConvertOption bit ("--layout").
+std::string_view convert_option_name(unsigned option);
+// "--template, --layout, --scale": the options among `options`, or "none".
+std::string convert_option_list(unsigned options);
+
 class Document {
  public:
   virtual ~Document() = default;
@@ -60,10 +80,20 @@ class Document {
   virtual Diagnostics validate() const = 0;
   // Output extensions (lower case, with dot) that convert() can produce from this document.
   virtual std::vector<std::string> convert_targets() const = 0;
+  // The ConvertOption bits that the conversion to `target_extension` reads.
+  virtual unsigned convert_options(std::string_view target_extension) const = 0;
+  // Why options the user gave (`given`, ConvertOption bits) do not fit the conversion to
+  // `target_extension`: an option it would ignore, or a --template of another format. Empty when
+  // they fit. Checked before convert(); a usage error (exit 2), not a finding in the file.
+  virtual std::string check_convert_options(std::string_view target_extension, unsigned given,
+                                            const ConvertOptions& options) const;
   // The bytes of the converted file, or a Finding explaining why not.
   virtual Result<std::vector<std::uint8_t>> convert(std::string_view target_extension,
                                                     const ConvertOptions& options) const = 0;
 };
+
+// The format ("omf", "ogf", "gltf", "kms", "evm") the bytes look like, or "" when none.
+std::string_view detect_format(Bytes bytes, std::string_view file_name);
 
 // Recognises the format from the bytes (the extension only breaks ties) and parses it.
 // Errors: not a supported format, or the file cannot be parsed.

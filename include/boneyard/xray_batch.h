@@ -13,7 +13,9 @@
 namespace boneyard::xray {
 
 struct BatchItem {
-  enum class Status { converted, warnings, failed };
+  // interrupted: not converted because SIGINT/SIGTERM stopped the batch (interrupt.h) before
+  // its output was written (nothing of it is left).
+  enum class Status { converted, warnings, failed, interrupted };
   std::filesystem::path input;
   std::filesystem::path output;
   Status status = Status::converted;
@@ -35,10 +37,14 @@ struct BatchOptions {
 struct BatchResult {
   std::vector<BatchItem> items;  // sorted by input path
   std::size_t converted = 0, with_warnings = 0, failed = 0;
+  std::size_t not_converted = 0;  // items left when an interruption stopped the batch
+  int interrupt_signal = 0;       // the signal that stopped it, or 0
 };
 
 // Never throws for bad files: each failure is recorded on its item and the others continue.
-// Outputs are written atomically (a failed item leaves no file behind).
+// Outputs are written atomically (a failed item leaves no file behind). Once interrupted()
+// (interrupt.h) the workers take no new item and abandon the writes in progress (their
+// temporary files are removed); those items and the ones never started are `interrupted`.
 BatchResult convert_tree(const BatchOptions& options);
 
 }  // namespace boneyard::xray

@@ -2,8 +2,10 @@
 // otherwise, then a summary. The work itself is xray::convert_tree (library).
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 
+#include "boneyard/interrupt.h"
 #include "boneyard/xray_batch.h"
 #include "commands.h"
 
@@ -44,9 +46,17 @@ int run_batch_convert(const std::string& in_dir, const std::string& out_dir, con
     for (const auto& f : item.findings) std::fprintf(stderr, "%s\n", format_finding(f, item.input.string()).c_str());
   std::printf("%zu converted, %zu with warnings, %zu failed (of %zu)\n", r.converted, r.with_warnings, r.failed,
               r.items.size());
+  if (r.interrupt_signal != 0)
+    std::printf("interrupted by %s: %zu not converted (no temporary file left)\n",
+                r.interrupt_signal == SIGINT ? "SIGINT" : r.interrupt_signal == SIGTERM ? "SIGTERM" : "a signal",
+                r.not_converted);
   for (const auto& item : r.items)
     if (item.status == xray::BatchItem::Status::failed && !item.findings.empty())
       std::printf("  failed: %s: %s\n", item.input.string().c_str(), item.findings.front().message.c_str());
+  if (r.interrupt_signal != 0) {
+    remove_temporaries();  // the workers removed theirs; this catches any the library missed
+    return 128 + r.interrupt_signal;
+  }
   return r.failed > 0 ? kExitFindings : kExitOk;
 }
 

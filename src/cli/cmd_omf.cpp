@@ -83,6 +83,16 @@ int write_result(const std::string& input, const Target& t, const OmfFile& file)
   return kExitOk;
 }
 
+// `text` (UTF-8) padded with spaces to `columns` characters. printf's %-32s pads by bytes, which
+// breaks the columns for Cyrillic names (two UTF-8 bytes per letter); every cp1251 character is
+// one column, so counting code points is enough here.
+std::string pad_to_columns(std::string text, std::size_t columns) {
+  std::size_t chars = 0;
+  for (unsigned char c : text) chars += (c & 0xC0) != 0x80;  // count lead bytes, not continuations
+  if (chars < columns) text.append(columns - chars, ' ');
+  return text;
+}
+
 void add_list(CLI::App& omf, int& exit_code) {
   auto* cmd = omf.add_subcommand("list", "List the motions: index, name, frames, cycle or FX");
   auto file = std::make_shared<std::string>();
@@ -94,7 +104,7 @@ void add_list(CLI::App& omf, int& exit_code) {
     for (std::size_t i = 0; i < set.params.motions.size(); ++i) {
       const auto& mp = set.params.motions[i];
       const auto frames = i < set.motions.size() && !set.motions[i].error ? std::to_string(set.motions[i].frames) : "?";
-      std::printf("%4zu  %-32s %6s frames  %s\n", i, cp1251_to_utf8(mp.name).c_str(), frames.c_str(),
+      std::printf("%4zu  %s %6s frames  %s\n", i, pad_to_columns(cp1251_to_utf8(mp.name), 32).c_str(), frames.c_str(),
                   mp.is_fx() ? "fx" : "cycle");
     }
   });
@@ -131,11 +141,11 @@ void add_omf_command(CLI::App& app, int& exit_code) {
   add_list(*omf, exit_code);
 
   {
-    auto* cmd = omf->add_subcommand("merge", "Join motion files with identical bone parts");
+    auto* cmd = omf->add_subcommand("merge", "Join two or more motion files with identical bone parts");
     auto inputs = std::make_shared<std::vector<std::string>>();
     auto output = std::make_shared<std::string>();
     auto rename = std::make_shared<bool>(false);
-    cmd->add_option("inputs", *inputs, ".omf files, in order")->required()->expected(2, 1 << 20);
+    cmd->add_option("inputs", *inputs, "Two or more .omf files, joined in this order")->required()->expected(2, -1);
     cmd->add_option("-o,--output", *output, "Merged file")->required();
     cmd->add_flag("--rename-clashes", *rename, "Rename a repeated motion name to name_2, name_3, ...");
     cmd->callback([inputs, output, rename, &exit_code] {

@@ -54,6 +54,12 @@ std::string open_in_browser(const fs::path& page) {
   return {};
 }
 
+bool is_html_name(const fs::path& page) {
+  std::string ext = page.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext == ".html" || ext == ".htm";
+}
+
 }  // namespace
 
 void add_view_command(CLI::App& app, int& exit_code) {
@@ -66,7 +72,7 @@ void add_view_command(CLI::App& app, int& exit_code) {
   auto meshes = std::make_shared<std::string>();
   auto open = std::make_shared<bool>(false);
   cmd->add_option("files", *files, "Files to show (several: one page with a file switcher)")->required();
-  cmd->add_option("-o,--output", *out, "The page to write (default: the first file with .html)");
+  cmd->add_option("-o,--output", *out, "The page to write, NAME.html (default: the first file + .html, e.g. wave.omf.html)");
   cmd->add_option("--skeleton", *skeleton, "X-Ray .omf: the .ogf whose skeleton plays the motions");
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
   cmd->add_flag("--open", *open, "Open the page in the default browser (xdg-open)");
@@ -76,7 +82,13 @@ void add_view_command(CLI::App& app, int& exit_code) {
       exit_code = kExitUsage;
       return;
     }
-    const fs::path page = out->empty() ? fs::path(files->front()).replace_extension(".html") : fs::path(*out);
+    // FILE.html keeps FILE's extension (wave.omf.html), so wave.omf and wave.ogf get two pages.
+    const fs::path page = out->empty() ? fs::path(files->front() + ".html") : fs::path(*out);
+    if (!out->empty() && !is_html_name(page)) {
+      std::fprintf(stderr, "%s: the page must be an .html file (-o NAME.html)\n", out->c_str());
+      exit_code = kExitUsage;
+      return;
+    }
     for (const auto& f : *files)
       if (same_file(f, page)) {
         std::fprintf(stderr, "%s: refusing to overwrite an input file; choose another output\n", page.c_str());

@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "boneyard/file_io.h"
 #include "boneyard/json_writer.h"
 #include "boneyard/strcode.h"
+#include "interrupt_scope.h"
 
 namespace boneyard::cli {
 
@@ -56,6 +58,49 @@ std::unique_ptr<Document> open_or_report(const std::string& path, const CommonOp
     return nullptr;
   }
   return std::move(doc).value();
+}
+
+// CLI11's PositiveNumber message prints the largest double in full (300 digits): say it shortly.
+CLI::Validator positive_scale() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double v = 0;
+        if (CLI::detail::lexical_cast(text, v) && v > 0 && std::isfinite(v)) return {};
+        return "must be a positive number of metres per model unit, e.g. 0.001 (found " + text.substr(0, 40) + ")";
+      },
+      "POSITIVE");
+}
+
+// What `convert --recursive` reads besides -o and --jobs: the batch is X-Ray models to glTF.
+constexpr unsigned kBatchOptions = kOptMeshes | kOptTextures | kOptKeepGoing;
+
+// The ConvertOption bits of the options given on the command line.
+unsigned given_convert_options(const CLI::App& cmd) {
+  unsigned given = 0;
+  for (unsigned bit = 1; bit <= kOptNames; bit <<= 1)
+    if (cmd.count(std::string(convert_option_name(bit))) > 0) given |= bit;
+  return given;
+}
+
+// Side files first (a .gltf's .bin), so that the main file never points at a missing one; when a
+// later write fails (or is interrupted), the side files already written are removed again: a .bin
+// without its .gltf is half an output. Returns the error or "".
+std::string write_outputs(const fs::path& out, Bytes main,
+                          const std::vector<std::pair<fs::path, std::vector<std::uint8_t>>>& side_files) {
+  std::vector<fs::path> written;
+  std::string err;
+  for (const auto& [path, data] : side_files) {
+    err = write_file_atomic(path, data);
+    if (!err.empty()) break;
+    written.push_back(path);
+  }
+  if (err.empty()) err = write_file_atomic(out, main);
+  if (!err.empty())
+    for (const auto& path : written) {
+      std::error_code ec;
+      fs::remove(path, ec);
+    }
+  return err;
 }
 
 std::string lower_extension(const fs::path& p) {
@@ -174,7 +219,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
                   "glTF to .omf/.kms/.evm: the original file (parts, params, fields, placement; unedited bytes)");
   auto scale = std::make_shared<double>(0);
   cmd->add_option("--scale", *scale, "MGS2 <-> glTF: metres per model unit (default: the glTF's extras, else 0.001)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_scale());
   cmd->add_flag("--hq", *hq, "glTF to .omf: 16-bit translation keys for every keyed bone");
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
   cmd->add_option("--textures", *textures,
@@ -188,10 +233,24 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--input-layout", common->layout, "MGS2 only: force the input's layout")
       ->check(CLI::IsMember({"ps2", "mc"}));
   add_names_option(*cmd, *common);
-  cmd->callback([in, out, common, target_layout, skeleton, meshes, template_omf, hq, recursive, jobs, textures, keep_going,
-                 scale, &exit_code] {
+  cmd->callback([cmd, in, out, common, target_layout, skeleton, meshes, template_omf, hq, recursive, jobs, textures,
+                 keep_going, scale, &exit_code] {
+    InterruptScope interruptible;  // SIGINT/SIGTERM: stop at a safe point, leave no temporary file
+    const unsigned given = given_convert_options(*cmd);
     if (*recursive) {
+      if (const unsigned ignored = given & ~kBatchOptions; ignored != 0) {
+        std::fprintf(stderr, "%s does not apply with --recursive (options that do: %s, --jobs)\n",
+                     std::string(convert_option_name(ignored & (~ignored + 1))).c_str(),
+                     convert_option_list(kBatchOptions).c_str());
+        exit_code = kExitUsage;
+        return;
+      }
       exit_code = std::max(exit_code, run_batch_convert(*in, *out, *meshes, ".glb", *jobs, *textures, *keep_going));
+      return;
+    }
+    if (cmd->count("--jobs") > 0) {
+      std::fprintf(stderr, "--jobs applies only with --recursive\n");
+      exit_code = kExitUsage;
       return;
     }
     if (same_file(*in, *out)) {
@@ -226,6 +285,11 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     options.keep_going = *keep_going;
     options.warnings = &warnings;
     options.side_files = &side_files;
+    if (auto err = doc->check_convert_options(ext, given, options); !err.empty()) {
+      std::fprintf(stderr, "%s: %s\n", in->c_str(), err.c_str());
+      exit_code = kExitUsage;
+      return;
+    }
     auto bytes = doc->convert(ext, options);
     for (const auto& f : warnings.findings())
       if (f.severity != Severity::info) std::fprintf(stderr, "%s\n", format_finding(f, *in).c_str());
@@ -234,17 +298,9 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       exit_code = std::max(exit_code, kExitFindings);
       return;
     }
-    // Side files first (a .gltf's .bin), so the main file never points at a missing one.
-    for (const auto& [path, data] : side_files)
-      if (auto err = write_file_atomic(path, data); !err.empty()) {
-        std::fprintf(stderr, "%s\n", err.c_str());
-        exit_code = kExitUsage;
-        return;
-      }
-    if (auto err = write_file_atomic(*out, bytes.value()); !err.empty()) {
+    if (auto err = write_outputs(*out, bytes.value(), side_files); !err.empty()) {
       std::fprintf(stderr, "%s\n", err.c_str());
-      exit_code = kExitUsage;
-      return;
+      exit_code = std::max(kExitUsage, InterruptScope::exit_code());
     }
   });
 }

@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include "boneyard/interrupt.h"
 #include "commands.h"
 
 int main(int argc, char** argv) {
@@ -22,5 +23,9 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : boneyard::cli::kExitUsage;
   }
   std::fflush(stdout);
+  if (boneyard::interrupted()) {  // SIGINT/SIGTERM during a write (commands install the handler)
+    boneyard::remove_temporaries();
+    return 128 + boneyard::interrupt_signal();
+  }
   return exit_code;
 }

@@ -5,10 +5,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <random>
 #include <system_error>
+
+#include "boneyard/interrupt.h"
 
 namespace boneyard {
 
@@ -71,35 +74,60 @@ FileData::~FileData() {
   if (map_ != nullptr) ::munmap(map_, size_);
 }
 
+namespace {
+
+// Writes in slices so that an interruption (SIGINT/SIGTERM, see interrupt.h) is noticed within
+// one slice rather than after a whole large file.
+constexpr std::size_t kWriteSlice = std::size_t{1} << 20;
+
+// The temporary file is gone (and unregistered) whatever happens to it after this.
+std::string abandon(const std::filesystem::path& tmp, std::string message) {
+  ::unlink(tmp.c_str());
+  unregister_temporary(tmp);
+  return message;
+}
+
+std::string interrupted_message(const std::filesystem::path& path) {
+  return "interrupted (signal " + std::to_string(interrupt_signal()) + "): " + path.string() + " not written";
+}
+
+}  // namespace
+
 std::string write_file_atomic(const std::filesystem::path& path, Bytes data) {
+  if (interrupted()) return interrupted_message(path);
   const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   std::random_device rd;
   const std::string tmp_name = "." + path.filename().string() + "." + std::to_string(rd()) + ".tmp";
   const auto tmp = dir / tmp_name;
+  register_temporary(tmp);  // before it exists, so that no moment leaves it unlisted
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return "cannot create " + tmp.string() + ": " + errno_text(errno);
+  if (fd < 0) {
+    const int e = errno;
+    unregister_temporary(tmp);
+    return "cannot create " + tmp.string() + ": " + errno_text(e);
+  }
   std::size_t done = 0;
   while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (interrupted()) {
+      ::close(fd);
+      return abandon(tmp, interrupted_message(path));
+    }
+    const ssize_t n = ::write(fd, data.data() + done, std::min(data.size() - done, kWriteSlice));
     if (n < 0) {
       if (errno == EINTR) continue;
       const int e = errno;
       ::close(fd);
-      ::unlink(tmp.c_str());
-      return "cannot write " + tmp.string() + ": " + errno_text(e);
+      return abandon(tmp, "cannot write " + tmp.string() + ": " + errno_text(e));
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::close(fd) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    return "cannot write " + tmp.string() + ": " + errno_text(e);
-  }
+  if (::close(fd) != 0) return abandon(tmp, "cannot write " + tmp.string() + ": " + errno_text(errno));
+  if (interrupted()) return abandon(tmp, interrupted_message(path));
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int e = errno;
-    ::unlink(tmp.c_str());
-    return "cannot rename onto " + path.string() + ": " + errno_text(e);
+    return abandon(tmp, "cannot rename onto " + path.string() + ": " + errno_text(e));
   }
+  unregister_temporary(tmp);
   return {};
 }
 

@@ -207,10 +207,17 @@ std::optional<Finding> view_accessor(const Model& m, std::int64_t index, int wid
   const std::uint64_t stride = byte_stride != 0 ? std::uint64_t(byte_stride) : elem;
   // All arithmetic in 64 bits on values bounded by 2^40, so nothing wraps.
   const std::uint64_t need = std::uint64_t(offset) + stride * std::uint64_t(count - 1) + elem;
-  if (stride < elem || std::uint64_t(view_offset) > data.size() ||
-      std::uint64_t(view_length) > data.size() - std::uint64_t(view_offset) || need > std::uint64_t(view_length))
-    return error(at, "accessor reads outside its buffer", "<= " + std::to_string(view_length) + " bytes in view",
-                 std::to_string(need));
+  // Three separate checks, so that expected and found always name the same quantity.
+  if (stride < elem)
+    return error(at, "buffer view stride shorter than one element", ">= " + std::to_string(elem) + " bytes",
+                 std::to_string(stride));
+  if (std::uint64_t(view_offset) > data.size() || std::uint64_t(view_length) > data.size() - std::uint64_t(view_offset))
+    return error(at, "buffer view " + std::to_string(view_index) + " runs past the end of buffer " + std::to_string(buffer),
+                 "byteOffset + byteLength <= " + std::to_string(data.size()) + " bytes",
+                 std::to_string(view_offset) + " + " + std::to_string(view_length));
+  if (need > std::uint64_t(view_length))
+    return error(at, "accessor reads past the end of its buffer view",
+                 "<= " + std::to_string(view_length) + " bytes (byteLength)", std::to_string(need) + " bytes");
   out.data = data.data() + view_offset + offset;
   out.count = static_cast<std::size_t>(count);
   out.stride = static_cast<std::size_t>(stride);
@@ -539,8 +546,10 @@ Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, co
     for (const auto& cj : children) {
       const std::string where = "node " + std::to_string(i) + " (" + in_quotes(s.skeleton.joints[i].name) + ")";
       const std::int64_t c = cj.is_number_unsigned() ? std::int64_t(std::min<std::uint64_t>(cj.get<std::uint64_t>(), 1ull << 40)) : -1;
-      if (c < 0 || std::size_t(c) >= nodes.size() || std::size_t(c) == i)
+      if (c < 0 || std::size_t(c) >= nodes.size())
         return error(where, "child index out of range", "< " + std::to_string(nodes.size()), cj.dump());
+      if (std::size_t(c) == i)
+        return error(where, "node is its own child (a cycle in the node hierarchy)", "another node's index", cj.dump());
       if (s.skeleton.joints[std::size_t(c)].parent >= 0)
         return error(where, "node has two parents", "one parent", in_quotes(s.skeleton.joints[std::size_t(c)].name));
       s.skeleton.joints[std::size_t(c)].parent = static_cast<int>(i);

@@ -579,7 +579,13 @@ std::string write_files(const scene::Scene& scene, const std::filesystem::path& 
   Output out = write(scene, Container::gltf, bin_path.filename().string());
   if (!out.bin.empty())
     if (auto err = write_file_atomic(bin_path, out.bin); !err.empty()) return err;
-  return write_file_atomic(path, out.main);
+  auto err = write_file_atomic(path, out.main);
+  if (!err.empty() && !out.bin.empty()) {
+    // A .bin without its .gltf is half an output: take it back.
+    std::error_code ec;
+    std::filesystem::remove(bin_path, ec);
+  }
+  return err;
 }
 
 }  // namespace boneyard::gltf

@@ -108,6 +108,11 @@ class EvmDocument final : public Document {
   }
 
   std::vector<std::string> convert_targets() const override { return {".evm", ".glb", ".gltf"}; }
+  // --input-layout changes how the input is read, so it applies to both; --layout only to a rewrite.
+  unsigned convert_options(std::string_view ext) const override {
+    if (ext == ".evm") return kOptInputLayout | kOptLayout;
+    return kOptInputLayout | kOptScale | kOptNames | kOptTextures;
+  }
 
   Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
     if (ext == ".glb" || ext == ".gltf") return evm_to_gltf(m_, names_, ext, o);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "boneyard/document.h"
+#include "boneyard/file_io.h"
 #include "embedded_files.h"
 #include "view_config.h"
 
@@ -123,12 +124,34 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// A glTF input is its own model: a .glb goes onto the page as it is. A .gltf (JSON) keeps its
+// buffers and images in other files, which a self-contained page cannot fetch.
+void show_gltf_as_is(Item& item, const std::filesystem::path& input) {
+  auto opened = FileData::open(input);
+  const auto* file = std::get_if<std::shared_ptr<const FileData>>(&opened);
+  const Bytes bytes = file ? (*file)->bytes() : Bytes{};
+  if (bytes.size() >= 4 && std::equal(bytes.begin(), bytes.begin() + 4, "glTF")) {
+    item.glb.assign(bytes.begin(), bytes.end());
+    return;
+  }
+  item.no_model = "a .gltf (JSON) file is not shown: its buffers live in other files that the page cannot load; "
+                  "view a .glb of it instead. Only the summary and the findings are shown";
+}
+
+}  // namespace
+
 Item make_item(const Document& doc, std::string name, const ItemOptions& options) {
   Item item;
   item.name = std::move(name);
   item.format = std::string(doc.format());
   item.info = doc.info();
   item.findings = doc.validate().findings();
+  if (item.format == "gltf") {
+    show_gltf_as_is(item, options.input.empty() ? std::filesystem::path(item.name) : options.input);
+    return item;
+  }
   const auto targets = doc.convert_targets();
   if (std::find(targets.begin(), targets.end(), ".glb") == targets.end()) {
     item.no_model = "no glTF export for ." + item.format + " files yet: only the summary and the findings are shown";

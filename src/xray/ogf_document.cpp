@@ -196,6 +196,10 @@ class OgfDocument final : public Document {
 
   Diagnostics validate() const override { return validate_ogf(file_); }
   std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".glb", ".gltf"}; }
+  // .ogf and .omf are copies of what is stored; glTF looks up motion refs, textures and meshes.
+  unsigned convert_options(std::string_view ext) const override {
+    return ext == ".ogf" || ext == ".omf" ? 0u : unsigned{kOptMeshes | kOptTextures | kOptKeepGoing};
+  }
   Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
     if (ext == ".ogf") return write_ogf(file_);
     if (ext == ".omf") return extract_omf(file_);

@@ -290,9 +290,16 @@ Result<OmfFile> merge_omfs(std::vector<OmfFile> files, bool rename_clashes, Edit
   OmfFile out = std::move(files.front());
   for (std::size_t fi = 1; fi < files.size(); ++fi) {
     OmfFile& other = files[fi];
+    // Say which of the two differs: a params version (3: no marks, 4: marks) is fixed by
+    // `omf retarget --params-version`, different bones are not.
+    if (out.motions.params.version != other.motions.params.version)
+      return edit_error("params versions differ between the files to merge (file 1 and file " + std::to_string(fi + 1) +
+                            "; `omf retarget --params-version` converts one)",
+                        "version " + std::to_string(out.motions.params.version),
+                        "version " + std::to_string(other.motions.params.version));
     if (!same_parts(out.motions.params, other.motions.params))
       return edit_error("bone parts differ between the files to merge (file " + std::to_string(fi + 1) + ")",
-                        "the same params version, parts, bone names and indices", "different");
+                        "the same parts, bone names and indices", "different");
     out.keep_alive.push_back(other.source);
     out.keep_alive.push_back(other.owned);
     for (auto& k : other.keep_alive) out.keep_alive.push_back(k);

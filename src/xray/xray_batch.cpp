@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "boneyard/gltf.h"
+#include "boneyard/interrupt.h"
 #include "boneyard/xray_scene.h"
 
 namespace boneyard::xray {
@@ -67,8 +68,13 @@ void convert_one(BatchItem& item, const BatchOptions& o) {
   } else {
     std::error_code ec;
     fs::create_directories(item.output.parent_path(), ec);
-    if (auto err = gltf::write_files(sc.value(), item.output); !err.empty())
+    if (auto err = gltf::write_files(sc.value(), item.output); !err.empty()) {
+      if (interrupted()) {  // the write was abandoned, not failed: no finding for it
+        item.status = BatchItem::Status::interrupted;
+        return;
+      }
       error = Finding{Severity::error, 0, {}, err, {}, {}};
+    }
   }
   for (auto& f : warnings.findings())
     if (f.severity != Severity::info) item.findings.push_back(std::move(f));
@@ -130,8 +136,10 @@ BatchResult convert_tree(const BatchOptions& o) {
   std::atomic<std::size_t> next{0};
   std::size_t done = 0;
   std::mutex report;
+  // Until a worker finishes an item, it counts as not converted (what an interruption leaves).
+  for (auto& item : result.items) item.status = BatchItem::Status::interrupted;
   auto worker = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < total;) {
+    for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < total;) {
       BatchItem& item = result.items[i];
       try {
         convert_one(item, o);
@@ -140,6 +148,7 @@ BatchResult convert_tree(const BatchOptions& o) {
                              Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}});
         item.status = BatchItem::Status::failed;
       }
+      if (item.status == BatchItem::Status::interrupted) continue;
       std::lock_guard lock(report);
       ++done;
       if (o.progress) o.progress(done, total, item);
@@ -154,7 +163,9 @@ BatchResult convert_tree(const BatchOptions& o) {
     if (item.status == BatchItem::Status::converted) ++result.converted;
     if (item.status == BatchItem::Status::warnings) ++result.with_warnings;
     if (item.status == BatchItem::Status::failed) ++result.failed;
+    if (item.status == BatchItem::Status::interrupted) ++result.not_converted;
   }
+  result.interrupt_signal = interrupt_signal();
   return result;
 }
 

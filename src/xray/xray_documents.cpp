@@ -16,6 +16,8 @@ class OmfDocument final : public Document {
   void dump(JsonWriter& out, const DumpOptions& o) const override { dump_omf(out, file_, o.raw); }
   Diagnostics validate() const override { return validate_omf(file_); }
   std::vector<std::string> convert_targets() const override { return {".omf", ".glb", ".gltf"}; }
+  // The rewrite is byte for byte: nothing to choose. glTF: the skeleton to play the motions on.
+  unsigned convert_options(std::string_view ext) const override { return ext == ".omf" ? 0u : unsigned{kOptSkeleton}; }
   Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
     if (ext == ".omf") return write_omf(file_);
     return omf_to_gltf(file_, ext, o);  // ogf_document.cpp
