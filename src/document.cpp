@@ -14,6 +14,14 @@
 
 namespace boneyard {
 
+std::vector<Finding> Document::conversion_blockers(std::string_view, const ConvertOptions&) const {
+  std::vector<Finding> errors;
+  const Diagnostics found = validate();
+  for (const auto& f : found.findings())
+    if (f.severity == Severity::error) errors.push_back(f);
+  return errors;
+}
+
 namespace {
 
 std::string template_mismatch(const std::filesystem::path& tpl, std::string_view ext);

@@ -28,6 +28,11 @@ struct OverrunChunk {
   std::uint64_t offset = 0;
   std::uint64_t declared_size = 0;
   std::uint64_t available = 0;
+  // True when the id is a real chunk id (X-Ray ids are small numbers), so the container was cut
+  // inside that chunk: data is lost. Junk after the last chunk (real OGFs carry text there) reads
+  // as an id of four printable bytes and is only trailing bytes.
+  bool truncated_chunk() const { return (raw_id & ~kChunkCompressBit) <= kMaxPlausibleChunkId; }
+  static constexpr std::uint32_t kMaxPlausibleChunkId = 0xFFFF;
 };
 
 struct ChunkList {

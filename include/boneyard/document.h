@@ -78,6 +78,11 @@ class Document {
   virtual void dump(JsonWriter& out, const DumpOptions& options) const = 0;
   // Every finding: those met while reading, then the validator's.
   virtual Diagnostics validate() const = 0;
+  // The validation errors that stop `convert` to `target_extension` (unless --force): every
+  // error by default. A format leaves out errors its conversion handles itself (an OGF's broken
+  // meshes with --keep-going, which the glTF export leaves out with a warning).
+  virtual std::vector<Finding> conversion_blockers(std::string_view target_extension,
+                                                   const ConvertOptions& options) const;
   // Output extensions (lower case, with dot) that convert() can produce from this document.
   virtual std::vector<std::string> convert_targets() const = 0;
   // The ConvertOption bits that the conversion to `target_extension` reads.

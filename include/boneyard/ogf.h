@@ -198,6 +198,10 @@ void validate_bone_tree(const OgfFile& file, Diagnostics& out);
 // coordinates and zero or non-finite normals (the glTF export repairs those).
 void validate_ogf_child(const OgfFile& file, const OgfChild& child, Diagnostics& out);
 
+// The validation errors that stop a conversion of the model: all of them, except the mesh
+// children's (path "0x9/N ...") when the glTF export leaves broken children out (--keep-going).
+std::vector<Finding> ogf_conversion_blockers(const OgfFile& file, bool gltf_keep_going);
+
 // ASCII lower case, as the engine's xr_strlwr does for bone names.
 std::string lower_ascii(std::string_view s);
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "boneyard/bytes.h"
@@ -44,6 +45,13 @@ enum MotionFlag : std::uint32_t {
   kMotionWeaponBone = 1u << 7,
 };
 std::string motion_flag_words(std::uint32_t flags);  // "fx,stop_at_end" or "-"
+
+// The kinds of names an .omf stores, by how they end: marks with CR LF, the others with a NUL.
+enum class OmfName { motion, mark, part, bone };
+// Why the raw cp1251 bytes `name` cannot be stored as this kind of .omf name (written, the file
+// would be misread or rejected), or "" when they can: a NUL anywhere, CR or LF in a mark name,
+// more than kMaxNameBytes bytes (the engine's string128).
+std::string omf_name_problem(std::string_view name, OmfName kind);
 
 struct QuatKey {
   std::int16_t x, y, z, w;

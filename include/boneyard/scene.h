@@ -83,6 +83,9 @@ struct Primitive {
   std::vector<std::vector<float>> uvs;    // TEXCOORD_0.. ; each 2 per vertex
   std::vector<std::uint16_t> joints;      // empty, or 4 per vertex
   std::vector<float> weights;             // empty, or 4 per vertex
+  // Read from glTF: per vertex, the weight of influences beyond the 4 heaviest (JOINTS_1 and up),
+  // which were dropped; empty when the file has only JOINTS_0. Importers report it as moved.
+  std::vector<float> dropped_weights;
   std::vector<std::uint32_t> indices;     // 3 per triangle
   nlohmann::json extras;
   std::size_t vertex_count() const { return positions.size() / 3; }

@@ -30,6 +30,7 @@ struct BatchOptions {
   unsigned threads = 0;               // 0 = all cores
   std::filesystem::path textures{};   // .ogf meshes: folder with <texture>.png (URIs relative to each output)
   bool keep_going = false;            // .ogf meshes: leave broken children out (warning) instead of failing
+  bool force = false;                 // convert files with validation errors (warned) instead of failing them
   // Called once per finished item, never concurrently (the batch holds a lock around it).
   std::function<void(std::size_t done, std::size_t total, const BatchItem& item)> progress;
 };

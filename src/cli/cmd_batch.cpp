@@ -12,7 +12,8 @@
 namespace boneyard::cli {
 
 int run_batch_convert(const std::string& in_dir, const std::string& out_dir, const std::string& meshes,
-                      const std::string& extension, unsigned jobs, const std::string& textures, bool keep_going) {
+                      const std::string& extension, unsigned jobs, const std::string& textures, bool keep_going,
+                      bool force) {
   std::error_code ec;
   if (!std::filesystem::is_directory(in_dir, ec)) {
     std::fprintf(stderr, "%s: not a folder (--recursive converts a folder tree)\n", in_dir.c_str());
@@ -27,6 +28,7 @@ int run_batch_convert(const std::string& in_dir, const std::string& out_dir, con
   o.threads = jobs;
   o.textures = textures;
   o.keep_going = keep_going;
+  o.force = force;
   o.progress = [tty](std::size_t done, std::size_t total, const xray::BatchItem& item) {
     const char* status = item.status == xray::BatchItem::Status::failed     ? "FAILED"
                          : item.status == xray::BatchItem::Status::warnings ? "warnings"

@@ -6,6 +6,7 @@
 
 #include "boneyard/omf.h"
 #include "boneyard/omf_edit.h"
+#include "boneyard/omf_validate.h"
 #include "boneyard/text.h"
 #include "commands.h"
 
@@ -56,7 +57,9 @@ int edit_failed(const std::string& input, const Finding& f) {
 }
 
 // Writes the edited file to -o, or over the input after saving it as .bak. Returns the exit code.
-int write_result(const std::string& input, const Target& t, const OmfFile& file) {
+// Nothing is written when the result would not validate: `inherited` holds the inputs' findings
+// (errors they already had are not the edit's).
+int write_result(const std::string& input, const Target& t, const OmfFile& file, const Diagnostics& inherited) {
   if (t.output.empty() && !t.in_place) {
     std::fprintf(stderr, "%s: say where the result goes: -o FILE or --in-place\n", input.c_str());
     return kExitUsage;
@@ -66,7 +69,12 @@ int write_result(const std::string& input, const Target& t, const OmfFile& file)
                  t.output.c_str());
     return kExitUsage;
   }
-  const auto bytes = xray::write_omf(file);
+  const auto checked = xray::checked_omf_bytes(xray::write_omf(file), &inherited);
+  if (!checked) {
+    std::fprintf(stderr, "%s\n", format_finding(checked.error(), input).c_str());
+    return kExitFindings;
+  }
+  const auto& bytes = checked.value();
   if (t.in_place) {
     const Bytes original = file.source->bytes();
     if (auto err = write_file_atomic(input + ".bak", original); !err.empty()) {
@@ -123,13 +131,14 @@ void add_edit(CLI::App& omf, const char* name, const char* help, int& exit_code,
   cmd->callback([input, target, edit, &exit_code] {
     auto f = read_or_report(*input, exit_code);
     if (!f) return;
+    const Diagnostics before = xray::validate_omf(*f);
     Result<EditReport> r = edit(*f);
     if (!r) {
       exit_code = edit_failed(*input, r.error());
       return;
     }
     print_report(r.value());
-    exit_code = std::max(exit_code, write_result(*input, *target, *f));
+    exit_code = std::max(exit_code, write_result(*input, *target, *f, before));
   });
 }
 
@@ -150,6 +159,7 @@ void add_omf_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--rename-clashes", *rename, "Rename a repeated motion name to name_2, name_3, ...");
     cmd->callback([inputs, output, rename, &exit_code] {
       std::vector<OmfFile> files;
+      Diagnostics before;
       for (const auto& in : *inputs) {
         if (same_file(in, *output)) {
           std::fprintf(stderr, "%s: refusing to overwrite an input\n", output->c_str());
@@ -158,6 +168,8 @@ void add_omf_command(CLI::App& app, int& exit_code) {
         }
         auto f = read_or_report(in, exit_code);
         if (!f) return;
+        const Diagnostics found = xray::validate_omf(*f);
+        for (const auto& finding : found.findings()) before.add(finding);
         files.push_back(std::move(*f));
       }
       EditReport report;
@@ -168,7 +180,7 @@ void add_omf_command(CLI::App& app, int& exit_code) {
       }
       print_report(report);
       Target t{*output, false};
-      exit_code = std::max(exit_code, write_result(inputs->front(), t, merged.value()));
+      exit_code = std::max(exit_code, write_result(inputs->front(), t, merged.value(), before));
     });
   }
   {
@@ -183,13 +195,14 @@ void add_omf_command(CLI::App& app, int& exit_code) {
       auto f = read_or_report(*input, exit_code);
       if (!f) return;
       EditReport report;
+      const Diagnostics before = xray::validate_omf(*f);
       auto out = xray::extract_motions(*f, *names, report);
       if (!out) {
         exit_code = edit_failed(*input, out.error());
         return;
       }
       print_report(report);
-      exit_code = std::max(exit_code, write_result(*input, Target{*output, false}, out.value()));
+      exit_code = std::max(exit_code, write_result(*input, Target{*output, false}, out.value(), before));
     });
   }
 

@@ -103,6 +103,26 @@ std::string write_outputs(const fs::path& out, Bytes main,
   return err;
 }
 
+// The gate before every conversion: a file that validate rejects (errors, not warnings) is not
+// converted, so a broken input never silently becomes a broken or emptier output. Prints the
+// errors; returns true when the conversion must stop. --force converts anyway and says so.
+bool refuse_invalid_input(const Document& doc, const std::string& ext, const ConvertOptions& options,
+                          const std::string& path, bool force, int& exit_code) {
+  const auto errors = doc.conversion_blockers(ext, options);
+  if (errors.empty()) return false;
+  for (const auto& f : errors) std::fprintf(stderr, "%s\n", format_finding(f, path).c_str());
+  const char* plural = errors.size() == 1 ? "" : "s";
+  if (force) {
+    std::fprintf(stderr, "%s: warning: converting despite %zu validation error%s (--force)\n", path.c_str(),
+                 errors.size(), plural);
+    return false;
+  }
+  std::fprintf(stderr, "%s: not converted: %zu validation error%s (--force converts anyway)\n", path.c_str(),
+               errors.size(), plural);
+  exit_code = std::max(exit_code, kExitFindings);
+  return true;
+}
+
 std::string lower_extension(const fs::path& p) {
   std::string ext = p.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -210,6 +230,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   auto hq = std::make_shared<bool>(false);
   auto textures = std::make_shared<std::string>();
   auto keep_going = std::make_shared<bool>(false);
+  auto force = std::make_shared<bool>(false);
   auto recursive = std::make_shared<bool>(false);
   auto jobs = std::make_shared<unsigned>(0);
   cmd->add_option("input", *in, "Input file (a folder with --recursive)")->required();
@@ -225,6 +246,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--textures", *textures,
                   "X-Ray .ogf, MGS2 .kms/.evm to glTF: folder with <texture>.png images (URIs relative to -o)");
   cmd->add_flag("--keep-going", *keep_going, "X-Ray .ogf to glTF: leave out broken meshes (warned) instead of failing");
+  cmd->add_flag("--force", *force, "Convert even when validate finds errors in the input (says so on stderr)");
   cmd->add_flag("-r,--recursive", *recursive, "X-Ray: convert every .ogf (with its motions) and unreferenced .omf "
                                               "under the input folder to .glb files in the output folder");
   cmd->add_option("-j,--jobs", *jobs, "With --recursive: worker threads (default: all cores)");
@@ -234,7 +256,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"ps2", "mc"}));
   add_names_option(*cmd, *common);
   cmd->callback([cmd, in, out, common, target_layout, skeleton, meshes, template_omf, hq, recursive, jobs, textures,
-                 keep_going, scale, &exit_code] {
+                 keep_going, force, scale, &exit_code] {
     InterruptScope interruptible;  // SIGINT/SIGTERM: stop at a safe point, leave no temporary file
     const unsigned given = given_convert_options(*cmd);
     if (*recursive) {
@@ -245,7 +267,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
         exit_code = kExitUsage;
         return;
       }
-      exit_code = std::max(exit_code, run_batch_convert(*in, *out, *meshes, ".glb", *jobs, *textures, *keep_going));
+      exit_code =
+          std::max(exit_code, run_batch_convert(*in, *out, *meshes, ".glb", *jobs, *textures, *keep_going, *force));
       return;
     }
     if (cmd->count("--jobs") > 0) {
@@ -290,6 +313,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       exit_code = kExitUsage;
       return;
     }
+    if (refuse_invalid_input(*doc, ext, options, *in, *force, exit_code)) return;
     auto bytes = doc->convert(ext, options);
     for (const auto& f : warnings.findings())
       if (f.severity != Severity::info) std::fprintf(stderr, "%s\n", format_finding(f, *in).c_str());

@@ -29,7 +29,7 @@ void add_convert_command(CLI::App& app, int& exit_code);
 // `convert --recursive IN_DIR -o OUT_DIR` (cmd_batch.cpp); returns the exit code.
 int run_batch_convert(const std::string& in_dir, const std::string& out_dir, const std::string& meshes,
                       const std::string& extension, unsigned jobs, const std::string& textures = {},
-                      bool keep_going = false);
+                      bool keep_going = false, bool force = false);
 void add_strcode_command(CLI::App& app, int& exit_code);  // cmd_strcode.cpp
 void add_omf_command(CLI::App& app, int& exit_code);      // cmd_omf.cpp: `boneyard omf ...` editing
 void add_view_command(CLI::App& app, int& exit_code);     // cmd_view.cpp: HTML preview

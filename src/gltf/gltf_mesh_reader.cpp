@@ -27,6 +27,34 @@ std::string base_color_image(const Json& root, const Json& material) {
   return uri.empty() ? string_of(image, "name") : percent_decode(uri);
 }
 
+// The 4 heaviest influences of each vertex over all JOINTS_n/WEIGHTS_n sets into the primitive;
+// the weight of the others goes to dropped_weights (the importers report it as moved).
+void keep_heaviest_influences(const std::vector<std::vector<std::uint16_t>>& joint_sets,
+                              const std::vector<std::vector<float>>& weight_sets, std::size_t n, scene::Primitive& p) {
+  p.joints = joint_sets[0];
+  p.weights = weight_sets[0];
+  if (joint_sets.size() == 1) return;
+  p.dropped_weights.assign(n, 0.0f);
+  std::vector<std::pair<float, std::uint16_t>> all;
+  for (std::size_t v = 0; v < n; ++v) {
+    all.clear();
+    for (std::size_t set = 0; set < joint_sets.size(); ++set)
+      for (std::size_t k = 0; k < 4; ++k) {
+        const float w = weight_sets[set][v * 4 + k];
+        all.emplace_back(w > 0 ? w : 0.0f, joint_sets[set][v * 4 + k]);  // NaN and negatives weigh nothing
+      }
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      if (k < 4) {
+        p.weights[v * 4 + k] = all[k].first;
+        p.joints[v * 4 + k] = all[k].second;
+      } else if (all[k].first > 0) {
+        p.dropped_weights[v] += all[k].first;
+      }
+    }
+  }
+}
+
 // Triangle list from the primitive's indices in `mode` (4 list, 5 strip, 6 fan).
 std::vector<std::uint32_t> to_triangle_list(std::vector<std::uint32_t> idx, std::int64_t mode) {
   if (mode == 4) {
@@ -83,23 +111,32 @@ std::optional<Finding> read_primitive(const Model& m, const Json& pj, const std:
   }
   const std::int64_t ja = index_of(*attrs, "JOINTS_0", -1), wa = index_of(*attrs, "WEIGHTS_0", -1);
   if (skin != nullptr && ja != -1 && wa != -1) {
-    std::vector<std::uint32_t> joints;
-    if (auto e = read_uints(m, ja, 4, where + " JOINTS_0", joints)) return e;
-    if (auto e = same_count(joints.size(), 4, "JOINTS_0")) return e;
-    if (auto e = read_floats(m, wa, 4, where + " WEIGHTS_0", p.weights)) return e;
-    if (auto e = same_count(p.weights.size(), 4, "WEIGHTS_0")) return e;
-    p.joints.resize(joints.size());
-    for (std::size_t i = 0; i < joints.size(); ++i) {
-      if (joints[i] >= skin->size()) {
-        if (p.weights[i] == 0) {  // an unused slot may name any joint
-          p.joints[i] = 0;
-          continue;
+    // Every JOINTS_n/WEIGHTS_n set, 4 influences per vertex each, as (skin joint, weight).
+    std::vector<std::vector<std::uint16_t>> joint_sets;
+    std::vector<std::vector<float>> weight_sets;
+    for (int set = 0;; ++set) {
+      const std::string jn = "JOINTS_" + std::to_string(set), wn = "WEIGHTS_" + std::to_string(set);
+      const std::int64_t js = index_of(*attrs, jn.c_str(), -1), ws = index_of(*attrs, wn.c_str(), -1);
+      if (js == -1 || ws == -1) break;
+      std::vector<std::uint32_t> joints;
+      std::vector<float> weights;
+      if (auto e = read_uints(m, js, 4, where + " " + jn, joints)) return e;
+      if (auto e = same_count(joints.size(), 4, jn.c_str())) return e;
+      if (auto e = read_floats(m, ws, 4, where + " " + wn, weights)) return e;
+      if (auto e = same_count(weights.size(), 4, wn.c_str())) return e;
+      std::vector<std::uint16_t> mapped(joints.size(), 0);
+      for (std::size_t i = 0; i < joints.size(); ++i) {
+        if (joints[i] >= skin->size()) {
+          if (weights[i] == 0) continue;  // an unused slot may name any joint
+          return error(where + " " + jn, "joint index past the skin's joints", "< " + std::to_string(skin->size()),
+                       std::to_string(joints[i]));
         }
-        return error(where + " JOINTS_0", "joint index past the skin's joints", "< " + std::to_string(skin->size()),
-                     std::to_string(joints[i]));
+        mapped[i] = static_cast<std::uint16_t>((*skin)[joints[i]]);
       }
-      p.joints[i] = static_cast<std::uint16_t>((*skin)[joints[i]]);
+      joint_sets.push_back(std::move(mapped));
+      weight_sets.push_back(std::move(weights));
     }
+    keep_heaviest_influences(joint_sets, weight_sets, n, p);
   }
   std::vector<std::uint32_t> idx;
   if (const std::int64_t ia = index_of(pj, "indices", -1); ia != -1) {

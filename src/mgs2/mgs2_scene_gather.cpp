@@ -220,6 +220,8 @@ Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const cha
             sv.weights[slot] += w;
           }
           float sum = sv.weights[0] + sv.weights[1] + sv.weights[2] + sv.weights[3];
+          if (v < prim->dropped_weights.size() && prim->dropped_weights[v] > 0 && sum > 0)
+            sv.dropped = prim->dropped_weights[v] / (sum + prim->dropped_weights[v]);
           if (!(sum > 0)) sv.joints = {static_cast<std::uint16_t>(rigid_joint), 0, 0, 0}, sv.weights = {1, 0, 0, 0}, sum = 1;
           for (auto& w : sv.weights) w /= sum;
           for (int a = 1; a < 4; ++a)
@@ -238,8 +240,14 @@ Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const cha
     if (no_uvs) warnings.add(Severity::warning, 0, "meshes", "primitives without UVs: zero UVs written", "TEXCOORD_0", std::to_string(no_uvs) + " primitives");
     if (remapped) warnings.add(Severity::warning, 0, "weights", "influences on nodes outside the skeleton moved to the nearest joint above", "0", std::to_string(remapped));
     if (rigid_skin) warnings.add(Severity::warning, 0, "weights", "skinned primitives without JOINTS_0/WEIGHTS_0 bound rigidly", "0", std::to_string(rigid_skin));
-    if (g.primitives.empty() && g.mesh_extras.empty())
-      fail(0, "meshes", "the glTF has no triangle meshes", ">= 1 mesh", "0");
+    // Nothing to draw (no meshes, or only points and lines) is an error, not an empty model; our
+    // extras' packets without triangles still make a model of their own.
+    const bool stored_packets = std::any_of(g.mesh_extras.begin(), g.mesh_extras.end(), [](const Json* me) {
+      const Json* list = me ? jget(*me, "without_triangles") : nullptr;
+      return list != nullptr && list->is_array() && !list->empty();
+    });
+    if (g.primitives.empty() && !stored_packets)
+      fail(0, "meshes", "the glTF has no triangle meshes (points and lines are not written)", ">= 1 triangle", "0");
     return g;
   });
 }

@@ -151,7 +151,8 @@ Result<std::vector<std::uint8_t>> scene_to_kms(const scene::Scene& s, const Impo
         for (int c = 0; c < 3; ++c) put_s16(vb, to_s16(v.pos[c] - world[u][c], where + " position", true));
         const double wu = weight_on(v, static_cast<int>(u));
         const double wp = parent >= 0 ? weight_on(v, parent) : 0;
-        moved.add(envelope ? 1 - wu - wp : 1 - wu);
+        // Weights are shares of the 4 kept influences; the glTF's further ones (dropped) moved too.
+        moved.add(v.dropped + (1 - v.dropped) * (envelope ? 1 - wu - wp : 1 - wu));
         std::int16_t w = 4096;
         if (envelope) w = static_cast<std::int16_t>(std::lround(std::clamp(wu / std::max(wu + wp, 1e-9), 0.0, 1.0) * 4096));
         if (raw_w.size() == sv.size()) {

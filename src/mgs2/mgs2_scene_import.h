@@ -20,6 +20,7 @@ struct SrcVertex {
   std::array<std::array<float, 2>, 3> uv{};
   std::array<std::uint16_t, 4> joints{};  // model joints
   std::array<float, 4> weights{};         // sum 1, decreasing
+  float dropped = 0;  // share of the vertex's glTF weight on influences past the 4 kept (moved)
 };
 
 struct SrcPrimitive {

@@ -136,6 +136,8 @@ Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& s, const Impo
     std::size_t next_order = 1u << 30;
     double dropped = 0;
     std::size_t moved_vertices = 0;
+    double beyond = 0, beyond_max = 0;  // influences past the 4 an EVM vertex holds (glTF JOINTS_1...)
+    std::size_t beyond_vertices = 0;
     auto make_packet = [&](const SrcPrimitive& p, const std::vector<StripVertex>& sv, bool exact,
                            const std::array<std::uint8_t, 8>& mat, std::uint32_t n_mats) {
       const Json& pe = p.packet ? *p.packet : empty;
@@ -184,6 +186,7 @@ Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& s, const Impo
           put_s16(ub[q], uvw[q].size() == sv.size() ? uvw[q][i] : std::int16_t{4096});
           put_s16(ub[q], uvp[q].size() == sv.size() ? uvp[q][i] : std::int16_t{0});
         }
+        if (v.dropped > 0) beyond += v.dropped, ++beyond_vertices, beyond_max = std::max(beyond_max, double(v.dropped));
         if (raw_w.size() == sv.size() * 8 && raw_weights_match(&raw_w[i * 8], v2, mat, v)) {
           wb.insert(wb.end(), raw_w.begin() + std::ptrdiff_t(i * 8), raw_w.begin() + std::ptrdiff_t(i * 8 + 8));
           continue;
@@ -269,6 +272,11 @@ Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& s, const Impo
     if (moved_vertices != 0)
       warnings.add(Severity::warning, 0, "weights", "influences below 1/256 dropped by 0.1.7 quantisation", "0 weight moved",
                    std::to_string(moved_vertices) + " vertices, total " + std::to_string(dropped));
+    if (beyond_vertices != 0)
+      warnings.add(Severity::warning, 0, "weights",
+                   "influences past the 4 heaviest were moved to them (EVM holds 4 per vertex)", "0 weight moved",
+                   std::to_string(beyond_vertices) + " vertices, total " + std::to_string(beyond) + ", largest " +
+                       std::to_string(beyond_max));
     // Boxes in model space: each joint's over the vertices it weighs, the header's over all.
     const double from_stored = 1.0 / to_stored;
     std::vector<std::vector<std::array<double, 3>>> per_joint(nb);

@@ -116,11 +116,30 @@ Diagnostics validate_ogf(const OgfFile& file) {
     out.add(Severity::error, file.chunks.find(kChunkMotions)->offset, "0xF",
             "embedded motions without chunk 0xF (bone parts and params)", "chunk 0xF", "none");
   }
-  if (file.chunks.overrun || !file.chunks.trailing.empty())
+  if (file.chunks.overrun && file.chunks.overrun->truncated_chunk()) {
+    const OverrunChunk& o = *file.chunks.overrun;
+    out.add(Severity::error, o.offset, hex(o.raw_id & ~kChunkCompressBit),
+            "chunk truncated: its size runs past the end of the file (truncated file)",
+            std::to_string(o.declared_size) + " bytes", std::to_string(o.available) + " bytes available");
+  } else if (file.chunks.overrun || !file.chunks.trailing.empty())
     out.add(Severity::warning, file.chunks.trailing_offset, "file", "trailing bytes after the last chunk (kept)", "none",
             std::to_string(file.chunks.trailing.size()) + " bytes");
   out.sort_by_offset();
   return out;
+}
+
+namespace {
+
+bool is_mesh_child_finding(const Finding& f) { return f.path.rfind("0x9/", 0) == 0; }
+
+}  // namespace
+
+std::vector<Finding> ogf_conversion_blockers(const OgfFile& file, bool gltf_keep_going) {
+  std::vector<Finding> errors;
+  const Diagnostics found = validate_ogf(file);
+  for (const auto& f : found.findings())
+    if (f.severity == Severity::error && !(gltf_keep_going && is_mesh_child_finding(f))) errors.push_back(f);
+  return errors;
 }
 
 }  // namespace boneyard::xray

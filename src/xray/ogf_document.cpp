@@ -195,6 +195,9 @@ class OgfDocument final : public Document {
   }
 
   Diagnostics validate() const override { return validate_ogf(file_); }
+  std::vector<Finding> conversion_blockers(std::string_view ext, const ConvertOptions& o) const override {
+    return ogf_conversion_blockers(file_, o.keep_going && (ext == ".glb" || ext == ".gltf"));
+  }
   std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".glb", ".gltf"}; }
   // .ogf and .omf are copies of what is stored; glTF looks up motion refs, textures and meshes.
   unsigned convert_options(std::string_view ext) const override {

@@ -117,6 +117,9 @@ void parse_windows(const Chunk& c, OgfChild& child, std::vector<Finding>& findin
 
 void parse_child(const Chunk& c, OgfChild& child, std::vector<Finding>& findings) {
   child.chunks = split_chunks(c.payload, c.payload_offset());
+  if (const auto& o = child.chunks.overrun; o && o->truncated_chunk())
+    fail(o->offset, hex(o->raw_id & ~kChunkCompressBit), "chunk truncated: its size runs past the end of the child",
+         std::to_string(o->declared_size) + " bytes", std::to_string(o->available) + " bytes available");
   if (child.chunks.overrun || !child.chunks.trailing.empty())
     findings.push_back({Severity::warning, child.chunks.trailing_offset, child.path(),
                         "bytes after the child's last chunk (kept)", "0",
@@ -219,13 +222,20 @@ OgfVertex decode_vertex(const OgfVertices& vs, std::size_t i) {
   return v;
 }
 
+OgfChild overrun_child(const OverrunChunk& o) {
+  OgfChild child;
+  child.index = o.raw_id;
+  child.offset = o.offset;
+  child.error = Finding{Severity::error, o.offset, child.path(),
+                        "child cannot be read: its size runs past the end of chunk 0x9 (truncated)",
+                        std::to_string(o.declared_size) + " bytes", std::to_string(o.available) + " bytes available"};
+  return child;
+}
+
 void parse_ogf_children(OgfFile& f) {
   const Chunk* c = f.chunks.find(kOgfChildren);
   if (c == nullptr) return;
   const ChunkList list = split_chunks(c->payload, c->payload_offset());
-  if (list.overrun || !list.trailing.empty())
-    f.read_findings.push_back({Severity::warning, list.trailing_offset, "0x9", "bytes after the last child (kept)", "0",
-                               std::to_string(list.trailing.size()) + " bytes"});
   // The engine opens ids 0, 1, ... and stops at the first one missing.
   for (std::uint32_t id = 0;; ++id) {
     const Chunk* k = list.find(id);
@@ -247,6 +257,13 @@ void parse_ogf_children(OgfFile& f) {
                                "children after a gap in the ids are never loaded by the engine (kept, not exported)",
                                std::to_string(list.chunks.size()) + " children numbered from 0",
                                std::to_string(f.children.size()) + " before the first gap"});
+  // A child whose size runs past chunk 0x9 is lost data, not trailing bytes, when it is the next
+  // child the engine would open: an unreadable child (an error).
+  if (list.overrun && list.overrun->truncated_chunk() && list.overrun->raw_id == f.children.size())
+    f.children.push_back(overrun_child(*list.overrun));
+  else if (list.overrun || !list.trailing.empty())
+    f.read_findings.push_back({Severity::warning, list.trailing_offset, "0x9", "bytes after the last child (kept)", "0",
+                               std::to_string(list.trailing.size()) + " bytes"});
 }
 
 }  // namespace boneyard::xray

@@ -422,7 +422,11 @@ Diagnostics validate_omf(const OmfFile& file) {
     }
   }
   validate_motion_set(file.motions, out);
-  if (file.overrun) {
+  if (file.overrun && file.overrun->truncated_chunk()) {
+    out.add(Severity::error, file.overrun->offset, hex(file.overrun->raw_id & ~kChunkCompressBit),
+            "chunk truncated: its size runs past the end of the file (truncated file)",
+            num(file.overrun->declared_size) + " bytes", num(file.overrun->available) + " bytes available");
+  } else if (file.overrun) {
     out.add(Severity::warning, file.overrun->offset, hex(file.overrun->raw_id), "trailing bytes: chunk size past the end",
             num(file.overrun->declared_size) + " bytes", num(file.overrun->available) + " bytes");
   } else if (!file.trailing.empty()) {

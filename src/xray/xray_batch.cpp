@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <thread>
 
 #include "boneyard/gltf.h"
 #include "boneyard/interrupt.h"
+#include "boneyard/omf_validate.h"
 #include "boneyard/xray_scene.h"
 
 namespace boneyard::xray {
@@ -46,6 +48,41 @@ fs::path meshes_root_for(const fs::path& model, const BatchOptions& o) {
   return iequal(r.filename().string(), "meshes") ? r : o.input_dir;
 }
 
+// The validation errors that stop this item's conversion (unless --force).
+std::vector<Finding> blockers_of(const OgfFile& ogf, const BatchOptions& o) {
+  return ogf_conversion_blockers(ogf, o.keep_going);
+}
+std::vector<Finding> blockers_of(const OmfFile& omf, const BatchOptions&) {
+  std::vector<Finding> errors;
+  const Diagnostics found = validate_omf(omf);
+  for (const auto& f : found.findings())
+    if (f.severity == Severity::error) errors.push_back(f);
+  return errors;
+}
+
+// Reads the input, checks it like `convert` does, and builds its scene. With --force the
+// validation errors become warnings on the item, followed by one saying it was forced.
+template <class File>
+Result<scene::Scene> checked_scene(const Result<File>& file, const BatchOptions& o, BatchItem& item,
+                                   const std::function<Result<scene::Scene>(const File&)>& to_scene) {
+  if (!file) return file.error();
+  const auto errors = blockers_of(file.value(), o);
+  if (!errors.empty() && !o.force) {
+    item.findings.insert(item.findings.end(), errors.begin() + 1, errors.end());
+    return errors.front();  // the item's error; the rest follow it
+  }
+  for (Finding f : errors) {
+    f.severity = Severity::warning;
+    item.findings.push_back(std::move(f));
+  }
+  if (!errors.empty())
+    item.findings.push_back(Finding{Severity::warning, 0, {},
+                                    "converting despite " + std::to_string(errors.size()) +
+                                        " validation error(s) (--force)",
+                                    {}, {}});
+  return to_scene(file.value());
+}
+
 void convert_one(BatchItem& item, const BatchOptions& o) {
   Diagnostics warnings;
   std::optional<Finding> error;
@@ -57,11 +94,11 @@ void convert_one(BatchItem& item, const BatchOptions& o) {
   XrayExportOptions x{item.input, meshes_root_for(item.input, o), {}, o.textures, item.output, o.keep_going};
   Result<scene::Scene> sc = Finding{};
   if (lower_ext(item.input) == ".ogf") {
-    auto ogf = read_ogf(data);
-    sc = ogf ? ogf_to_scene(ogf.value(), x, warnings) : Result<scene::Scene>(ogf.error());
+    sc = checked_scene<OgfFile>(read_ogf(data), o, item,
+                                [&](const OgfFile& f) { return ogf_to_scene(f, x, warnings); });
   } else {
-    auto omf = read_omf(data);
-    sc = omf ? omf_to_scene(omf->motions, x, warnings) : Result<scene::Scene>(omf.error());
+    sc = checked_scene<OmfFile>(read_omf(data), o, item,
+                                [&](const OmfFile& f) { return omf_to_scene(f.motions, x, warnings); });
   }
   if (!sc) {
     error = sc.error();

@@ -51,15 +51,7 @@ Result<std::vector<std::uint8_t>> gltf_scene_to_omf(const scene::Scene& scene, c
   io.hq = o.hq;
   auto omf = scene_to_omf(scene, io, warnings);
   if (!omf) return omf.error();
-  // Never hand out a file the engine would misread: the validator's errors stop the write.
-  const Diagnostics check = validate_omf(omf.value());
-  for (const auto& f : check.findings())
-    if (f.severity == Severity::error) {
-      Finding e = f;
-      e.path = "written .omf " + e.path;
-      return e;
-    }
-  return write_omf(omf.value());
+  return checked_omf_bytes(write_omf(omf.value()));
 }
 
 int sniff_gltf(Bytes bytes, std::string_view extension) {

@@ -241,6 +241,61 @@ MotionParams motion_params(const std::string& name, const nlohmann::json& x, con
   return m;
 }
 
+// A glTF (UTF-8) name for a one-line message: control bytes (NUL, CR, LF, ...) as \xNN.
+std::string escape_controls(std::string_view utf8) {
+  std::string out;
+  for (char c : utf8) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 0x20 && b != 0x7F) {
+      out.push_back(c);
+      continue;
+    }
+    static const char* kHex = "0123456789ABCDEF";
+    out += "\\x";
+    out.push_back(kHex[b >> 4]);
+    out.push_back(kHex[b & 0xF]);
+  }
+  return out;
+}
+
+// An error naming `where` when `name` cannot be stored as this kind of .omf name: the importer
+// never writes a file that boneyard (or the engine) would then misread.
+std::optional<Finding> name_error(const std::string& where, const std::string& what, const std::string& name,
+                                  OmfName kind) {
+  const std::string problem = omf_name_problem(name, kind);
+  if (problem.empty()) return std::nullopt;
+  return import_error(where, what + " " + problem, "a name the .omf can store", "\"" + printable(name) + "\"");
+}
+
+// Part and bone names, wherever they came from (extras, template, skeleton).
+std::optional<Finding> check_part_names(const Params& p) {
+  for (std::size_t i = 0; i < p.parts.size(); ++i) {
+    const std::string where = "bone part " + std::to_string(i);
+    if (auto e = name_error(where, "part name", p.parts[i].name, OmfName::part)) return e;
+    for (std::size_t b = 0; b < p.parts[i].bones.size(); ++b)
+      if (auto e = name_error(where + " bone " + std::to_string(b), "bone name", p.parts[i].bones[b].name, OmfName::bone))
+        return e;
+  }
+  return std::nullopt;
+}
+
+// Mark names of one motion; `x` is the animation's extras (a mark name there that has no cp1251
+// encoding would otherwise become an empty name).
+std::optional<Finding> check_mark_names(const MotionParams& m, const nlohmann::json& x, const std::string& aw) {
+  const auto* marks = member(x, "marks");
+  for (std::size_t i = 0; i < m.marks.size(); ++i) {
+    const std::string where = aw + " mark " + std::to_string(i);
+    if (marks && marks->is_array() && i < marks->size()) {
+      const auto* utf8 = member((*marks)[i], "name");
+      if (!extras_name((*marks)[i], "name") && utf8 && utf8->is_string())
+        return import_error(where, "mark name has no cp1251 encoding", "Latin or Cyrillic characters",
+                            utf8->get<std::string>());
+    }
+    if (auto e = name_error(where, "mark name", m.marks[i].name, OmfName::mark)) return e;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diagnostics& warnings, ImportStats* stats) {
@@ -257,6 +312,7 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
   auto table_r = bone_table(s, o, extras_set);
   if (!table_r) return table_r.error();
   BoneTable& table = table_r.value();
+  if (auto e = check_part_names(table.params)) return *e;
   const std::size_t n = table.names.size();
   // Exported records are in the extras set's record order; usable only if that is ours.
   std::vector<bool> set_order_ok(sets && sets->is_array() ? sets->size() : 0, false);
@@ -300,7 +356,7 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
   std::map<std::string, int> outside_nodes;
   for (std::size_t a = 0; a < s.animations.size(); ++a) {
     const auto& anim = s.animations[a];
-    const std::string aw = "animation \"" + anim.name + "\"";
+    const std::string aw = "animation \"" + escape_controls(anim.name) + "\"";
     static const nlohmann::json kNull;
     const nlohmann::json& x = member(anim.extras, "xray") ? anim.extras["xray"] : kNull;
     if (anim.timelines.size() != 1 || anim.timelines[0].times.empty())
@@ -318,6 +374,7 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
     if (!name) return import_error(aw, "motion name has no cp1251 encoding", "Latin or Cyrillic characters", anim.name);
     if (name->size() > kMaxNameBytes)
       return import_error(aw, "motion name too long for the engine", "<= 127 bytes", std::to_string(name->size()));
+    if (auto e = name_error(aw, "motion name", *name, OmfName::motion)) return *e;
     std::fill(rot_ch.begin(), rot_ch.end(), nullptr);
     std::fill(tr_ch.begin(), tr_ch.end(), nullptr);
     std::size_t mapped = 0, first_unmapped = kNone;
@@ -374,6 +431,7 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
 
     MotionKeys mk;
     mk.name = extras_name(x, "keys_name").value_or(tmk ? tmk->name : *name);
+    if (auto e = name_error(aw, "keys name", mk.name, OmfName::motion)) return *e;
     mk.frames = static_cast<std::uint32_t>(frames);
     if (tmk && tmk->frames == frames) mk.tail = tmk->tail;
     mk.bones.resize(n);
@@ -416,6 +474,7 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
     }
     bool defaults = false;
     params_out.push_back(motion_params(*name, x, ti != kNone ? &tpl->motions.params.motions[ti] : nullptr, a, defaults));
+    if (auto e = check_mark_names(params_out.back(), x, aw)) return *e;
     if (defaults) default_motions.push_back(anim.name);
     keys_out.push_back(std::move(mk));
     tpl_index.push_back(ti);

@@ -1,0 +1,49 @@
+// What boneyard may write as an .omf: names the format can hold, and bytes that read back valid.
+// Names: the reader splits them at NUL (motions, parts, bones) or CR LF (marks), so a name holding
+// those bytes would come back cut, and the engine copies names into 128-byte buffers.
+#include "boneyard/omf.h"
+#include "boneyard/omf_validate.h"
+
+#include <map>
+
+namespace boneyard::xray {
+
+std::string omf_name_problem(std::string_view name, OmfName kind) {
+  if (name.find('\0') != std::string_view::npos) return "contains a NUL byte (names end at NUL)";
+  if (kind == OmfName::mark && name.find_first_of("\r\n") != std::string_view::npos)
+    return "contains CR or LF (mark names end at CR LF)";
+  if (name.size() > kMaxNameBytes) return "too long for the engine (at most 127 bytes)";
+  return {};
+}
+
+Result<std::vector<std::uint8_t>> checked_omf_bytes(std::vector<std::uint8_t> bytes, const Diagnostics* inherited) {
+  // Never hand out a file boneyard or the engine would misread: the written bytes are read back
+  // and validated, and the first new error stops the write.
+  auto file = FileData::from_vector(bytes);
+  auto reread = read_omf(file);
+  if (!reread) {
+    Finding e = reread.error();
+    e.path = "written .omf" + (e.path.empty() ? "" : " " + e.path);
+    return e;
+  }
+  // Errors the inputs already had are not the writer's: one output error per input error of the
+  // same message is let through (paths move when motions are added or removed).
+  std::map<std::string, std::size_t> allowed;
+  if (inherited != nullptr)
+    for (const auto& f : inherited->findings())
+      if (f.severity == Severity::error) ++allowed[f.message];
+  const Diagnostics found = validate_omf(reread.value());
+  for (const auto& f : found.findings()) {
+    if (f.severity != Severity::error) continue;
+    if (auto it = allowed.find(f.message); it != allowed.end() && it->second > 0) {
+      --it->second;
+      continue;
+    }
+    Finding e = f;
+    e.path = "written .omf " + e.path;
+    return e;
+  }
+  return bytes;
+}
+
+}  // namespace boneyard::xray
