@@ -41,6 +41,34 @@ class FileData {
 // partial file and a failed write leaves the old file untouched. Returns an error message or "".
 std::string write_file_atomic(const std::filesystem::path& path, Bytes data);
 
+// Like write_file_atomic, but the new file gets exactly `mode` (permission bits, umask not
+// applied) and, when `owner` is given, that owner and group (best effort: only root may give a
+// file away). The temporary file is created in `path`'s own directory, so `path` must not be a
+// symlink (resolve it with prepare_in_place_edit first).
+struct FileOwner {
+  unsigned uid = 0, gid = 0;
+};
+std::string write_file_atomic_mode(const std::filesystem::path& path, Bytes data, unsigned mode,
+                                   const FileOwner* owner = nullptr);
+
+// Where an in-place edit of a file writes, and what it must keep.
+struct InPlaceTarget {
+  std::filesystem::path target;  // the file itself: symlinks resolved (the link stays a link)
+  unsigned mode = 0;             // its permission bits, kept on the edited file and the backup
+  FileOwner owner;
+};
+// Resolves `path` through symlinks and checks that it may be replaced: a regular file, with a
+// write permission bit set for someone and writable by this process (access(W_OK)), in a folder
+// this process may create files in. The permission-bit rule makes a read-only file (0444) refused
+// even for root, for whom access() always succeeds. Returns the target or a one-line reason.
+std::variant<InPlaceTarget, std::string> prepare_in_place_edit(const std::filesystem::path& path);
+
+// The first of `path`.bak, `path`.bak.1, `path`.bak.2, ... that does not exist yet, written with
+// `data` and `mode` without ever replacing an existing file (the name is claimed with link(2),
+// which fails on an existing name). Returns the backup's path or a one-line reason.
+std::variant<std::filesystem::path, std::string> write_backup(const std::filesystem::path& path, Bytes data,
+                                                              unsigned mode);
+
 // True when both paths name the same existing file (so an output would overwrite its input).
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 

@@ -97,5 +97,10 @@ std::vector<std::uint8_t> write_kms(const KmsModel& model);
 // vectors; pointers are recomputed and rgbs written as 0. Errors: packet limits, array sizes that
 // do not match the vertex count, a value the target layout cannot hold.
 Result<std::vector<std::uint8_t>> build_kms(const KmsModel& model, Layout layout);
+// build_kms for a layout conversion (`convert --layout`): header pads the target layout has no
+// place for are written as 0 and reported to `warnings` with their values, instead of failing.
+// PS2 -> MC: the pad at 0x18 (it would land at 0x0C, which must be 0 in MC). Converting back
+// restores nothing.
+Result<std::vector<std::uint8_t>> convert_kms_layout(const KmsModel& model, Layout layout, Diagnostics* warnings);
 
 }  // namespace boneyard::mgs2

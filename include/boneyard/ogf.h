@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -173,8 +174,21 @@ struct OgfFile {
   std::vector<OgfChild> children;        // 0x9, in id order (the engine stops at the first gap)
   std::vector<Finding> read_findings;    // tolerated oddities met while reading (warnings)
 
-  // The engine's name lookup: OGF names lower-cased, compared exactly. -1 when absent.
+  // The engine's name lookup: OGF names lower-cased, compared exactly. -1 when absent. Linear in
+  // the number of bones: code that looks up every bone uses a BoneLookup instead.
   int find_bone(std::string_view engine_name) const;
+};
+
+// The engine's name lookup for many names at once: built in one pass over the bones, then each
+// lookup takes constant time (a model may have tens of thousands of bones). Same answers as
+// OgfFile::find_bone: the first bone whose lower-cased name equals `engine_name`, else -1.
+class BoneLookup {
+ public:
+  explicit BoneLookup(const std::vector<OgfBone>& bones);
+  int find(std::string_view engine_name) const;
+
+ private:
+  std::unordered_map<std::string, int> first_by_lower_name_;
 };
 
 // True when the bytes start with an OGF header chunk (id 1).

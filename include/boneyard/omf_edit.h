@@ -43,9 +43,15 @@ struct ParamEdit {
   bool clear_marks = false;
 };
 
+// Speed, power, accrue and falloff must be finite and not negative (the engine divides and
+// blends by them; NaN would spread through the whole animation).
+bool valid_motion_param(float value);
+
 // Parses "fx,stop_at_end,..." (or "none") into flag bits.
 Result<std::uint32_t> parse_motion_flags(const std::string& words);
 
+// Errors (nothing changed): a parameter that is not valid_motion_param, naming the option; a
+// mark outside [0, length] of a selected motion, where length = (frames - 1) / 30 s.
 Result<EditReport> set_params(OmfFile& file, const std::vector<std::string>& patterns, const ParamEdit& edit);
 
 // Joins files whose bone parts match exactly. A motion name found twice is an error unless

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <variant>
 
 #include "boneyard/omf.h"
 #include "boneyard/omf_edit.h"
@@ -41,6 +43,12 @@ std::optional<OmfFile> read_or_report(const std::string& path, int& exit_code) {
   return std::move(f).value();
 }
 
+std::string number_text(float v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", static_cast<double>(v));
+  return b;
+}
+
 void print_report(const EditReport& r) {
   for (const auto& c : r.changes) std::printf("  %s\n", c.c_str());
   for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
@@ -56,10 +64,38 @@ int edit_failed(const std::string& input, const Finding& f) {
   return kExitFindings;
 }
 
-// Writes the edited file to -o, or over the input after saving it as .bak. Returns the exit code.
+// Replaces the input (through a symlink: its target) after saving the original as the first free
+// FILE.bak, FILE.bak.1, ...; the edited file keeps the original's mode and owner. The changes are
+// reported only once the file is written.
+int write_in_place(const std::string& input, const OmfFile& file, Bytes bytes, const EditReport& report) {
+  auto prepared = prepare_in_place_edit(input);
+  if (const auto* why = std::get_if<std::string>(&prepared)) {
+    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), why->c_str());
+    return kExitUsage;
+  }
+  const auto& target = std::get<InPlaceTarget>(prepared);
+  auto backup = write_backup(input, file.source->bytes(), target.mode);
+  if (const auto* why = std::get_if<std::string>(&backup)) {
+    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), why->c_str());
+    return kExitUsage;
+  }
+  const auto& backup_path = std::get<fs::path>(backup);
+  if (auto err = write_file_atomic_mode(target.target, bytes, target.mode, &target.owner); !err.empty()) {
+    std::error_code ec;
+    fs::remove(backup_path, ec);  // the input is untouched: the backup would only be clutter
+    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), err.c_str());
+    return kExitUsage;
+  }
+  print_report(report);
+  std::printf("wrote %s (%zu bytes), original kept as %s\n", input.c_str(), bytes.size(), backup_path.c_str());
+  return kExitOk;
+}
+
+// Writes the edited file to -o, or over the input (write_in_place). Returns the exit code.
 // Nothing is written when the result would not validate: `inherited` holds the inputs' findings
 // (errors they already had are not the edit's).
-int write_result(const std::string& input, const Target& t, const OmfFile& file, const Diagnostics& inherited) {
+int write_result(const std::string& input, const Target& t, const OmfFile& file, const EditReport& report,
+                 const Diagnostics& inherited) {
   if (t.output.empty() && !t.in_place) {
     std::fprintf(stderr, "%s: say where the result goes: -o FILE or --in-place\n", input.c_str());
     return kExitUsage;
@@ -75,19 +111,13 @@ int write_result(const std::string& input, const Target& t, const OmfFile& file,
     return kExitFindings;
   }
   const auto& bytes = checked.value();
-  if (t.in_place) {
-    const Bytes original = file.source->bytes();
-    if (auto err = write_file_atomic(input + ".bak", original); !err.empty()) {
-      std::fprintf(stderr, "%s\n", err.c_str());
-      return kExitUsage;
-    }
-  }
-  const std::string out = t.in_place ? input : t.output;
-  if (auto err = write_file_atomic(out, bytes); !err.empty()) {
+  if (t.in_place) return write_in_place(input, file, bytes, report);
+  if (auto err = write_file_atomic(t.output, bytes); !err.empty()) {
     std::fprintf(stderr, "%s\n", err.c_str());
     return kExitUsage;
   }
-  std::printf("wrote %s (%zu bytes)%s\n", out.c_str(), bytes.size(), t.in_place ? ", original kept as .bak" : "");
+  print_report(report);
+  std::printf("wrote %s (%zu bytes)\n", t.output.c_str(), bytes.size());
   return kExitOk;
 }
 
@@ -118,17 +148,28 @@ void add_list(CLI::App& omf, int& exit_code) {
   });
 }
 
+// An option value that no file could make right (a NaN speed): a usage error, checked before the
+// file is read. Returns the one-line reason, or nothing when the options are usable.
+using UsageCheck = std::function<std::optional<std::string>()>;
+
 // Commands of the form: read IN, apply an edit, write the result.
 template <class Edit>
 void add_edit(CLI::App& omf, const char* name, const char* help, int& exit_code,
-              const std::function<void(CLI::App&)>& options, Edit edit) {
+              const std::function<void(CLI::App&)>& options, Edit edit, UsageCheck usage_check = {}) {
   auto* cmd = omf.add_subcommand(name, help);
   auto input = std::make_shared<std::string>();
   auto target = std::make_shared<Target>();
   cmd->add_option("input", *input, ".omf file to edit")->required();
   options(*cmd);
   add_target_options(*cmd, *target);
-  cmd->callback([input, target, edit, &exit_code] {
+  cmd->callback([input, target, edit, usage_check, &exit_code] {
+    if (usage_check) {
+      if (auto why = usage_check()) {
+        std::fprintf(stderr, "%s: error: %s\n", input->c_str(), why->c_str());
+        exit_code = kExitUsage;
+        return;
+      }
+    }
     auto f = read_or_report(*input, exit_code);
     if (!f) return;
     const Diagnostics before = xray::validate_omf(*f);
@@ -137,8 +178,7 @@ void add_edit(CLI::App& omf, const char* name, const char* help, int& exit_code,
       exit_code = edit_failed(*input, r.error());
       return;
     }
-    print_report(r.value());
-    exit_code = std::max(exit_code, write_result(*input, *target, *f, before));
+    exit_code = std::max(exit_code, write_result(*input, *target, *f, r.value(), before));
   });
 }
 
@@ -178,9 +218,8 @@ void add_omf_command(CLI::App& app, int& exit_code) {
         exit_code = edit_failed(inputs->front(), merged.error());
         return;
       }
-      print_report(report);
       Target t{*output, false};
-      exit_code = std::max(exit_code, write_result(inputs->front(), t, merged.value(), before));
+      exit_code = std::max(exit_code, write_result(inputs->front(), t, merged.value(), report, before));
     });
   }
   {
@@ -201,8 +240,7 @@ void add_omf_command(CLI::App& app, int& exit_code) {
         exit_code = edit_failed(*input, out.error());
         return;
       }
-      print_report(report);
-      exit_code = std::max(exit_code, write_result(*input, Target{*output, false}, out.value(), before));
+      exit_code = std::max(exit_code, write_result(*input, Target{*output, false}, out.value(), report, before));
     });
   }
 
@@ -262,6 +300,15 @@ void add_omf_command(CLI::App& app, int& exit_code) {
           }
         }
         return xray::set_params(f, set_args->names, e);
+      },
+      [set_args]() -> std::optional<std::string> {
+        const std::pair<const char*, const std::optional<float>*> values[] = {
+            {"--speed", &set_args->speed}, {"--power", &set_args->power},
+            {"--accrue", &set_args->accrue}, {"--falloff", &set_args->falloff}};
+        for (const auto& [option, value] : values)
+          if (*value && !xray::valid_motion_param(**value))
+            return std::string(option) + " must be a finite number >= 0 (found " + number_text(**value) + ")";
+        return std::nullopt;
       });
 
   add_edit(*omf, "repair", "Fix what can be fixed safely (0xE names, motion ids, CRCs, ...) and list each change",

@@ -136,4 +136,113 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
   return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
+// ---- In-place edits: mode-keeping atomic writes, symlink targets and backups --------------------
+
+namespace {
+
+std::filesystem::path folder_of(const std::filesystem::path& path) {
+  return path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+}
+
+// Writes `data` to a new hidden temporary file in `dir` with exactly `mode`; returns its path, or
+// an empty path and the reason in `error`. Nothing is left behind on failure.
+std::filesystem::path write_temp(const std::filesystem::path& dir, const std::string& stem, Bytes data, unsigned mode,
+                                 const FileOwner* owner, std::string& error) {
+  std::random_device rd;
+  const auto tmp = dir / ("." + stem + "." + std::to_string(rd()) + ".tmp");
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    error = "cannot create " + tmp.string() + ": " + errno_text(errno);
+    return {};
+  }
+  const auto fail = [&](const char* what, int e) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    error = std::string(what) + " " + tmp.string() + ": " + errno_text(e);
+    return std::filesystem::path{};
+  };
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail("cannot write", errno);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  // Ownership first: chown clears set-id bits, which the chmod below then restores.
+  if (owner != nullptr && ::fchown(fd, owner->uid, owner->gid) != 0 && errno != EPERM) return fail("cannot chown", errno);
+  if (::fchmod(fd, static_cast<mode_t>(mode & 07777)) != 0) return fail("cannot chmod", errno);
+  if (::close(fd) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    error = "cannot write " + tmp.string() + ": " + errno_text(e);
+    return {};
+  }
+  return tmp;
+}
+
+}  // namespace
+
+std::string write_file_atomic_mode(const std::filesystem::path& path, Bytes data, unsigned mode,
+                                   const FileOwner* owner) {
+  std::string error;
+  const auto tmp = write_temp(folder_of(path), path.filename().string(), data, mode, owner, error);
+  if (tmp.empty()) return error;
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    return "cannot rename onto " + path.string() + ": " + errno_text(e);
+  }
+  return {};
+}
+
+std::variant<InPlaceTarget, std::string> prepare_in_place_edit(const std::filesystem::path& path) {
+  std::error_code ec;
+  // canonical() follows every link in the chain and fails on a dangling one.
+  const auto target = std::filesystem::canonical(path, ec);
+  if (ec) return "cannot resolve " + path.string() + ": " + ec.message();
+  struct stat st {};
+  if (::stat(target.c_str(), &st) != 0) return "cannot stat " + target.string() + ": " + errno_text(errno);
+  if (!S_ISREG(st.st_mode)) return target.string() + " is not a regular file; --in-place edits regular files only";
+  if ((st.st_mode & 0222) == 0 || ::access(target.c_str(), W_OK) != 0)
+    return target.string() + " is read-only (no write permission); refusing to replace it";
+  const auto dir = folder_of(target);
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return "cannot create files in " + dir.string() + " (needed to replace " + target.filename().string() +
+           " atomically): " + errno_text(errno);
+  return InPlaceTarget{target, static_cast<unsigned>(st.st_mode & 07777),
+                       FileOwner{static_cast<unsigned>(st.st_uid), static_cast<unsigned>(st.st_gid)}};
+}
+
+std::variant<std::filesystem::path, std::string> write_backup(const std::filesystem::path& path, Bytes data,
+                                                              unsigned mode) {
+  const auto dir = folder_of(path);
+  std::string error;
+  const auto tmp = write_temp(dir, path.filename().string() + ".bak", data, mode, nullptr, error);
+  if (tmp.empty()) return error;
+  // link() refuses an existing name, so an older backup is never replaced, even by a concurrent edit.
+  for (unsigned n = 0; n < 100000; ++n) {
+    const std::filesystem::path backup = path.string() + ".bak" + (n == 0 ? std::string() : "." + std::to_string(n));
+    if (::link(tmp.c_str(), backup.c_str()) == 0) {
+      ::unlink(tmp.c_str());
+      return backup;
+    }
+    if (errno == EPERM || errno == EOPNOTSUPP) {
+      // No hard links on this file system: claim the name by renaming when it is free (a
+      // concurrent writer could still race us here; link() above has no such window).
+      struct stat st {};
+      if (::lstat(backup.c_str(), &st) == 0) continue;
+      if (::rename(tmp.c_str(), backup.c_str()) == 0) return backup;
+    }
+    if (errno != EEXIST) {
+      const int e = errno;
+      ::unlink(tmp.c_str());
+      return "cannot create the backup " + backup.string() + ": " + errno_text(e);
+    }
+  }
+  ::unlink(tmp.c_str());
+  return "cannot create a backup of " + path.string() + ": every name up to .bak.99999 is taken";
+}
+
 }  // namespace boneyard

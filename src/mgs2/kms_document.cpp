@@ -135,7 +135,7 @@ class KmsDocument final : public Document {
     if (ext != ".kms") return Finding{Severity::error, 0, {}, "unsupported conversion", ".kms", std::string(ext)};
     const Layout target = parse_layout(o.layout).value_or(m_.layout);
     if (target == m_.layout) return write_kms(m_);
-    return build_kms(m_, target);
+    return convert_kms_layout(m_, target, o.warnings);
   }
 
  private:

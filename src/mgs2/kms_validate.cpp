@@ -27,22 +27,35 @@ void check_header(const KmsModel& m, Diagnostics& out) {
   }
 }
 
-// World (model-space) offsets of each unit: the sum of `position` along its parent chain.
+// World (model-space) offsets of each unit: the sum of `position` along its parent chain. Each
+// unit's offset is computed once, from its parent's (walked iteratively: a chain may be 100k deep),
+// so the whole table costs time linear in the number of units. Callers have checked the parents
+// are acyclic; a parent out of range ends the chain.
 std::vector<Vec3> unit_offsets(const KmsModel& m) {
-  std::vector<Vec3> world(m.units.size());
-  for (std::size_t i = 0; i < m.units.size(); ++i) {
-    Vec3 sum;
+  const std::size_t n = m.units.size();
+  std::vector<Vec3> world(n);
+  std::vector<std::uint8_t> done(n, 0);
+  std::vector<std::size_t> pending;
+  for (std::size_t i = 0; i < n; ++i) {
+    // Collect the not yet computed units from i up to the first computed one (or a root).
     std::size_t cur = i;
-    // Acyclic was checked; depth still bounded so a bad table cannot loop.
-    for (std::size_t depth = 0; depth <= m.units.size(); ++depth) {
-      const KmsUnit& u = m.units[cur];
-      sum.x += u.position.x;
-      sum.y += u.position.y;
-      sum.z += u.position.z;
-      if (u.parent < 0 || static_cast<std::size_t>(u.parent) >= m.units.size()) break;
-      cur = static_cast<std::size_t>(u.parent);
+    while (!done[cur] && pending.size() <= n) {
+      pending.push_back(cur);
+      const std::int32_t p = m.units[cur].parent;
+      if (p < 0 || static_cast<std::size_t>(p) >= n) break;
+      cur = static_cast<std::size_t>(p);
     }
-    world[i] = sum;
+    // Resolve them root-side first.
+    while (!pending.empty()) {
+      const std::size_t u = pending.back();
+      pending.pop_back();
+      const std::int32_t p = m.units[u].parent;
+      const bool has_parent = p >= 0 && static_cast<std::size_t>(p) < n && done[static_cast<std::size_t>(p)];
+      const Vec3 base = has_parent ? world[static_cast<std::size_t>(p)] : Vec3{};
+      const Vec3& own = m.units[u].position;
+      world[u] = Vec3{base.x + own.x, base.y + own.y, base.z + own.z};
+      done[u] = 1;
+    }
   }
   return world;
 }

@@ -112,10 +112,11 @@ void check_packet_for_build(const KmsModel& m, const KmsPacket& p, std::size_t u
   }
 }
 
-std::vector<std::uint8_t> build(const KmsModel& m, Layout layout) {
-  if (layout == Layout::mc && m.header.pad[2] != 0) {
+// `header` replaces m.header (a layout conversion may clear pads the target cannot hold).
+std::vector<std::uint8_t> build(const KmsModel& m, const KmsHeader& header, Layout layout) {
+  if (layout == Layout::mc && header.pad[2] != 0) {
     fail(0x18, "header pad", "this pad lands at 0x0C in the Master Collection layout, where it must be 0",
-         "0", hex(m.header.pad[2]));
+         "0", hex(header.pad[2]));
   }
   const std::size_t unit_size = kms_unit_size(layout);
   const std::size_t pack_size = kms_packet_size(layout);
@@ -160,7 +161,7 @@ std::vector<std::uint8_t> build(const KmsModel& m, Layout layout) {
   std::vector<std::uint8_t> out;
   out.reserve(total);
   ByteWriter w(out);
-  put_header(w, m.header, layout, static_cast<std::uint32_t>(m.units.size()));
+  put_header(w, header, layout, static_cast<std::uint32_t>(m.units.size()));
   for (std::size_t i = 0; i < m.units.size(); ++i) {
     put_unit(w, m.units[i], layout, static_cast<std::uint32_t>(m.units[i].packets.size()), table[i]);
   }
@@ -186,7 +187,22 @@ std::vector<std::uint8_t> build(const KmsModel& m, Layout layout) {
 }  // namespace
 
 Result<std::vector<std::uint8_t>> build_kms(const KmsModel& model, Layout layout) {
-  return catch_parse_errors([&] { return build(model, layout); });
+  return catch_parse_errors([&] { return build(model, model.header, layout); });
+}
+
+Result<std::vector<std::uint8_t>> convert_kms_layout(const KmsModel& model, Layout layout, Diagnostics* warnings) {
+  KmsHeader header = model.header;
+  // The PS2 header's third pad (0x18) would land at 0x0C in the Master Collection layout, where
+  // a non-zero dword means "PS2" to every reader: it has no place there and is dropped.
+  if (model.layout == Layout::ps2 && layout == Layout::mc && header.pad[2] != 0) {
+    if (warnings != nullptr)
+      warnings->add(Severity::warning, 0x18, "header pad",
+                    "PS2 header pad has no place in the Master Collection header; written as 0 (converting back "
+                    "to PS2 does not restore it)",
+                    "0", hex(header.pad[2]));
+    header.pad[2] = 0;
+  }
+  return catch_parse_errors([&] { return build(model, header, layout); });
 }
 
 }  // namespace boneyard::mgs2

@@ -104,9 +104,10 @@ Diagnostics validate_ogf(const OgfFile& file) {
     if (p.bone_count() != file.bones.size())
       out.add(Severity::error, p.offset, "0xF parts", "bone parts do not cover the skeleton",
               std::to_string(file.bones.size()) + " bones", std::to_string(p.bone_count()));
+    const BoneLookup skeleton(file.bones);
     for (const auto& part : p.parts)
       for (const auto& b : part.bones)
-        if (p.version >= 3 && !p.parts_without_names && file.find_bone(b.name) < 0)
+        if (p.version >= 3 && !p.parts_without_names && skeleton.find(b.name) < 0)
           out.add(Severity::error, b.offset, "0xF part bone", "bone name not in the skeleton (0xD)",
                   "a skeleton bone", printable(b.name));
   }

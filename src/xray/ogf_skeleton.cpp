@@ -4,6 +4,7 @@
 #include "ogf_internal.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace boneyard::xray {
 
@@ -21,6 +22,20 @@ Vec3 read_vec3(ByteReader& r, std::string_view what) {
 constexpr std::size_t kMinBoneNameRecord = 2 + 60;
 // Smallest IK record: version, empty material, shape, joint data without friction, bind, mass.
 constexpr std::size_t kMinIkRecord = 4 + 1 + kBoneShapeBytes + 4 + 48 + 4 + 4 + 4 + 4 + 4 + 12 + 12 + 4 + 12;
+
+// Parents by exact stored name first (the first bone of that name), then as the engine compares
+// (lower-cased). Both through hash maps: linear in the number of bones.
+void resolve_parents(std::vector<OgfBone>& bones) {
+  std::unordered_map<std::string_view, int> first_by_name;
+  first_by_name.reserve(bones.size());
+  for (std::size_t j = 0; j < bones.size(); ++j) first_by_name.emplace(bones[j].name, static_cast<int>(j));
+  const BoneLookup lower(bones);
+  for (auto& b : bones) {
+    if (b.parent_name.empty()) continue;
+    const auto it = first_by_name.find(b.parent_name);
+    b.parent = it != first_by_name.end() ? it->second : lower.find(lower_ascii(b.parent_name));
+  }
+}
 
 void parse_bone_names(const Chunk& c, OgfFile& f) {
   ByteReader r(c.payload, c.payload_offset());
@@ -45,16 +60,7 @@ void parse_bone_names(const Chunk& c, OgfFile& f) {
   if (!r.at_end())
     f.read_findings.push_back({Severity::warning, r.offset(), "0xD", "bytes after the last bone record (kept)",
                                "0", std::to_string(r.remaining())});
-  // Parents by exact stored name first, then as the engine compares (lower-cased).
-  for (auto& b : f.bones) {
-    if (b.parent_name.empty()) continue;
-    for (std::size_t j = 0; j < f.bones.size(); ++j)
-      if (f.bones[j].name == b.parent_name) {
-        b.parent = static_cast<int>(j);
-        break;
-      }
-    if (b.parent < 0) b.parent = f.find_bone(lower_ascii(b.parent_name));
-  }
+  resolve_parents(f.bones);
 }
 
 void parse_ik_data(const Chunk& c, OgfFile& f) {
@@ -185,6 +191,16 @@ std::string lower_ascii(std::string_view s) {
   return out;
 }
 
+BoneLookup::BoneLookup(const std::vector<OgfBone>& bones) {
+  first_by_lower_name_.reserve(bones.size());
+  for (std::size_t i = 0; i < bones.size(); ++i) first_by_lower_name_.emplace(lower_ascii(bones[i].name), static_cast<int>(i));
+}
+
+int BoneLookup::find(std::string_view engine_name) const {
+  const auto it = first_by_lower_name_.find(std::string(engine_name));
+  return it == first_by_lower_name_.end() ? -1 : it->second;
+}
+
 int OgfFile::find_bone(std::string_view engine_name) const {
   for (std::size_t i = 0; i < bones.size(); ++i)
     if (lower_ascii(bones[i].name) == engine_name) return static_cast<int>(i);
@@ -219,6 +235,45 @@ void parse_ogf_skeleton(OgfFile& f) {
   if (const Chunk* c = f.chunks.find(kOgfDesc)) parse_description(*c, f);
 }
 
+namespace {
+
+// Reports the first parent cycle of two or more bones (a bone that is its own parent is reported
+// by the caller). Each bone is walked at most once: linear in the number of bones.
+void report_longer_cycle(const OgfFile& f, Diagnostics& out) {
+  const std::size_t n = f.bones.size();
+  enum : std::uint8_t { unvisited, on_walk, settled };
+  std::vector<std::uint8_t> state(n, unvisited);
+  std::vector<std::size_t> walk;
+  for (std::size_t i = 0; i < n; ++i) {
+    walk.clear();
+    std::size_t cur = i;
+    bool cycle = false;
+    while (state[cur] == unvisited) {
+      state[cur] = on_walk;
+      walk.push_back(cur);
+      const int p = f.bones[cur].parent;
+      if (p < 0 || static_cast<std::size_t>(p) >= n) break;
+      if (static_cast<std::size_t>(p) == cur) break;  // self-parent: reported by the caller
+      cycle = state[static_cast<std::size_t>(p)] == on_walk;
+      if (cycle) {
+        cur = static_cast<std::size_t>(p);
+        break;
+      }
+      cur = static_cast<std::size_t>(p);
+    }
+    for (auto w : walk) state[w] = settled;
+    if (cycle) {
+      const OgfBone& b = f.bones[cur];
+      out.add(Severity::error, b.offset, "0xD bone " + std::to_string(cur) + " parent",
+              "bone is part of a parent cycle", "a chain that ends at the root",
+              "a cycle through bone " + std::to_string(cur) + " " + printable(b.name));
+      return;  // one finding per file is enough for a cycle
+    }
+  }
+}
+
+}  // namespace
+
 void validate_bone_tree(const OgfFile& f, Diagnostics& out) {
   const std::size_t n = f.bones.size();
   const bool has_motions = !f.motion_refs.empty() || f.motions.has_value();
@@ -226,16 +281,17 @@ void validate_bone_tree(const OgfFile& f, Diagnostics& out) {
     out.add(Severity::error, f.bones[kMaxBones].offset, "0xD", "too many bones for the engine",
             "<= " + std::to_string(kMaxBones), std::to_string(n));
   std::vector<std::size_t> roots;
+  // The first bone of each lower-cased name: duplicates found in one pass.
+  std::unordered_map<std::string, std::size_t> first_by_lower_name;
+  first_by_lower_name.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     const OgfBone& b = f.bones[i];
     const std::string path = "0xD bone " + std::to_string(i);
     if (b.name.empty()) out.add(Severity::error, b.offset, path, "empty bone name", "a name", "\"\"");
-    for (std::size_t j = 0; j < i; ++j)
-      if (lower_ascii(f.bones[j].name) == lower_ascii(b.name)) {
-        out.add(Severity::error, b.offset, path, "duplicate bone name (the engine compares lower-cased names)",
-                "unique", "same as bone " + std::to_string(j));
-        break;
-      }
+    const auto [first, inserted] = first_by_lower_name.emplace(lower_ascii(b.name), i);
+    if (!inserted)
+      out.add(Severity::error, b.offset, path, "duplicate bone name (the engine compares lower-cased names)",
+              "unique", "same as bone " + std::to_string(first->second));
     if (b.parent_name.empty()) {
       roots.push_back(i);
     } else if (b.parent < 0) {
@@ -245,20 +301,7 @@ void validate_bone_tree(const OgfFile& f, Diagnostics& out) {
       out.add(Severity::error, b.offset, path + " parent", "bone is its own parent", "another bone", b.name);
     }
   }
-  // Cycles: walk up from every bone; more than n steps means a loop.
-  for (std::size_t i = 0; i < n; ++i) {
-    int cur = f.bones[i].parent;
-    std::size_t steps = 0;
-    while (cur >= 0 && steps <= n) {
-      cur = f.bones[static_cast<std::size_t>(cur)].parent;
-      ++steps;
-    }
-    if (steps > n) {
-      out.add(Severity::error, f.bones[i].offset, "0xD bone " + std::to_string(i), "bone is part of a parent cycle",
-              "a tree", "a cycle");
-      break;  // one finding per file is enough for a cycle
-    }
-  }
+  report_longer_cycle(f, out);
   if (n > 0 && roots.empty())
     out.add(Severity::error, f.bones[0].offset, "0xD", "no root bone", "exactly one bone without parent", "none");
   if (roots.size() > 1) {

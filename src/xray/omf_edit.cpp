@@ -197,7 +197,54 @@ Result<std::uint32_t> parse_motion_flags(const std::string& words) {
   return flags;
 }
 
+bool valid_motion_param(float value) { return std::isfinite(value) && value >= 0.0f; }
+
+namespace {
+
+std::optional<Finding> check_param_values(const ParamEdit& edit) {
+  const std::pair<const char*, const std::optional<float>*> values[] = {
+      {"--speed", &edit.speed}, {"--power", &edit.power}, {"--accrue", &edit.accrue}, {"--falloff", &edit.falloff}};
+  for (const auto& [option, value] : values)
+    if (*value && !valid_motion_param(**value))
+      return edit_error(std::string(option) + " must be a finite number >= 0", "a finite number >= 0", fmt(**value));
+  return std::nullopt;
+}
+
+// Marks are times in the motion: [0, (frames - 1) / 30 s]. A little slack for decimal input
+// (0.1 is not exact in binary).
+constexpr float kMarkSlack = 1e-4f;
+
+std::optional<Finding> check_marks(const MotionSet& set, const std::vector<std::size_t>& selected,
+                                   const std::vector<MarkEdit>& marks) {
+  for (const auto& m : marks) {
+    if (m.name.find_first_of("\r\n") != std::string::npos || m.name.empty())
+      return edit_error("mark names must be non-empty and without CR/LF", "a name", m.name);
+    if (!std::isfinite(m.start) || !std::isfinite(m.end))
+      return edit_error("mark " + show(m.name) + " times must be finite numbers of seconds", "finite numbers",
+                        fmt(m.start) + " " + fmt(m.end));
+    if (!(m.start <= m.end))
+      return edit_error("mark interval starts after it ends", "start <= end", fmt(m.start) + " > " + fmt(m.end));
+    for (std::size_t i : selected) {
+      const std::string& motion = set.params.motions[i].name;
+      if (i >= set.motions.size() || set.motions[i].error)
+        return edit_error("cannot check mark " + show(m.name) + " against motion " + show(motion) +
+                              ": its keys do not read",
+                          "a readable motion", "unreadable keys");
+      const std::uint32_t frames = set.motions[i].frames;
+      const float length = frames > 1 ? static_cast<float>(frames - 1) / static_cast<float>(kSampleFps) : 0.0f;
+      if (m.start < -kMarkSlack || m.end > length + kMarkSlack)
+        return edit_error("mark " + show(m.name) + " lies outside motion " + show(motion) + " (" +
+                              std::to_string(frames) + " frames)",
+                          "times within [0, " + fmt(length) + "] s", "[" + fmt(m.start) + ", " + fmt(m.end) + "] s");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<EditReport> set_params(OmfFile& file, const std::vector<std::string>& patterns, const ParamEdit& edit) {
+  if (auto e = check_param_values(edit)) return *e;
   auto sel = select_motions(file, patterns);
   if (!sel) return sel.error();
   Params& p = file.motions.params;
@@ -225,11 +272,7 @@ Result<EditReport> set_params(OmfFile& file, const std::vector<std::string>& pat
       }
     if (!bone) return edit_error("no bone has this name in the bone parts", "a bone name", *edit.bone);
   }
-  for (const auto& m : edit.add_marks) {
-    if (m.name.find_first_of("\r\n") != std::string::npos || m.name.empty())
-      return edit_error("mark names must be non-empty and without CR/LF", "a name", m.name);
-    if (!(m.start <= m.end)) return edit_error("mark interval starts after it ends", "start <= end", fmt(m.start) + " > " + fmt(m.end));
-  }
+  if (auto e = check_marks(file.motions, sel.value(), edit.add_marks)) return *e;
   EditReport report;
   for (std::size_t i : sel.value()) {
     MotionParams& mp = p.motions[i];

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "boneyard/text.h"
 #include "boneyard/xray_import.h"
@@ -210,11 +211,12 @@ std::optional<Finding> add_motions(scene::Scene& s, const OgfFile* ogf, const Mo
                    "params version 3 or 4 with names", "version " + std::to_string(p.version)};
   // rm[motion-bone index] = joint, as motions_value::load builds it.
   std::vector<int> rm(n, -1);
+  const std::optional<BoneLookup> skeleton = ogf != nullptr ? std::optional<BoneLookup>(ogf->bones) : std::nullopt;
   std::size_t position = 0;
   for (const auto& part : p.parts)
     for (const auto& b : part.bones) {
       const std::size_t index = p.version == 2 ? position : b.index;
-      const int joint = ogf != nullptr ? ogf->find_bone(b.name) : static_cast<int>(index);
+      const int joint = skeleton ? skeleton->find(b.name) : static_cast<int>(index);
       ++position;
       if (joint < 0)
         return Finding{Severity::error, b.offset, "0xF part bone", "bone name missing from the skeleton",

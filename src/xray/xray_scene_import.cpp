@@ -129,6 +129,7 @@ Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, cons
     if (!names) return import_error("template 0xF parts", "motion-bone indices are not a permutation");
     t.names = std::move(*names);
   } else if (ogf != nullptr) {
+    const BoneLookup skeleton(ogf->bones);
     std::vector<std::string> ogf_names;
     for (const auto& b : ogf->bones) ogf_names.push_back(lower_ascii(b.name));  // the engine's form
     auto names = from_extras ? names_by_index(*from_extras) : std::nullopt;
@@ -140,7 +141,7 @@ Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, cons
                             std::to_string(ogf_names.size()) + " bones as in --skeleton",
                             std::to_string(names->size()) + " bones in the glTF extras");
       for (const auto& n : *names)
-        if (ogf->find_bone(n) < 0)
+        if (skeleton.find(n) < 0)
           return import_error("skeleton", "skeleton mismatch: a bone of the glTF's motions is missing from --skeleton",
                               "bone " + printable(n), "none");
     }
@@ -165,12 +166,13 @@ Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, cons
   }
   if (t.params.version < 3) t.params.version = 4;  // v1/v2 parts cannot be written with names+indices
   if (t.names.empty()) return import_error("skeleton", "the skeleton has no bones", ">= 1 bone", "0");
+  const std::optional<BoneLookup> skeleton = ogf != nullptr ? std::optional<BoneLookup>(ogf->bones) : std::nullopt;
   if (ogf != nullptr) {
     if (ogf->bones.size() != t.names.size())
       return import_error("skeleton", "skeleton mismatch: bone counts differ", std::to_string(t.names.size()) + " bones",
                           std::to_string(ogf->bones.size()) + " in the .ogf");
     for (const auto& n : t.names)
-      if (ogf->find_bone(n) < 0)
+      if (skeleton->find(n) < 0)
         return import_error("skeleton", "skeleton mismatch: bone missing from the .ogf", "bone " + printable(n), "none");
   }
   // Rest pose: the OGF's IK bind pose, else the glTF node's rest pose, else identity.
@@ -182,7 +184,7 @@ Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, cons
   for (const auto& n : t.names) {
     Quat q;
     Vec3 v;
-    const int ob = ogf != nullptr ? ogf->find_bone(n) : -1;
+    const int ob = skeleton ? skeleton->find(n) : -1;
     if (ob >= 0 && ogf->bones[ob].ik) {
       q = bind_quaternion(ogf->bones[ob].ik->bind_rotation);
       v = ogf->bones[ob].ik->bind_position;

@@ -208,7 +208,7 @@ TEST_F(Cli, OmfEditingCommands) {
   EXPECT_NE(r.out.find("walk"), std::string::npos);
   EXPECT_NE(r.out.find("shoot"), std::string::npos);
 
-  r = run("omf set " + q(in) + " walk --speed 2 --flags stop_at_end --add-mark Left 0 0.1 -o " + q(dir_ / "b.omf"));
+  r = run("omf set " + q(in) + " walk --speed 2 --flags stop_at_end --add-mark Left 0 0.05 -o " + q(dir_ / "b.omf"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("speed 1 -> 2"), std::string::npos) << r.out;
   EXPECT_EQ(run("validate " + q(dir_ / "b.omf")).code, 0);

@@ -147,5 +147,44 @@ TEST(FileIo, AtomicWriteLeavesNoTemporaryAndReadsBack) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(FileIo, InPlaceEditKeepsModeFollowsLinksAndNeverOverwritesBackups) {
+  namespace fs = std::filesystem;
+  const auto dir = fs::temp_directory_path() / ("boneyard_inplace_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto real = dir / "real.bin";
+  const auto link = dir / "link.bin";
+  ASSERT_EQ(write_file_atomic(real, bytes_of({1, 2, 3})), "");
+  fs::permissions(real, fs::perms::owner_read | fs::perms::owner_write);
+  fs::create_symlink("real.bin", link);
+
+  auto prepared = prepare_in_place_edit(link);
+  ASSERT_TRUE(std::holds_alternative<InPlaceTarget>(prepared)) << std::get<std::string>(prepared);
+  const InPlaceTarget t = std::get<InPlaceTarget>(prepared);
+  EXPECT_EQ(t.target, fs::canonical(real));
+  EXPECT_EQ(t.mode, 0600u);
+
+  auto first = write_backup(link, bytes_of({1, 2, 3}), t.mode);
+  auto second = write_backup(link, bytes_of({4}), t.mode);
+  ASSERT_TRUE(std::holds_alternative<fs::path>(first));
+  ASSERT_TRUE(std::holds_alternative<fs::path>(second));
+  EXPECT_EQ(std::get<fs::path>(first), fs::path(link.string() + ".bak"));
+  EXPECT_EQ(std::get<fs::path>(second), fs::path(link.string() + ".bak.1"));
+  EXPECT_EQ(fs::file_size(link.string() + ".bak"), 3u);  // the first backup was not replaced
+
+  ASSERT_EQ(write_file_atomic_mode(t.target, bytes_of({9, 9}), t.mode, &t.owner), "");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(fs::file_size(real), 2u);
+  EXPECT_EQ(fs::status(real).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+
+  // No write bit for anyone: refused, also for root.
+  fs::permissions(real, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  auto read_only = prepare_in_place_edit(link);
+  ASSERT_TRUE(std::holds_alternative<std::string>(read_only));
+  EXPECT_NE(std::get<std::string>(read_only).find("read-only"), std::string::npos);
+  EXPECT_TRUE(std::holds_alternative<std::string>(prepare_in_place_edit(dir)));  // not a regular file
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace boneyard

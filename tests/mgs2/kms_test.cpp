@@ -136,6 +136,27 @@ TEST_P(KmsVariants, ReadsRewritesByteExactAndRebuilds) {
   EXPECT_EQ(back.value(), built.value());
 }
 
+TEST(Kms, LayoutConversionToMcDropsThePs2PadAt0x18WithAWarning) {
+  KmsModel m = must_read(kms_bytes(standard_kms(false, false)));
+  m.header.pad[0] = 0x3FC00000;  // has a place in MC (0x14)
+  m.header.pad[2] = 0xDEADBEEF;  // would land at 0x0C
+  EXPECT_FALSE(build_kms(m, Layout::mc).ok());  // the plain builder still refuses it
+  Diagnostics warnings;
+  auto mc = convert_kms_layout(m, Layout::mc, &warnings);
+  ASSERT_TRUE(mc.ok()) << format_finding(mc.error(), "fixture");
+  ASSERT_EQ(warnings.findings().size(), 1u);
+  EXPECT_EQ(warnings.findings()[0].offset, 0x18u);
+  EXPECT_EQ(warnings.findings()[0].found, "0xDEADBEEF");
+  EXPECT_EQ(u32_at(mc.value(), 0x0C), 0u);
+  EXPECT_EQ(u32_at(mc.value(), 0x14), 0x3FC00000u);
+  const KmsModel back = must_read(mc.value());
+  EXPECT_EQ(back.layout, Layout::mc);
+  auto ps2 = convert_kms_layout(back, Layout::ps2, &warnings);
+  ASSERT_TRUE(ps2.ok());
+  EXPECT_EQ(u32_at(ps2.value(), 0x18), 0u);  // restores nothing
+  EXPECT_EQ(warnings.findings().size(), 1u);
+}
+
 INSTANTIATE_TEST_SUITE_P(All, KmsVariants,
                          ::testing::Values(Variant{false, false}, Variant{false, true}, Variant{true, false},
                                            Variant{true, true}));

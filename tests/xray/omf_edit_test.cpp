@@ -1,4 +1,6 @@
 // Editing commands: each changes what it is asked to and leaves every other motion's bytes alone.
+#include <cmath>
+
 #include "boneyard/omf.h"
 #include "boneyard/omf_edit.h"
 #include "boneyard/omf_validate.h"
@@ -100,7 +102,7 @@ TEST(OmfEdit, SetParamsFlagsPartAndMarks) {
   ParamEdit e;
   e.speed = 1.25f;
   e.part = "lower";
-  e.add_marks = {{"Left", 0.05f, 0.1f}, {"Jump", 0.0f, 0.5f}};
+  e.add_marks = {{"Left", 0.05f, 0.06f}, {"Jump", 0.0f, 0.05f}};  // within the 3-frame (0.067 s) motions
   auto r = set_params(f, {"walk", "run"}, e);
   ASSERT_TRUE(r) << r.error().message;
   const OmfFile out = reload(f);
@@ -234,6 +236,34 @@ TEST(OmfEdit, RetargetVersion3To4) {
   EXPECT_EQ(out.motions.params.version, 4);
   EXPECT_TRUE(out.motions.params.motions[0].marks.empty());
   EXPECT_FALSE(retarget_omf(f, 2, Game::keep));
+}
+
+TEST(OmfEdit, SetRefusesNonFiniteOrNegativeParamsAndMarksOutsideTheMotion) {
+  OmfFile f = load(test::omf_bytes(three_motions()));
+  const float before = f.motions.params.motions[0].speed;
+  for (float bad : {std::nanf(""), INFINITY, -INFINITY, -1.0f}) {
+    ParamEdit e;
+    e.power = bad;
+    auto r = set_params(f, {"walk"}, e);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("--power"), std::string::npos) << r.error().message;
+  }
+  EXPECT_TRUE(valid_motion_param(0.0f));
+  const std::uint32_t frames = f.motions.motions[0].frames;
+  const float length = static_cast<float>(frames - 1) / 30.0f;
+  ParamEdit outside;
+  outside.speed = 2.0f;
+  outside.add_marks = {{"M", -5.0f, 500.0f}};
+  auto r = set_params(f, {"walk"}, outside);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("outside motion"), std::string::npos) << r.error().message;
+  EXPECT_EQ(f.motions.params.motions[0].speed, before);  // nothing changed
+  ParamEdit past_end;
+  past_end.add_marks = {{"M", 0.0f, length + 0.01f}};
+  EXPECT_FALSE(set_params(f, {"walk"}, past_end));
+  ParamEdit whole;
+  whole.add_marks = {{"M", 0.0f, length}};
+  EXPECT_TRUE(set_params(f, {"walk"}, whole));
 }
 
 }  // namespace
