@@ -124,6 +124,7 @@ Result<std::unique_ptr<Document>> open_gltf_document(std::shared_ptr<const FileD
   const auto base = std::filesystem::path(options.file_name).parent_path();
   gltf::ReadOptions ro;
   ro.require_animations = false;  // motions need them (checked on conversion to .omf), models do not
+  ro.allow_outside_uris = options.allow_outside_uris;
   auto s = gltf::read(file->bytes(), base, ro, warnings);
   if (!s) return s.error();
   return std::unique_ptr<Document>(new GltfDocument(std::move(s).value(), std::move(warnings)));

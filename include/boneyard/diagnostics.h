@@ -24,7 +24,15 @@ struct Finding {
   std::string message;
   std::string expected;  // empty when not applicable
   std::string found;     // empty when not applicable
+  // The problem is a file that could not be read (missing, a directory, a FIFO...), not the
+  // content of one: the CLI exits with 2 (I/O) instead of 1.
+  bool io = false;
 };
+
+// An error about a file that could not be read (missing, a directory, a FIFO...): `io` set.
+inline Finding io_error_finding(std::string path, std::string message) {
+  return Finding{Severity::error, 0, std::move(path), std::move(message), {}, {}, true};
+}
 
 // "file: error at byte 1234 (0x4D2) in 0xE/3 bone 1 rotation keys: truncated (expected 80 bytes, found 12)"
 std::string format_finding(const Finding& f, std::string_view file);

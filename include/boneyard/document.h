@@ -22,6 +22,7 @@ struct OpenOptions {
   std::string layout;                    // MGS2: "" (detect), "ps2" or "mc"
   const TextureNames* names = nullptr;   // MGS2: StrCode24 id -> texture name
   std::string file_name;                 // set by open_document (a .gltf resolves its buffers from it)
+  bool allow_outside_uris = false;       // glTF: read buffer URIs outside the .gltf's folder
 };
 
 struct DumpOptions {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <variant>
 #include <string>
 #include <vector>
@@ -12,13 +13,21 @@
 
 namespace boneyard {
 
-// Why a file could not be opened: `io` problems are exit code 2, `invalid` (a directory) exit 1.
+// Why a file could not be opened. Every such failure is an I/O problem (exit code 2): a missing
+// file, no permission, or a path that is not a regular file ("is a directory, not a file", "is a
+// FIFO, not a regular file", devices, sockets).
 struct FileError {
-  enum class Kind { io, invalid } kind = Kind::io;
+  enum class Kind { io } kind = Kind::io;
   std::string message;
 };
 
+// Why `path` cannot be read as a file, or nullopt when it is a regular file (symlinks followed).
+// Only stats the path: nothing is opened, so a FIFO or a device is refused without side effects.
+std::optional<FileError> check_regular_file(const std::filesystem::path& path);
+
 // Read-only view of a whole file. Maps it when possible; keeps it alive while shared.
+// Only regular files are read: anything else (directory, FIFO, device, socket) is a FileError
+// before a byte is read, so /dev/zero cannot be read forever and a FIFO cannot block.
 class FileData {
  public:
   static std::variant<std::shared_ptr<const FileData>, FileError> open(const std::filesystem::path& path);

@@ -25,6 +25,10 @@ struct ReadOptions {
   bool require_animations = true;
   // Meshes instantiated by nodes (with their materials and the first skin) go to Scene::meshes.
   bool meshes = true;
+  // External buffer URIs of a .gltf are read only when they are relative paths that stay inside
+  // `base_dir` (after percent-decoding, `..` and symlinks); true also reads absolute paths and
+  // paths that leave it (the CLI's --allow-outside-uris). Schemes (http:, file:) never are.
+  bool allow_outside_uris = false;
 };
 
 // The sampled scene: animation a has one timeline (the sample times) and one channel per glTF
@@ -37,7 +41,8 @@ struct ReadOptions {
 // Skeleton::skin receives the first skin's joints (node indices).
 // Errors name the animation, channel and node: no animations (when required), NaN/infinite values, times that
 // do not increase, accessors outside their buffers, wrong accessor types or counts, unknown
-// nodes. `base_dir` resolves external buffer URIs of a .gltf.
+// nodes. `base_dir` resolves external buffer URIs of a .gltf (see allow_outside_uris); a buffer
+// file that cannot be read (missing, a directory, a FIFO, a device) is an error with `io` set.
 Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, const ReadOptions& options,
                           Diagnostics& warnings);
 

@@ -71,12 +71,14 @@ void add_view_command(CLI::App& app, int& exit_code) {
   auto skeleton = std::make_shared<std::string>();
   auto meshes = std::make_shared<std::string>();
   auto open = std::make_shared<bool>(false);
+  auto allow_outside_uris = std::make_shared<bool>(false);
   cmd->add_option("files", *files, "Files to show (several: one page with a file switcher)")->required();
   cmd->add_option("-o,--output", *out, "The page to write, NAME.html (default: the first file + .html, e.g. wave.omf.html)");
   cmd->add_option("--skeleton", *skeleton, "X-Ray .omf: the .ogf whose skeleton plays the motions");
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
   cmd->add_flag("--open", *open, "Open the page in the default browser (xdg-open)");
-  cmd->callback([files, out, skeleton, meshes, open, &exit_code] {
+  add_allow_outside_uris_option(*cmd, *allow_outside_uris);
+  cmd->callback([files, out, skeleton, meshes, open, allow_outside_uris, &exit_code] {
     if (!view::bundle_available()) {
       std::fprintf(stderr, "boneyard view: %s\n", view::bundle_unavailable_reason().c_str());
       exit_code = kExitUsage;
@@ -95,14 +97,17 @@ void add_view_command(CLI::App& app, int& exit_code) {
         exit_code = kExitUsage;
         return;
       }
+    if (!option_file_ok("--skeleton", *skeleton, exit_code)) return;
     std::vector<view::Item> items;
+    OpenOptions open_options;
+    open_options.allow_outside_uris = *allow_outside_uris;
     for (const auto& path : *files) {
       auto file = open_file_or_report(path, exit_code);
       if (!file) continue;
-      auto doc = open_document(std::move(file), path, OpenOptions{});
+      auto doc = open_document(std::move(file), path, open_options);
       if (!doc) {
         std::fprintf(stderr, "%s\n", format_finding(doc.error(), path).c_str());
-        exit_code = std::max(exit_code, kExitFindings);
+        exit_code = std::max(exit_code, exit_code_for(doc.error()));
         continue;
       }
       view::ItemOptions options;

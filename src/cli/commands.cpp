@@ -27,15 +27,17 @@ void add_names_option(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--names", o.names_file, "MGS2 only: file of names (one per line) to show texture ids as names");
 }
 
-// The --names table, loaded once per run; nullptr when the option is absent or unreadable.
+// The --names table, loaded once per run; nullptr when the option is absent or unreadable (said
+// once, however many files the command has).
 const TextureNames* load_names(const CommonOptions& common, int& exit_code) {
   static TextureNames names;
-  static bool loaded = false;
-  if (common.names_file.empty()) return nullptr;
+  static bool loaded = false, failed = false;
+  if (common.names_file.empty() || failed) return nullptr;
   if (!loaded) {
     if (auto err = names.load_file(common.names_file); !err.empty()) {
       std::fprintf(stderr, "%s\n", err.c_str());
       exit_code = kExitUsage;
+      failed = true;
       return nullptr;
     }
     loaded = true;
@@ -49,12 +51,13 @@ std::unique_ptr<Document> open_or_report(const std::string& path, const CommonOp
   if (!file) return nullptr;
   OpenOptions options;
   options.layout = common.layout;
+  options.allow_outside_uris = common.allow_outside_uris;
   options.names = load_names(common, exit_code);
   if (!common.names_file.empty() && options.names == nullptr) return nullptr;
   auto doc = open_document(std::move(file), path, options);
   if (!doc) {
     std::fprintf(stderr, "%s\n", format_finding(doc.error(), path).c_str());
-    exit_code = std::max(exit_code, kExitFindings);
+    exit_code = std::max(exit_code, exit_code_for(doc.error()));
     return nullptr;
   }
   return std::move(doc).value();
@@ -135,10 +138,26 @@ std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int
   auto opened = FileData::open(path);
   if (auto* err = std::get_if<FileError>(&opened)) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), err->message.c_str());
-    exit_code = std::max(exit_code, err->kind == FileError::Kind::io ? kExitUsage : kExitFindings);
+    exit_code = std::max(exit_code, kExitUsage);
     return nullptr;
   }
   return std::get<std::shared_ptr<const FileData>>(std::move(opened));
+}
+
+int exit_code_for(const Finding& f) { return f.io ? kExitUsage : kExitFindings; }
+
+bool option_file_ok(const char* option, const std::string& path, int& exit_code) {
+  if (path.empty()) return true;
+  const auto err = check_regular_file(path);
+  if (!err) return true;
+  std::fprintf(stderr, "%s %s: %s\n", option, path.c_str(), err->message.c_str());
+  exit_code = kExitUsage;
+  return false;
+}
+
+void add_allow_outside_uris_option(CLI::App& cmd, bool& allow) {
+  cmd.add_flag("--allow-outside-uris", allow,
+               "glTF input: also read buffer URIs that are absolute or leave the .gltf's folder (trusted files only)");
 }
 
 void add_info_command(CLI::App& app, int& exit_code) {
@@ -148,6 +167,7 @@ void add_info_command(CLI::App& app, int& exit_code) {
   cmd->add_option("files", *files, "Files to describe")->required();
   add_layout_option(*cmd, *common);
   add_names_option(*cmd, *common);
+  add_allow_outside_uris_option(*cmd, common->allow_outside_uris);
   cmd->callback([files, common, &exit_code] {
     bool first = true;
     for (const auto& path : *files) {
@@ -169,6 +189,7 @@ void add_dump_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--raw", *raw, "Add the stored integers, sizes, inits and CRCs");
   add_layout_option(*cmd, *common);
   add_names_option(*cmd, *common);
+  add_allow_outside_uris_option(*cmd, common->allow_outside_uris);
   cmd->callback([file, raw, common, &exit_code] {
     auto doc = open_or_report(*file, *common, exit_code);
     if (!doc) return;
@@ -196,6 +217,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("-q,--quiet", *quiet, "Print only the per-file summary lines");
   add_layout_option(*cmd, *common);
   add_names_option(*cmd, *common);
+  add_allow_outside_uris_option(*cmd, common->allow_outside_uris);
   cmd->callback([files, strict, show_info, quiet, common, &exit_code] {
     for (const auto& path : *files) {
       auto doc = open_or_report(path, *common, exit_code);
@@ -255,6 +277,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--input-layout", common->layout, "MGS2 only: force the input's layout")
       ->check(CLI::IsMember({"ps2", "mc"}));
   add_names_option(*cmd, *common);
+  add_allow_outside_uris_option(*cmd, common->allow_outside_uris);
   cmd->callback([cmd, in, out, common, target_layout, skeleton, meshes, template_omf, hq, recursive, jobs, textures,
                  keep_going, force, scale, &exit_code] {
     InterruptScope interruptible;  // SIGINT/SIGTERM: stop at a safe point, leave no temporary file
@@ -281,6 +304,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       exit_code = kExitUsage;
       return;
     }
+    if (!option_file_ok("--skeleton", *skeleton, exit_code) || !option_file_ok("--template", *template_omf, exit_code))
+      return;
     auto doc = open_or_report(*in, *common, exit_code);
     if (!doc) return;
     const std::string ext = lower_extension(*out);
@@ -319,7 +344,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       if (f.severity != Severity::info) std::fprintf(stderr, "%s\n", format_finding(f, *in).c_str());
     if (!bytes) {
       std::fprintf(stderr, "%s\n", format_finding(bytes.error(), *in).c_str());
-      exit_code = std::max(exit_code, kExitFindings);
+      exit_code = std::max(exit_code, exit_code_for(bytes.error()));
       return;
     }
     if (auto err = write_outputs(*out, bytes.value(), side_files); !err.empty()) {

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "boneyard/diagnostics.h"
 #include "boneyard/file_io.h"
 
 namespace boneyard::cli {
@@ -19,7 +20,11 @@ inline constexpr int kExitUsage = 2;     // usage or I/O problems
 struct CommonOptions {
   std::string layout;      // MGS2 layout override: ps2 | mc
   std::string names_file;  // MGS2 StrCode24 names, one per line
+  bool allow_outside_uris = false;  // glTF: read buffer URIs outside the .gltf's folder
 };
+
+// --allow-outside-uris, on every command that can read a .gltf.
+void add_allow_outside_uris_option(CLI::App& cmd, bool& allow);
 
 // Registers a subcommand on `app`; the callback stores its exit code in `exit_code`.
 void add_info_command(CLI::App& app, int& exit_code);
@@ -34,7 +39,15 @@ void add_strcode_command(CLI::App& app, int& exit_code);  // cmd_strcode.cpp
 void add_omf_command(CLI::App& app, int& exit_code);      // cmd_omf.cpp: `boneyard omf ...` editing
 void add_view_command(CLI::App& app, int& exit_code);     // cmd_view.cpp: HTML preview
 
-// Opens a file; on failure prints one line and raises `exit_code` (2 for I/O, 1 for a directory).
+// Opens a file; on failure (missing, unreadable, not a regular file) prints one line and raises
+// `exit_code` to 2.
 std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int& exit_code);
+
+// The exit code a Finding that stops a command stands for: 2 when a file could not be read, else 1.
+int exit_code_for(const Finding& f);
+
+// A file named by an option (--skeleton, --template): true when it is a regular file; otherwise
+// prints "OPTION PATH: why" and sets `exit_code` to 2, before any input is parsed.
+bool option_file_ok(const char* option, const std::string& path, int& exit_code);
 
 }  // namespace boneyard::cli

@@ -16,24 +16,64 @@
 namespace boneyard {
 
 namespace {
+
 std::string errno_text(int e) { return std::strerror(e); }
+
+// What a non-regular file is, as the end of "PATH: is a FIFO, not a regular file".
+std::string not_regular_text(mode_t mode) {
+  if (S_ISDIR(mode)) return "is a directory, not a file";
+  if (S_ISFIFO(mode)) return "is a FIFO, not a regular file";
+  if (S_ISCHR(mode)) return "is a character device, not a regular file";
+  if (S_ISBLK(mode)) return "is a block device, not a regular file";
+  if (S_ISSOCK(mode)) return "is a socket, not a regular file";
+  return "is not a regular file";
+}
+
+FileError io_error(std::string message) { return FileError{FileError::Kind::io, std::move(message)}; }
+
+// Reads a regular file that could not be mapped (empty by its size, as files in /proc are, or
+// mmap refused): sequentially until the end.
+std::optional<FileError> read_all(int fd, std::vector<std::uint8_t>& out) {
+  std::uint8_t buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return io_error("cannot read: " + errno_text(errno));
+    }
+    if (n == 0) return std::nullopt;
+    out.insert(out.end(), buf, buf + n);
+  }
+}
+
 }  // namespace
 
+std::optional<FileError> check_regular_file(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return io_error("cannot open: " + errno_text(errno));
+  if (!S_ISREG(st.st_mode)) return io_error(not_regular_text(st.st_mode));
+  return std::nullopt;
+}
+
 std::variant<std::shared_ptr<const FileData>, FileError> FileData::open(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return FileError{FileError::Kind::io, "cannot open: " + errno_text(errno)};
+  // Refused before open(2): opening a device can have side effects, opening a FIFO blocks.
+  if (auto err = check_regular_file(path)) return *err;
+  // O_NONBLOCK: should the path have been swapped for a FIFO since the stat, open does not block.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return io_error("cannot open: " + errno_text(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int e = errno;
     ::close(fd);
-    return FileError{FileError::Kind::io, "cannot stat: " + errno_text(e)};
+    return io_error("cannot stat: " + errno_text(e));
   }
-  if (S_ISDIR(st.st_mode)) {
+  if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return FileError{FileError::Kind::invalid, "is a directory, not a file"};
+    return io_error(not_regular_text(st.st_mode));
   }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   std::shared_ptr<FileData> f(new FileData());
-  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+  if (st.st_size > 0) {
     void* m = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
     if (m != MAP_FAILED) {
       f->map_ = m;
@@ -43,20 +83,9 @@ std::variant<std::shared_ptr<const FileData>, FileError> FileData::open(const st
       return std::shared_ptr<const FileData>(std::move(f));
     }
   }
-  // Pipes, special files and mmap failures: read sequentially.
-  std::uint8_t buf[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int e = errno;
-      ::close(fd);
-      return FileError{FileError::Kind::io, "cannot read: " + errno_text(e)};
-    }
-    if (n == 0) break;
-    f->owned_.insert(f->owned_.end(), buf, buf + n);
-  }
+  auto err = read_all(fd, f->owned_);
   ::close(fd);
+  if (err) return *err;
   f->data_ = f->owned_.data();
   f->size_ = f->owned_.size();
   return std::shared_ptr<const FileData>(std::move(f));

@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include "gltf_reader_internal.h"
 
@@ -86,7 +84,8 @@ std::string percent_decode(std::string_view s) {
   return out;
 }
 
-std::optional<Finding> load_buffers(Model& m, Bytes glb_bin, const std::filesystem::path& base_dir) {
+std::optional<Finding> load_buffers(Model& m, Bytes glb_bin, const std::filesystem::path& base_dir,
+                                   bool allow_outside_uris) {
   const Json& buffers = array_of(m.json, "buffers");
   m.owned.reserve(buffers.size());
   for (std::size_t i = 0; i < buffers.size(); ++i) {
@@ -107,11 +106,9 @@ std::optional<Finding> load_buffers(Model& m, Bytes glb_bin, const std::filesyst
       m.owned.push_back(std::move(*bytes));
       data = m.owned.back();
     } else {
-      const auto path = base_dir / percent_decode(uri);
-      std::ifstream in(path, std::ios::binary);
-      if (!in) return error(where, "cannot open external buffer", "a readable file", path.string());
-      m.owned.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-      data = m.owned.back();
+      auto loaded = load_external_buffer(m, uri, base_dir, allow_outside_uris, where);
+      if (!loaded) return loaded.error();
+      data = loaded.value();
     }
     if (std::uint64_t(length) > data.size())
       return error(where, "buffer shorter than its byteLength", std::to_string(length) + " bytes",
@@ -121,7 +118,7 @@ std::optional<Finding> load_buffers(Model& m, Bytes glb_bin, const std::filesyst
   return std::nullopt;
 }
 
-std::optional<Finding> parse(Bytes bytes, const std::filesystem::path& base_dir, Model& m) {
+std::optional<Finding> parse(Bytes bytes, const std::filesystem::path& base_dir, bool allow_outside_uris, Model& m) {
   Bytes json_text = bytes, bin;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) {
     auto u32 = [&](std::size_t at) {
@@ -149,7 +146,7 @@ std::optional<Finding> parse(Bytes bytes, const std::filesystem::path& base_dir,
   const Json* asset = member(m.json, "asset");
   if (!asset || string_of(*asset, "version").rfind("2.", 0) != 0)
     return error("asset", "not a glTF 2.0 file", "asset.version 2.x", asset ? string_of(*asset, "version") : "none");
-  return load_buffers(m, bin, base_dir);
+  return load_buffers(m, bin, base_dir, allow_outside_uris);
 }
 
 std::size_t component_size(std::int64_t type) {
@@ -523,7 +520,7 @@ Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, co
                           Diagnostics& warnings) {
   if (!(options.fps > 0)) return error("", "sampling rate must be positive", "> 0", std::to_string(options.fps));
   Model m;
-  if (auto e = parse(bytes, base_dir, m)) return *e;
+  if (auto e = parse(bytes, base_dir, options.allow_outside_uris, m)) return *e;
   const Json& animations = array_of(m.json, "animations");
   if (animations.empty() && options.require_animations)
     return error("animations", "the glTF has no animations", ">= 1 animation", "0");

@@ -12,6 +12,7 @@
 
 #include "boneyard/bytes.h"
 #include "boneyard/diagnostics.h"
+#include "boneyard/file_io.h"
 #include "boneyard/gltf_read.h"
 #include "boneyard/scene.h"
 
@@ -19,11 +20,12 @@ namespace boneyard::gltf::detail {
 
 using Json = nlohmann::json;
 
-// The parsed document with its buffers (views into the .glb, or owned decoded/loaded bytes).
+// The parsed document with its buffers (views into the .glb, decoded data URIs, or mapped files).
 struct Model {
   Json json;
   std::vector<Bytes> buffers;
   std::vector<std::vector<std::uint8_t>> owned;
+  std::vector<std::shared_ptr<const FileData>> files;
 };
 
 Finding error(std::string path, std::string message, std::string expected = {}, std::string found = {});
@@ -35,6 +37,13 @@ std::string string_of(const Json& j, const char* key);
 const Json& array_of(const Json& j, const char* key);
 Json extras_of(const Json& j);
 std::string percent_decode(std::string_view s);
+
+// The bytes of an external buffer (gltf_uri.cpp), kept open in m.files. Unless `allow_outside`,
+// only a relative path that stays inside `base_dir` after percent-decoding, `..` and symlinks is
+// opened; schemes other than data: (handled by the caller) are refused either way. Only regular
+// files are read; a file that cannot be read is a Finding with `io` set.
+Result<Bytes> load_external_buffer(Model& m, const std::string& uri, const std::filesystem::path& base_dir,
+                                   bool allow_outside, const std::string& where);
 
 // A checked accessor: every element lies inside its buffer view and buffer.
 struct AccessorView {

@@ -67,7 +67,7 @@ Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& s, std::str
   if (!o.template_omf.empty()) {
     auto opened = FileData::open(o.template_omf);
     if (auto* err = std::get_if<FileError>(&opened))
-      return Finding{Severity::error, 0, "--template", "cannot open " + o.template_omf.string(), "", err->message};
+      return io_error_finding("--template", "cannot read " + o.template_omf.string() + ": " + err->message);
     tpl_file = std::get<std::shared_ptr<const FileData>>(std::move(opened));
     Finding bad;
     if (kms) {

@@ -1,7 +1,6 @@
 #include "boneyard/strcode.h"
 
-#include <fstream>
-#include <sstream>
+#include "boneyard/file_io.h"
 
 namespace boneyard {
 
@@ -40,12 +39,11 @@ void TextureNames::load_text(std::string_view text) {
 }
 
 std::string TextureNames::load_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return path + ": cannot open names file";
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return path + ": cannot read names file";
-  load_text(ss.str());
+  // Through FileData, like every input: a FIFO or /dev/zero is refused instead of read forever.
+  auto opened = FileData::open(path);
+  if (auto* err = std::get_if<FileError>(&opened)) return path + ": cannot read names file: " + err->message;
+  const Bytes bytes = std::get<std::shared_ptr<const FileData>>(opened)->bytes();
+  load_text(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   return {};
 }
 

@@ -32,7 +32,7 @@ fs::path canonical_or_self(const fs::path& p) {
 std::shared_ptr<const FileData> open_or_finding(const fs::path& p, std::vector<Finding>& findings) {
   auto opened = FileData::open(p);
   if (auto* err = std::get_if<FileError>(&opened)) {
-    findings.insert(findings.begin(), Finding{Severity::error, 0, {}, "cannot read: " + err->message, {}, {}});
+    findings.insert(findings.begin(), io_error_finding({}, "cannot read: " + err->message));
     return nullptr;
   }
   return std::get<std::shared_ptr<const FileData>>(std::move(opened));

@@ -14,7 +14,7 @@ template <class T, class Reader>
 Result<T> load(const std::filesystem::path& path, const char* what, Reader reader) {
   auto opened = FileData::open(path);
   if (auto* err = std::get_if<FileError>(&opened))
-    return Finding{Severity::error, 0, what, "cannot open " + path.string(), "", err->message};
+    return io_error_finding(what, "cannot read " + path.string() + ": " + err->message);
   auto r = reader(std::get<std::shared_ptr<const FileData>>(std::move(opened)));
   if (!r) {
     Finding f = r.error();

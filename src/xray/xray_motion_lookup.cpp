@@ -20,9 +20,11 @@ bool iequal(std::string_view a, std::string_view b) {
 std::optional<fs::path> find_entry(const fs::path& dir, const std::string& name, bool want_dir) {
   std::error_code ec;
   const fs::path exact = dir / name;
-  if (want_dir ? fs::is_directory(exact, ec) : fs::is_regular_file(exact, ec)) return exact;
+  // A file is anything but a folder (FIFOs and devices included: the reader refuses them).
+  const auto is_file = [](const fs::file_status& st) { return fs::exists(st) && !fs::is_directory(st); };
+  if (want_dir ? fs::is_directory(exact, ec) : is_file(fs::status(exact, ec))) return exact;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const bool ok = want_dir ? it->is_directory(ec) : it->is_regular_file(ec);
+    const bool ok = want_dir ? it->is_directory(ec) : is_file(it->status(ec));
     if (ok && iequal(it->path().filename().string(), name)) return it->path();
   }
   return std::nullopt;
@@ -83,13 +85,17 @@ std::vector<fs::path> resolve_motion_ref(const fs::path& root, std::string_view 
     if (!next) return out;
     dir = *next;
   }
+  // A named file that is not a regular one (a FIFO, a device, a folder called x.omf) is returned
+  // too, so that reading it fails loudly instead of the motions being silently "not found".
   if (last.find_first_of("*?") == std::string::npos) {
     if (auto f = find_entry(dir, last, false)) out.push_back(*f);
+    else if (auto d = find_entry(dir, last, true)) out.push_back(*d);
     return out;
   }
+  // A wildcard does not name folders: only they are skipped.
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_regular_file(ec) && glob_match(last, it->path().filename().string())) out.push_back(it->path());
+    if (!it->is_directory(ec) && glob_match(last, it->path().filename().string())) out.push_back(it->path());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -122,7 +128,7 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
       for (const auto& file : files) {
         auto opened = FileData::open(file);
         if (auto* err = std::get_if<FileError>(&opened))
-          return Finding{Severity::error, 0, file.string(), "cannot read motion file: " + err->message, {}, {}};
+          return io_error_finding(file.string(), "cannot read motion file: " + err->message);
         auto omf = read_omf(std::get<std::shared_ptr<const FileData>>(std::move(opened)));
         if (!omf) {
           Finding f = omf.error();
@@ -153,7 +159,7 @@ Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions&
   if (!o.skeleton.empty()) {
     auto opened = FileData::open(o.skeleton);
     if (auto* err = std::get_if<FileError>(&opened))
-      return Finding{Severity::error, 0, o.skeleton.string(), "cannot read skeleton: " + err->message, {}, {}};
+      return io_error_finding("--skeleton", "cannot read " + o.skeleton.string() + ": " + err->message);
     auto read = read_ogf(std::get<std::shared_ptr<const FileData>>(std::move(opened)));
     if (!read) {
       Finding f = read.error();

@@ -117,7 +117,7 @@ TEST_F(Cli, BadInputGetsOneClearLine) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("cut.omf: error at byte"), std::string::npos) << r.err;
   r = run("info " + q(dir_));
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, 2);  // a directory is an I/O problem, like a missing file (issue 11)
   EXPECT_NE(r.err.find("is a directory"), std::string::npos);
   EXPECT_EQ(run("info " + q(dir_ / "missing.omf")).code, 2);
 }

@@ -2,6 +2,8 @@
 #include <filesystem>
 #include <limits>
 
+#include <sys/stat.h>
+
 #include "boneyard/bytes.h"
 #include "boneyard/chunks.h"
 #include "boneyard/crc32.h"
@@ -138,9 +140,10 @@ TEST(FileIo, AtomicWriteLeavesNoTemporaryAndReadsBack) {
   EXPECT_EQ(std::vector<std::uint8_t>(f->bytes().begin(), f->bytes().end()), data);
   EXPECT_TRUE(same_file(path, dir / "." / "out.bin"));
   EXPECT_NE(write_file_atomic(dir / "missing" / "x.bin", data), "");
+  // A directory is an I/O problem like a missing file (issue 11: both exit 2).
   auto d = FileData::open(dir);
   ASSERT_TRUE(std::holds_alternative<FileError>(d));
-  EXPECT_EQ(std::get<FileError>(d).kind, FileError::Kind::invalid);
+  EXPECT_EQ(std::get<FileError>(d).message, "is a directory, not a file");
   auto missing = FileData::open(dir / "nope");
   ASSERT_TRUE(std::holds_alternative<FileError>(missing));
   EXPECT_EQ(std::get<FileError>(missing).kind, FileError::Kind::io);
@@ -184,6 +187,32 @@ TEST(FileIo, InPlaceEditKeepsModeFollowsLinksAndNeverOverwritesBackups) {
   EXPECT_NE(std::get<std::string>(read_only).find("read-only"), std::string::npos);
   EXPECT_TRUE(std::holds_alternative<std::string>(prepare_in_place_edit(dir)));  // not a regular file
   fs::remove_all(dir);
+}
+
+// Only regular files are read: a FIFO would block in open(2), /dev/zero would be read forever.
+TEST(FileIo, RefusesWhatIsNotARegularFile) {
+  const auto dir = std::filesystem::temp_directory_path() / ("boneyard_io_special_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto fifo = dir / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto f = FileData::open(fifo);
+  ASSERT_TRUE(std::holds_alternative<FileError>(f));
+  EXPECT_EQ(std::get<FileError>(f).message, "is a FIFO, not a regular file");
+  auto zero = FileData::open("/dev/zero");
+  ASSERT_TRUE(std::holds_alternative<FileError>(zero));
+  EXPECT_EQ(std::get<FileError>(zero).message, "is a character device, not a regular file");
+  std::filesystem::create_symlink("/dev/zero", dir / "zero.omf");
+  auto link = check_regular_file(dir / "zero.omf");
+  ASSERT_TRUE(link.has_value());
+  EXPECT_EQ(link->message, "is a character device, not a regular file");
+  EXPECT_FALSE(check_regular_file(dir).value().message.empty());
+  const auto empty = dir / "empty";
+  ASSERT_EQ(write_file_atomic(empty, {}), "");
+  EXPECT_FALSE(check_regular_file(empty).has_value());
+  auto e = FileData::open(empty);
+  ASSERT_TRUE(std::holds_alternative<std::shared_ptr<const FileData>>(e));
+  EXPECT_EQ(std::get<std::shared_ptr<const FileData>>(e)->bytes().size(), 0u);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
