@@ -18,7 +18,8 @@ cmake --build --preset asan -j"$(nproc)" --target boneyard_cli omf_tests mgs2_te
 ctest --preset asan -j"$(nproc)" -L hostile
 ctest --preset asan -j"$(nproc)" -R "$asan_unit_tests"
 
-# Fuzzers: clang + libFuzzer, seeded with the real samples and the shipped examples.
+# Fuzzers: clang + libFuzzer, seeded with the real samples and the shipped examples. Memory caps
+# make allocation bombs findings: 1 GB resident, 512 MB in one allocation (docs/safety.md "Memory").
 fuzz_seconds="${BONEYARD_FUZZ_SECONDS:-20}"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$(nproc)" --target fuzzers
@@ -32,7 +33,7 @@ for fuzzer in build-fuzz/fuzz/fuzz_*; do
   [ -d "tests/fuzz_seeds/$name" ] && seeds+=("tests/fuzz_seeds/$name")
   echo "== $name (${fuzz_seconds}s)"
   # The first folder collects the corpus; the others only seed it (libFuzzer reads them recursively).
-  "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -max_len=1048576 -print_final_stats=1 \
+  "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=1024 -malloc_limit_mb=512 -max_len=1048576 -print_final_stats=1 \
     "$corpus" "${seeds[@]}" >"build-fuzz/$name.log" 2>&1 || { tail -50 "build-fuzz/$name.log"; echo "$name: FAILED"; exit 1; }
   grep -E "^stat::number_of_executed_units" "build-fuzz/$name.log" || true
 done

@@ -1,7 +1,26 @@
 #include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
 
 #include "boneyard/interrupt.h"
 #include "commands.h"
+
+namespace {
+
+// The last word on anything a command did not turn into a finding: one line, exit 2, never an
+// abort. Readers bound their allocations by the input (docs/safety.md "Memory"), so running out
+// of memory means the machine has less than the input needs.
+int report_escaped_exception(const char* what) {
+  std::fflush(stdout);
+  std::string line = what;
+  for (char& c : line)
+    if (c == '\n' || c == '\r') c = ' ';
+  std::fprintf(stderr, "boneyard: %s\n", line.c_str());
+  return boneyard::cli::kExitUsage;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"boneyard: inspect, validate, dump and convert S.T.A.L.K.E.R. motions (.omf/.ogf) and\n"
@@ -21,6 +40,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : boneyard::cli::kExitUsage;
+  } catch (const std::bad_alloc&) {
+    return report_escaped_exception("out of memory: the input needs more memory than this machine allows");
+  } catch (const std::exception& e) {
+    return report_escaped_exception((std::string("internal error: ") + e.what()).c_str());
   }
   std::fflush(stdout);
   if (boneyard::interrupted()) {  // SIGINT/SIGTERM during a write (commands install the handler)

@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <map>
 
+#include "boneyard/limits.h"
 #include "gltf_reader_internal.h"
 
 namespace boneyard::gltf {
@@ -223,6 +226,18 @@ std::optional<Finding> view_accessor(const Model& m, std::int64_t index, int wid
   return std::nullopt;
 }
 
+// Counts `elements` x `width` decoded values of `size` bytes against the model's decode budget.
+std::optional<Finding> charge_decode(const Model& m, std::size_t elements, int width, std::size_t size,
+                                     const std::string& at) {
+  const std::uint64_t bytes = std::uint64_t(elements) * std::uint64_t(width) * size;
+  if (bytes > m.decode_budget - m.decoded_bytes)
+    return error(at, "accessors decode to far more data than the file holds (one accessor used many times?)",
+                 "<= " + std::to_string(m.decode_budget) + " decoded bytes in all",
+                 std::to_string(m.decoded_bytes + bytes));
+  m.decoded_bytes += bytes;
+  return std::nullopt;
+}
+
 // Reads accessor `index` as floats (normalised integers allowed, as glTF permits for rotation
 // outputs, texture coordinates and weights), checking every byte it touches.
 std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width, const std::string& where,
@@ -236,6 +251,7 @@ std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width
     return error(at, "unsupported component type", "float or normalised (u)byte/(u)short", std::to_string(ctype));
   const std::uint8_t* p = a.data;
   const std::size_t n = a.count;
+  if (auto e = charge_decode(m, n, width, sizeof(float), at)) return e;
   out.resize(n * static_cast<std::size_t>(width));
   for (std::size_t i = 0; i < n; ++i, p += a.stride)
     for (int c = 0; c < width; ++c) {
@@ -274,6 +290,8 @@ std::optional<Finding> read_uints(const Model& m, std::int64_t index, int width,
     return error(where + " accessor " + std::to_string(index), "unsupported component type",
                  "unsigned byte, short or int", std::to_string(ctype));
   const std::size_t csize = component_size(ctype);
+  if (auto e = charge_decode(m, a.count, width, sizeof(std::uint32_t), where + " accessor " + std::to_string(index)))
+    return e;
   out.resize(a.count * static_cast<std::size_t>(width));
   const std::uint8_t* p = a.data;
   for (std::size_t i = 0; i < a.count; ++i, p += a.stride)
@@ -363,15 +381,69 @@ std::optional<Finding> read_node(const Json& n, std::size_t index, scene::Joint&
   return std::nullopt;
 }
 
-// Sampled channel data gathered before resampling.
+// Sampled channel data gathered before resampling; the arrays live in the animation's
+// AccessorCache (channels commonly share one key-time accessor).
 struct Source {
-  std::vector<float> times, values;
+  const std::vector<float>* times = nullptr;
+  const std::vector<float>* values = nullptr;
   Interpolation interp = Interpolation::linear;
   std::size_t width = 3;
 };
 
+// Accessors decoded once per animation, whatever number of samplers and channels name them.
+class AccessorCache {
+ public:
+  std::optional<Finding> get(const Model& m, std::int64_t index, int width, const std::string& where,
+                             const std::vector<float>*& out) {
+    const auto key = std::make_pair(index, width);
+    auto it = decoded_.find(key);
+    if (it == decoded_.end()) {
+      std::vector<float> values;
+      if (auto e = read_floats(m, index, width, where, values)) return e;
+      it = decoded_.emplace(key, std::move(values)).first;
+    }
+    out = &it->second;
+    return std::nullopt;
+  }
+
+ private:
+  std::map<std::pair<std::int64_t, int>, std::vector<float>> decoded_;
+};
+
+// What the 30 fps sampler may still produce in this read (docs/safety.md "Memory").
+struct SamplingBudget {
+  std::uint64_t frames = 0;      // sampled so far, all animations
+  std::uint64_t values = 0;      // floats sampled so far
+  std::uint64_t max_values = 0;  // kSampledValuesSlack + what the input's size accounts for
+};
+
+std::string whole_number(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f", v);
+  return b;
+}
+
+// The animation's sample count against the per-animation and per-read limits.
+std::optional<Finding> check_sampling(const std::string& aw, double t0, double t1, double frames_d,
+                                      std::size_t values_per_frame, SamplingBudget& budget) {
+  if (!(frames_d >= 1 && frames_d <= double(kMaxMotionFrames)))
+    return error(aw, "animation too long to sample (key times from " + whole_number(t0) + " s to " +
+                         whole_number(t1) + " s)",
+                 "<= " + frames_text(kMaxMotionFrames), whole_number(frames_d) + " frames");
+  const auto frames = static_cast<std::uint64_t>(frames_d);
+  budget.frames += frames;
+  if (budget.frames > kMaxTotalFrames)
+    return error(aw, "animations too long in total to sample (the limit is for all animations of one file)",
+                 "<= " + frames_text(kMaxTotalFrames) + " in all", std::to_string(budget.frames) + " frames up to here");
+  budget.values += frames * values_per_frame;
+  if (budget.values > budget.max_values)
+    return error(aw, "animations sample to too many values (frames x channels) for the size of the file",
+                 "<= " + std::to_string(budget.max_values) + " values in all", std::to_string(budget.values));
+  return std::nullopt;
+}
+
 std::optional<Finding> read_animation(const Model& m, std::size_t ai, const ReadOptions& o, Diagnostics& warnings,
-                                      scene::Animation& out) {
+                                      SamplingBudget& budget, scene::Animation& out) {
   const Json& a = array_of(m.json, "animations")[ai];
   const Json& nodes = array_of(m.json, "nodes");
   out.name = string_of(a, "name");
@@ -383,6 +455,7 @@ std::optional<Finding> read_animation(const Model& m, std::size_t ai, const Read
   if (channels_json.empty()) return error(aw, "animation has no channels", ">= 1 channel", "0");
   std::vector<Source> sources;
   std::vector<scene::Channel> channels;
+  AccessorCache cache;
   double t0 = INFINITY, t1 = -INFINITY;
   for (std::size_t ci = 0; ci < channels_json.size(); ++ci) {
     const Json& ch = channels_json[ci];
@@ -414,26 +487,28 @@ std::optional<Finding> read_animation(const Model& m, std::size_t ai, const Read
     else if (interp == "CUBICSPLINE") s.interp = Interpolation::cubic_spline;
     else if (!interp.empty() && interp != "LINEAR")
       return error(where, "unknown interpolation", "LINEAR, STEP or CUBICSPLINE", interp);
-    if (auto e = read_floats(m, index_of(smp, "input", -2), 1, where + " input", s.times)) return e;
-    for (std::size_t k = 1; k < s.times.size(); ++k)
-      if (!(s.times[k] > s.times[k - 1]))
+    if (auto e = cache.get(m, index_of(smp, "input", -2), 1, where + " input", s.times)) return e;
+    const std::vector<float>& times = *s.times;
+    for (std::size_t k = 1; k < times.size(); ++k)
+      if (!(times[k] > times[k - 1]))
         return error(where + " input", "key times do not increase",
-                     "time[" + std::to_string(k) + "] > " + std::to_string(s.times[k - 1]), std::to_string(s.times[k]));
-    if (auto e = read_floats(m, index_of(smp, "output", -2), int(s.width), where + " output", s.values)) return e;
+                     "time[" + std::to_string(k) + "] > " + std::to_string(times[k - 1]), std::to_string(times[k]));
+    if (auto e = cache.get(m, index_of(smp, "output", -2), int(s.width), where + " output", s.values)) return e;
     const std::size_t per_key = s.interp == Interpolation::cubic_spline ? 3 : 1;
-    if (s.values.size() != s.times.size() * s.width * per_key)
+    if (s.values->size() != times.size() * s.width * per_key)
       return error(where + " output", "output count does not match the key times",
-                   std::to_string(s.times.size() * per_key), std::to_string(s.values.size() / s.width));
-    t0 = std::min(t0, double(s.times.front()));
-    t1 = std::max(t1, double(s.times.back()));
+                   std::to_string(times.size() * per_key), std::to_string(s.values->size() / s.width));
+    t0 = std::min(t0, double(times.front()));
+    t1 = std::max(t1, double(times.back()));
     channels.push_back(std::move(c));
     sources.push_back(std::move(s));
   }
   if (channels.empty()) return error(aw, "animation has no usable channels", "translation, rotation or scale", "none");
-  // Frame count from the duration; beyond a day at 30 fps it is not an animation.
+  // Frame count from the duration, bounded before anything is allocated for it.
   const double frames_d = std::round((t1 - t0) * o.fps) + 1;
-  if (!(frames_d >= 1 && frames_d <= 3.0e6))
-    return error(aw, "time range too long to sample", "<= 3e6 frames", std::to_string(frames_d));
+  std::size_t values_per_frame = 0;
+  for (const Source& s : sources) values_per_frame += s.width;
+  if (auto e = check_sampling(aw, t0, t1, frames_d, values_per_frame, budget)) return e;
   const auto frames = static_cast<std::size_t>(frames_d);
   scene::Timeline tl;
   tl.times.resize(frames);
@@ -445,7 +520,7 @@ std::optional<Finding> read_animation(const Model& m, std::size_t ai, const Read
     ch.timeline = 0;
     ch.values.resize(frames * s.width);
     for (std::size_t i = 0; i < frames; ++i)
-      evaluate(s.times.data(), s.times.size(), s.values.data(), s.width, s.interp,
+      evaluate(s.times->data(), s.times->size(), s.values->data(), s.width, s.interp,
                ch.path == scene::Channel::Path::rotation, t0 + double(i) / o.fps, ch.values.data() + i * s.width);
   }
   out.channels = std::move(channels);
@@ -521,6 +596,11 @@ Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, co
   if (!(options.fps > 0)) return error("", "sampling rate must be positive", "> 0", std::to_string(options.fps));
   Model m;
   if (auto e = parse(bytes, base_dir, options.allow_outside_uris, m)) return *e;
+  // What the input holds: the file plus external or decoded buffers (a .glb's are views into it).
+  std::uint64_t input_bytes = bytes.size();
+  for (const auto& owned : m.owned) input_bytes += owned.size();
+  for (const auto& file : m.files) input_bytes += file->bytes().size();
+  m.decode_budget = 2 * input_bytes + kDecodedAccessorSlack;
   const Json& animations = array_of(m.json, "animations");
   if (animations.empty() && options.require_animations)
     return error("animations", "the glTF has no animations", ">= 1 animation", "0");
@@ -562,9 +642,11 @@ Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, co
   }
   if (options.meshes)
     if (auto e = read_meshes(m, s, warnings)) return *e;
+  SamplingBudget budget;
+  budget.max_values = kSampledValuesSlack + input_bytes / 2;
   s.animations.resize(animations.size());
   for (std::size_t a = 0; a < animations.size(); ++a)
-    if (auto e = read_animation(m, a, options, warnings, s.animations[a])) return *e;
+    if (auto e = read_animation(m, a, options, warnings, budget, s.animations[a])) return *e;
   return s;
 }
 

@@ -26,6 +26,10 @@ struct Model {
   std::vector<Bytes> buffers;
   std::vector<std::vector<std::uint8_t>> owned;
   std::vector<std::shared_ptr<const FileData>> files;
+  // Bytes decoded from accessors so far and their limit (docs/safety.md "Memory"): one accessor
+  // named by many channels or primitives must not multiply the input in memory.
+  mutable std::uint64_t decoded_bytes = 0;
+  std::uint64_t decode_budget = ~std::uint64_t{0};
 };
 
 Finding error(std::string path, std::string message, std::string expected = {}, std::string found = {});

@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "boneyard/limits.h"
 #include "boneyard/mgs2_scene.h"
 #include "boneyard/strcode.h"
 #include "boneyard/strips.h"
@@ -19,6 +20,27 @@ using detail::Json;
 using detail::jvec;
 
 namespace {
+
+// Packets may point at the same vertex arrays, and a crafted file can make thousands of them share
+// one: decoding every copy would multiply the file in memory. A file whose packets own their
+// arrays needs at most one vertex per 8 bytes; sharing up to 4x that, plus a fixed slack, is allowed
+// (docs/safety.md "Memory").
+class VertexBudget {
+ public:
+  explicit VertexBudget(std::uint64_t file_size) : left_(file_size / 2 + kSharedVertexSlack) {}
+  std::optional<Finding> take(std::size_t n, std::uint64_t offset, const std::string& path) {
+    if (n <= left_) {
+      left_ -= n;
+      return std::nullopt;
+    }
+    return Finding{Severity::error, offset, path,
+                   "packets share vertex arrays so much that decoding them would take far more memory than the file",
+                   "<= " + std::to_string(left_) + " more vertices", std::to_string(n)};
+  }
+
+ private:
+  std::uint64_t left_;
+};
 
 std::string hex_id(std::uint32_t id) {
   char b[16];
@@ -214,6 +236,7 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
     world[i] = {base[0] + t.x, base[1] + t.y, base[2] + t.z};
   }
   Materials materials(s, o, warnings);
+  VertexBudget vertices(m.file_size);
   for (std::size_t i = 0; i < n_units; ++i) {
     const KmsUnit& u = m.units[i];
     scene::Joint j;
@@ -234,6 +257,8 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
     for (std::size_t k = 0; k < u.packets.size(); ++k) {
       const KmsPacket& p = u.packets[k];
       const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
+      if (auto err = vertices.take(n, p.file_offset, "unit " + std::to_string(i) + " packet " + std::to_string(k)))
+        return *err;
       Json e{{"index", k},   {"flag", p.flag},       {"n_verts", p.n_verts}, {"tex_id", p.tex_id},
              {"tex_pad", p.tex_pad}, {"rgbs", p.rgbs}, {"pad", p.pad},         {"pad2", p.pad2}};
       e["kicks"] = column(p.norms.data, n, 8, 6);
@@ -330,9 +355,11 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
   Json without = Json::array();
   const double pscale = double(m.position_scale()) * o.scale;
   std::size_t over_four = 0, unresolved = 0;
+  VertexBudget vertices(m.file_size);
   for (std::size_t k = 0; k < m.packets.size(); ++k) {
     const EvmPacket& p = m.packets[k];
     const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
+    if (auto err = vertices.take(n, p.file_offset, "packet " + std::to_string(k))) return *err;
     Json e{{"index", k},     {"flag", p.flag},         {"flag_pad", p.flag_pad}, {"tex_id", p.tex_id},
            {"tex_pad", p.tex_pad}, {"n_verts", p.n_verts}, {"n_mats", p.n_mats},    {"mat_id", p.mat_id},
            {"rgbs", p.rgbs}, {"pad", p.pad}};

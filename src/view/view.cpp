@@ -1,6 +1,7 @@
 #include "boneyard/view.h"
 
 #include <algorithm>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,12 +84,42 @@ std::string fill_template(std::string_view tpl, const std::vector<std::pair<std:
   return out;
 }
 
-}  // namespace
+void base64_append(std::string& out, const std::uint8_t* data, std::size_t size);
 
-std::string base64_encode(const std::uint8_t* data, std::size_t size) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+// The .glb of item i stands in the page data as this string until splice_glbs replaces it: the
+// base64 text of a large model is then written once, straight into the page, instead of passing
+// through the JSON value, its dump and its escaped copy (each as large as the page). The nonce
+// keeps a name or message in the file's own data from ever matching the token.
+std::string glb_token(std::size_t i, std::uint64_t nonce) {
+  return "@@boneyard-glb-" + std::to_string(nonce) + "-" + std::to_string(i) + "@@";
+}
+
+std::uint64_t make_nonce() {
+  std::random_device rd;
+  return (std::uint64_t{rd()} << 32) ^ rd();
+}
+
+std::string splice_glbs(const std::string& page, const std::vector<Item>& items, std::uint64_t nonce) {
+  std::size_t size = page.size();
+  for (const auto& item : items) size += (item.glb.size() + 2) / 3 * 4;
   std::string out;
-  out.reserve((size + 2) / 3 * 4);
+  out.reserve(size);
+  std::size_t pos = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i].glb.empty()) continue;
+    const std::string token = glb_token(i, nonce);
+    const std::size_t at = page.find(token, pos);
+    if (at == std::string::npos) continue;
+    out.append(page, pos, at - pos);
+    base64_append(out, items[i].glb.data(), items[i].glb.size());
+    pos = at + token.size();
+  }
+  out.append(page, pos, std::string::npos);
+  return out;
+}
+
+void base64_append(std::string& out, const std::uint8_t* data, std::size_t size) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::size_t i = 0;
   for (; i + 3 <= size; i += 3) {
     const std::uint32_t v = (std::uint32_t{data[i]} << 16) | (std::uint32_t{data[i + 1]} << 8) | data[i + 2];
@@ -105,6 +136,14 @@ std::string base64_encode(const std::uint8_t* data, std::size_t size) {
     out += rest == 2 ? kAlphabet[(v >> 6) & 63] : '=';
     out += '=';
   }
+}
+
+}  // namespace
+
+std::string base64_encode(const std::uint8_t* data, std::size_t size) {
+  std::string out;
+  out.reserve((size + 2) / 3 * 4);
+  base64_append(out, data, size);
   return out;
 }
 
@@ -205,6 +244,7 @@ Bundle embedded_bundle() {
 }
 
 std::string build_html(const std::vector<Item>& items, const Bundle& three, std::string_view title) {
+  const std::uint64_t nonce = make_nonce();
   nlohmann::json files = nlohmann::json::array();
   for (const auto& item : items) {
     nlohmann::json findings = nlohmann::json::array(), warnings = nlohmann::json::array();
@@ -215,8 +255,7 @@ std::string build_html(const std::vector<Item>& items, const Bundle& three, std:
                      {"info", item.info},
                      {"findings", std::move(findings)},
                      {"warnings", std::move(warnings)},
-                     {"glb", item.glb.empty() ? nlohmann::json(nullptr)
-                                              : nlohmann::json(base64_encode(item.glb.data(), item.glb.size()))},
+                     {"glb", item.glb.empty() ? nlohmann::json(nullptr) : nlohmann::json(glb_token(files.size(), nonce))},
                      {"no_model", item.no_model}});
   }
   // Every module as base64: the page decodes them, links their imports and loads them as blobs.
@@ -226,11 +265,12 @@ std::string build_html(const std::vector<Item>& items, const Bundle& three, std:
   const std::string app = embedded("viewer.js");
   modules["app/viewer.js"] = base64_encode(reinterpret_cast<const std::uint8_t*>(app.data()), app.size());
 
-  return fill_template(embedded("viewer.html"),
+  return splice_glbs(fill_template(embedded("viewer.html"),
                        {{"TITLE", html_escape(title)},
                         {"STYLE", embedded("viewer.css")},
                         {"MODULES", script_json({{"three_version", three.three_version}, {"modules", modules}})},
-                        {"DATA", script_json({{"title", std::string(title)}, {"files", std::move(files)}})}});
+                        {"DATA", script_json({{"title", std::string(title)}, {"files", std::move(files)}})}}),
+                     items, nonce);
 }
 
 }  // namespace boneyard::view

@@ -177,13 +177,15 @@ Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions&
     s.extras["xray"]["model"] = o.skeleton.filename().string();
   } else {
     s = flat_scene(set, stem_of(o.input));
+  }
+  if (auto err = add_motions(s, ogf ? &*ogf : nullptr, set, o.input.filename().string(), warnings))
+    return *err;
+  // Said only of a scene that is written: a failed conversion ends in its one error line.
+  if (!ogf)
     warnings.add(Severity::warning, 0, "skeleton",
                  "no skeleton given (--skeleton model.ogf): exported a flat armature with identity rest poses; "
                  "bones are not placed relative to their parents",
                  "an .ogf skeleton", "none");
-  }
-  if (auto err = add_motions(s, ogf ? &*ogf : nullptr, set, o.input.filename().string(), warnings))
-    return *err;
   resolve_duplicate_motions(s, warnings);
   return s;
 }

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 
+#include "boneyard/limits.h"
 #include "boneyard/text.h"
 #include "boneyard/xray_import.h"
 #include "xray_scene_internal.h"
@@ -98,6 +99,41 @@ Quat quat_from_matrix(const double m[3][3]) {
     z = 0.25 * s;
   }
   return {float(x), float(y), float(z), float(w)};
+}
+
+// Frames of the motions already in the scene (their extras record the stored frame count).
+std::uint64_t scene_frames(const scene::Scene& s) {
+  std::uint64_t total = 0;
+  for (const auto& a : s.animations) {
+    const auto x = a.extras.find("xray");
+    if (x == a.extras.end()) continue;
+    const auto f = x->find("frames");
+    if (f != x->end() && f->is_number_unsigned()) total += f->get<std::uint64_t>();
+  }
+  return total;
+}
+
+// True when some record of the motion has per-frame keys (the 30 fps time ramp is needed).
+bool any_keyed(const MotionKeys& k) {
+  for (const BoneKeys& b : k.bones)
+    if (!b.rotation_static() || b.translation_keyed()) return true;
+  return false;
+}
+
+// The motion's frame count against kMaxMotionFrames, and the conversion's running total against
+// kMaxTotalFrames: static tracks store one key whatever the count, so the bytes bound neither.
+std::optional<Finding> check_frame_limits(const MotionKeys& k, const MotionParams& params, std::size_t m,
+                                          std::uint64_t& total) {
+  const std::string path = "0xE/" + std::to_string(m + 1) + " motion \"" + printable(params.name) + "\"";
+  if (k.frames > kMaxMotionFrames)
+    return Finding{Severity::error, k.frames_offset(), path, "motion too long to convert",
+                   "<= " + frames_text(kMaxMotionFrames), std::to_string(k.frames) + " frames"};
+  total += k.frames;
+  if (total > kMaxTotalFrames)
+    return Finding{Severity::error, k.frames_offset(), path,
+                   "motions too long in total to convert (the limit is for all motions of one conversion)",
+                   "<= " + frames_text(kMaxTotalFrames) + " in all", std::to_string(total) + " frames up to here"};
+  return std::nullopt;
 }
 
 bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
@@ -235,6 +271,7 @@ std::optional<Finding> add_motions(scene::Scene& s, const OgfFile* ogf, const Mo
                  "key sets without params are never played; skipped", std::to_string(p.motions.size()),
                  std::to_string(set.motions.size()));
 
+  std::uint64_t total_frames = scene_frames(s);
   const std::size_t set_index = s.extras["xray"]["motion_sets"].size();
   nlohmann::json jset;
   jset["source"] = std::string(source);
@@ -255,12 +292,13 @@ std::optional<Finding> add_motions(scene::Scene& s, const OgfFile* ogf, const Mo
                      std::to_string(n), std::to_string(k.bones.size())};
     if (k.frames == 0)
       return Finding{Severity::error, k.offset, "0xE/" + std::to_string(m + 1), "motion has no frames", ">= 1", "0"};
+    if (auto err = check_frame_limits(k, p.motions[m], m, total_frames)) return err;
     scene::Animation a;
     a.name = cp1251_to_utf8(p.motions[m].name);
     a.extras["xray"] = motion_json(p.motions[m], k, set_index, m);
     a.extras["xray"]["records"] = motion_records_extras(k);  // for a byte-exact re-import (xray_import.h)
     a.timelines.push_back({{0.0f}});
-    if (k.frames > 1) {
+    if (k.frames > 1 && any_keyed(k)) {  // static and constant tracks keep their single key
       scene::Timeline t;
       t.times.resize(k.frames);
       for (std::uint32_t i = 0; i < k.frames; ++i) t.times[i] = static_cast<float>(i) / static_cast<float>(kSampleFps);

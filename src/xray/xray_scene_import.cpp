@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 
+#include "boneyard/limits.h"
 #include "boneyard/omf_edit.h"
 #include "boneyard/text.h"
 #include "boneyard/xray_scene.h"
@@ -298,6 +299,12 @@ std::optional<Finding> check_mark_names(const MotionParams& m, const nlohmann::j
   return std::nullopt;
 }
 
+// The hint of a held motion's record: its translation is constant, whatever the extras claim.
+RecordHint without_keys(RecordHint hint) {
+  hint.flags = static_cast<std::uint8_t>(hint.flags & ~kFlagTKeysPresent);
+  return hint;
+}
+
 }  // namespace
 
 Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diagnostics& warnings, ImportStats* stats) {
@@ -356,6 +363,7 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
   std::size_t outside_count = 0, scale_count = 0;
   std::string outside_first, scale_first;
   std::map<std::string, int> outside_nodes;
+  std::uint64_t total_frames = 0;
   for (std::size_t a = 0; a < s.animations.size(); ++a) {
     const auto& anim = s.animations[a];
     const std::string aw = "animation \"" + escape_controls(anim.name) + "\"";
@@ -367,10 +375,20 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
     // A motion whose every channel is static or constant was exported as single keys at t = 0,
     // so the glTF has no duration; the exported frame count restores it (glTF holds the last
     // key's value past the end, so the longer motion means the same).
-    const auto exported_frames = number<std::size_t>(x, "frames");
-    const std::size_t frames =
-        sampled == 1 && exported_frames && *exported_frames > 1 && *exported_frames < (1u << 24) ? *exported_frames
-                                                                                              : sampled;
+    // Such a motion is "held": its records are static and constant, whatever the frame count, so
+    // nothing below is allocated per frame for it; the count is still bounded (limits.h).
+    const auto* exported_frames = member(x, "frames");
+    const bool held = sampled == 1 && exported_frames && exported_frames->is_number_unsigned() &&
+                      exported_frames->get<std::uint64_t>() > 1;
+    const std::uint64_t frames = held ? exported_frames->get<std::uint64_t>() : sampled;
+    if (frames > kMaxMotionFrames)
+      return import_error(aw, "motion too long to convert", "<= " + frames_text(kMaxMotionFrames),
+                          std::to_string(frames) + " frames");
+    total_frames += frames;
+    if (total_frames > kMaxTotalFrames)
+      return import_error(aw, "motions too long in total to convert (the limit is for all motions of one conversion)",
+                          "<= " + frames_text(kMaxTotalFrames) + " in all",
+                          std::to_string(total_frames) + " frames up to here");
     auto name = extras_name(x, "name");
     if (!name) name = utf8_to_cp1251(anim.name);
     if (!name) return import_error(aw, "motion name has no cp1251 encoding", "Latin or Cyrillic characters", anim.name);
@@ -456,7 +474,8 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
         b.rotation_keys = tk->rotation_keys;
         b.rotation_crc = tk->rotation_crc;
       } else {
-        quantise_rotation(src, frames, !hint.present || (hint.flags & kFlagRKeysAbsent), out, b);
+        // A held motion's one sample becomes a static key (a "keyed" hint cannot hold for it).
+        quantise_rotation(src, held ? 1 : frames, held || !hint.present || (hint.flags & kFlagRKeysAbsent), out, b);
       }
       if (reuse_tr) {
         b.flags |= static_cast<std::uint8_t>(tk->flags & (kFlagTKeysPresent | kFlagTKeys16));
@@ -464,7 +483,7 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
         b.translation_crc = tk->translation_crc;
         b.translation_size = tk->translation_size;
         b.translation_init = tk->translation_init;
-      } else if (quantise_translation(src, frames, hint, o.hq, out, b)) {
+      } else if (quantise_translation(src, held ? 1 : frames, held ? without_keys(hint) : hint, o.hq, out, b)) {
         ++st.extras_layouts;
       }
       if (hint.present) {

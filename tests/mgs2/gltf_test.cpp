@@ -446,3 +446,31 @@ TEST(Mgs2Gltf, ExtrasOfTheWrongTypeFallBackToDefaults) {
 
 }  // namespace
 }  // namespace boneyard::test
+
+namespace boneyard::test {
+namespace {
+
+// Packets that all point at one vertex array (a crafted file can hold thousands) must not each
+// decode a copy: past the file's size / 2 + 2^20 vertices the export is an error naming the packet.
+TEST(Mgs2Gltf, PacketsSharingOneVertexArrayAreBoundedByTheFileSize) {
+  mgs2fx::KFile f;
+  mgs2fx::KUnit u;
+  mgs2fx::KPacket p;
+  p.verts.assign(60000, {0, 0, 0, 4096});
+  p.norms.assign(60000, {0, 0, 4096, -28673});  // every vertex restarts the strip: no triangles
+  u.packets.push_back(p);
+  f.units.push_back(u);
+  KmsModel m = read_k(mgs2fx::kms_bytes(f));
+  ASSERT_EQ(m.units.size(), 1U);
+  Diagnostics w;
+  ASSERT_TRUE(kms_to_scene(m, {}, w).ok());  // one copy is fine
+  const KmsPacket shared = m.units[0].packets[0];
+  m.units[0].packets.assign(40, shared);  // 2.4M vertices from a ~1 MB file
+  const auto r = kms_to_scene(m, {}, w);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("share vertex arrays"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().path.find("unit 0 packet "), std::string::npos) << r.error().path;
+}
+
+}  // namespace
+}  // namespace boneyard::test
