@@ -86,17 +86,17 @@ void add_view_command(CLI::App& app, int& exit_code) {
     }
     // FILE.html keeps FILE's extension (wave.omf.html), so wave.omf and wave.ogf get two pages.
     const fs::path page = out->empty() ? fs::path(files->front() + ".html") : fs::path(*out);
-    if (!out->empty() && !is_html_name(page)) {
-      std::fprintf(stderr, "%s: the page must be an .html file (-o NAME.html)\n", out->c_str());
-      exit_code = kExitUsage;
-      return;
-    }
     for (const auto& f : *files)
       if (same_file(f, page)) {
         std::fprintf(stderr, "%s: refusing to overwrite an input file; choose another output\n", page.c_str());
         exit_code = kExitUsage;
         return;
       }
+    if (!is_html_name(page)) {
+      std::fprintf(stderr, "%s: the page must be an .html file (-o NAME.html)\n", page.c_str());
+      exit_code = kExitUsage;
+      return;
+    }
     if (!option_file_ok("--skeleton", *skeleton, exit_code)) return;
     std::vector<view::Item> items;
     OpenOptions open_options;

@@ -101,7 +101,7 @@ std::string write_outputs(const fs::path& out, Bytes main,
   if (!err.empty())
     for (const auto& path : written) {
       std::error_code ec;
-      fs::remove(path, ec);
+      if (fs::remove(path, ec)) err += "; removed " + path.string() + ", written before it";
     }
   return err;
 }

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <limits>
 
@@ -9,6 +10,7 @@
 #include "boneyard/crc32.h"
 #include "boneyard/diagnostics.h"
 #include "boneyard/file_io.h"
+#include "boneyard/interrupt.h"
 #include "boneyard/json_writer.h"
 #include "boneyard/text.h"
 #include "test_support.h"
@@ -212,6 +214,31 @@ TEST(FileIo, RefusesWhatIsNotARegularFile) {
   auto e = FileData::open(empty);
   ASSERT_TRUE(std::holds_alternative<std::shared_ptr<const FileData>>(e));
   EXPECT_EQ(std::get<std::shared_ptr<const FileData>>(e)->bytes().size(), 0u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(FileIo, InterruptedWriteLeavesNothing) {
+  const auto dir = std::filesystem::temp_directory_path() / ("boneyard_int_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  request_interrupt(SIGINT);  // as the signal handler does
+  const std::string err = write_file_atomic(dir / "out.bin", bytes_of({1, 2, 3}));
+  clear_interrupt();
+  EXPECT_NE(err.find("interrupted"), std::string::npos) << err;
+  EXPECT_TRUE(std::filesystem::is_empty(dir));  // neither the output nor its temporary
+  EXPECT_EQ(remove_temporaries(), 0u);           // and nothing left registered
+  EXPECT_EQ(write_file_atomic(dir / "out.bin", bytes_of({1, 2, 3})), "");  // cleared: writes again
+  std::filesystem::remove_all(dir);
+}
+
+TEST(FileIo, RegisteredTemporariesAreRemoved) {
+  const auto dir = std::filesystem::temp_directory_path() / ("boneyard_reg_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto tmp = dir / ".x.tmp";
+  write_file_atomic(tmp, bytes_of({7}));
+  register_temporary(tmp);
+  register_temporary(dir / ".never_created.tmp");
+  EXPECT_EQ(remove_temporaries(), 1u);
+  EXPECT_FALSE(std::filesystem::exists(tmp));
   std::filesystem::remove_all(dir);
 }
 

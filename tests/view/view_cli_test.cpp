@@ -71,14 +71,14 @@ TEST_F(ViewCli, WithoutThreeJsSaysWhy) {
   const CliRun r = run(q(arm_));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("npm ci"), std::string::npos) << r.err;
-  EXPECT_FALSE(fs::exists(dir_ / "wave_arm.html"));
+  EXPECT_FALSE(fs::exists(dir_ / "wave_arm.ogf.html"));
 }
 
 TEST_F(ViewCli, WritesNextToTheInputByDefault) {
   REQUIRE_BUNDLE();
   const CliRun r = run(q(arm_));
   EXPECT_EQ(r.code, 0) << r.err;
-  const std::string html = slurp(dir_ / "wave_arm.html");
+  const std::string html = slurp(dir_ / "wave_arm.ogf.html");
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(html.find("id=\"boneyard-data\""), std::string::npos);
   for (const auto& e : fs::directory_iterator(dir_))  // no temporary file left behind
@@ -93,7 +93,7 @@ TEST_F(ViewCli, SeveralFilesMakeOnePage) {
   const std::string html = slurp(dir_ / "both.html");
   EXPECT_NE(html.find("\"name\":\"" + arm_.string() + "\""), std::string::npos);
   EXPECT_NE(html.find("\"name\":\"" + (dir_ / "wave.omf").string() + "\""), std::string::npos);
-  EXPECT_FALSE(fs::exists(dir_ / "wave.html"));
+  EXPECT_FALSE(fs::exists(dir_ / "wave.omf.html"));
 }
 
 TEST_F(ViewCli, RefusesToOverwriteAnInput) {
@@ -124,7 +124,7 @@ TEST_F(ViewCli, OpenWithoutXdgOpenIsAnError) {
   const CliRun r = run(q(arm_) + " --open", "PATH=" + q(dir_ / "empty_bin"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("xdg-open was not found"), std::string::npos) << r.err;
-  EXPECT_TRUE(fs::exists(dir_ / "wave_arm.html"));  // the page is written anyway
+  EXPECT_TRUE(fs::exists(dir_ / "wave_arm.ogf.html"));  // the page is written anyway
 }
 
 TEST_F(ViewCli, OpenRunsXdgOpenOnThePage) {

@@ -43,7 +43,7 @@ TEST(ImportBadInput, AccessorOutOfRange) {
   HandMade h;
   h.output_count = 1000;  // the buffer view holds 2 elements
   const std::string e = error_of(h);
-  EXPECT_NE(e.find("outside its buffer"), std::string::npos) << e;
+  EXPECT_NE(e.find("reads past the end of its buffer view"), std::string::npos) << e;
 }
 
 TEST(ImportBadInput, NotJsonAtAll) {
