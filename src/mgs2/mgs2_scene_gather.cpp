@@ -247,7 +247,7 @@ Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const cha
       return list != nullptr && list->is_array() && !list->empty();
     });
     if (g.primitives.empty() && !stored_packets)
-      fail(0, "meshes", "the glTF has no triangle meshes (points and lines are not written)", ">= 1 triangle", "0");
+      fail(0, "meshes", "no triangles to write (points and lines are not written)", ">= 1 triangle", "0");
     return g;
   });
 }

@@ -83,6 +83,17 @@ TEST(Chunks, SplitsAndKeepsOverrunAsTrailing) {
   EXPECT_EQ(list.find(0xF), nullptr);
 }
 
+TEST(Chunks, OverrunWithAChunkIdIsATruncatedChunk) {
+  // 0xF (bit 31 set) whose size runs past the end: the file was cut inside that chunk.
+  auto cut = bytes_of({0x0F, 0, 0, 0x80, 9, 0, 0, 0, 1});
+  ASSERT_TRUE(split_chunks(cut, 0).overrun.has_value());
+  EXPECT_TRUE(split_chunks(cut, 0).overrun->truncated_chunk());
+  // Text after the last chunk (real OGFs carry the rest of a motion-ref name) is only junk.
+  auto text = bytes_of({'z', 'o', 'm', 'b', 'i', 'e', 'd', '_', '1'});
+  ASSERT_TRUE(split_chunks(text, 0).overrun.has_value());
+  EXPECT_FALSE(split_chunks(text, 0).overrun->truncated_chunk());
+}
+
 TEST(Chunks, WriterReproducesHeaders) {
   std::vector<std::uint8_t> out;
   ByteWriter w(out);

@@ -49,8 +49,9 @@ TEST(CheckedOmfBytes, UnreadableBytesAreRefused) {
 
 TEST(CheckedOmfBytes, ValidationErrorsAreRefusedUnlessInherited) {
   test::OmfSpec s = test::rich_spec();
-  ASSERT_GE(s.parts[0].bones.size(), 2u);
-  s.parts[0].bones[1].second = s.parts[0].bones[0].second;  // motion-bone indices not a permutation
+  ASSERT_FALSE(s.parts.empty());
+  ASSERT_FALSE(s.parts[0].bones.empty());
+  s.parts[0].bones[0].second = 7;  // a motion-bone index past the bones: not a permutation
   const auto bytes = test::omf_bytes(s);
   auto r = checked_omf_bytes(bytes);
   ASSERT_FALSE(r);
