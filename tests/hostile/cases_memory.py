@@ -77,7 +77,7 @@ def _(d):
 
 
 @case("omf_2g_static_frames_view", why="view of the same file shows the findings without a model instead of blowing up",
-      exit=0, stderr=TOO_LONG, creates=[r"big\.html"], creates_required=[r"big\.html"])
+      exit=0, stderr=TOO_LONG, creates=[r"big\.omf\.html"], creates_required=[r"big\.omf\.html"])
 def _(d):
     big_omf(d)
     return ["view", "big.omf"]

@@ -154,7 +154,7 @@ def _(d):
 
 
 @case("ogf_20k_bones_to_glb", why="converting an OGF with 20k bones is refused in linear time", exit=1,
-      stderr=r"too many bones for the engine", one_line=True, max_seconds=1)
+      stderr=r"too many bones for the engine.*not converted: 1 validation error", max_seconds=1)
 def _(d):
     (d / "bones.ogf").write_bytes(ogf_skeleton(BONES))
     return ["convert", "bones.ogf", "-o", "bones.glb"]
