@@ -4,11 +4,9 @@ scope 10): only regular files are read, and a .gltf's buffer URIs stay inside it
 Special files are made in the case folder (mkfifo, symlinks to /dev/zero): a FIFO that boneyard
 opened for reading would block forever and /dev/zero would be read forever, so the runner's time
 limit and memory cap turn either into a failure."""
-import json
 import os
-import struct
 
-from craft import example, omf_one_bone
+from craft import example, gltf_buffers, gltf_json, omf_one_bone, rotation_keys
 from hostile_case import case
 
 ONE_LINE_IO = dict(exit=2, one_line=True)
@@ -18,33 +16,28 @@ ONE_LINE_IO = dict(exit=2, one_line=True)
 
 def motion_buffer():
     """Times [0, 1/30] and two identity rotations: 8 + 32 bytes."""
-    return struct.pack("<2f", 0.0, 1.0 / 30.0) + struct.pack("<8f", 0, 0, 0, 1, 0, 0, 0, 1)
+    return rotation_keys(1.0 / 30.0)
 
 
-def gltf_json(uri, length=40):
+def animation_gltf(uri, length=40):
     """The smallest glTF that `info` reads and `convert -o x.omf` converts: one node "root" and one
-    animation "m" whose sampler reads the buffer named by `uri`."""
-    return json.dumps({
-        "asset": {"version": "2.0"},
-        "scene": 0,
-        "scenes": [{"nodes": [0]}],
-        "nodes": [{"name": "root"}],
-        "buffers": [{"byteLength": length, "uri": uri}],
-        "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 8},
-                        {"buffer": 0, "byteOffset": 8, "byteLength": 32}],
-        "accessors": [
-            {"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1.0 / 30.0]},
-            {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC4"},
-        ],
-        "animations": [{"name": "m", "samplers": [{"input": 0, "output": 1}],
-                        "channels": [{"sampler": 0, "target": {"node": 0, "path": "rotation"}}]}],
-    })
+    animation "m" whose sampler reads motion_buffer() from the buffer named by `uri`."""
+    return gltf_json(
+        scene=0, scenes=[{"nodes": [0]}], nodes=[{"name": "root"}],
+        **gltf_buffers(uri=uri, byte_length=length,
+                       views=[{"buffer": 0, "byteOffset": 0, "byteLength": 8},
+                              {"buffer": 0, "byteOffset": 8, "byteLength": 32}],
+                       accessors=[{"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR",
+                                   "min": [0], "max": [1.0 / 30.0]},
+                                  {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC4"}]),
+        animations=[{"name": "m", "samplers": [{"input": 0, "output": 1}],
+                     "channels": [{"sampler": 0, "target": {"node": 0, "path": "rotation"}}]}])
 
 
 def gltf_in(d, uri, length=40, folder="model"):
     """`folder/a.gltf` with buffer `uri`; returns its path relative to d (the runner's cwd)."""
     (d / folder).mkdir(exist_ok=True)
-    (d / folder / "a.gltf").write_text(gltf_json(uri, length))
+    (d / folder / "a.gltf").write_bytes(animation_gltf(uri, length))
     return f"{folder}/a.gltf"
 
 
@@ -148,7 +141,7 @@ def _(d):
       stderr=r"--template old\.omf: is a FIFO, not a regular file", timeout=10, **ONE_LINE_IO)
 def _(d):
     (d / "motion.bin").write_bytes(motion_buffer())
-    (d / "a.gltf").write_text(gltf_json("motion.bin"))
+    (d / "a.gltf").write_bytes(animation_gltf("motion.bin"))
     return ["convert", "a.gltf", "--template", fifo(d, "old.omf"), "-o", "a.omf"]
 
 
@@ -156,7 +149,7 @@ def _(d):
       stderr=r"--template old: is a directory, not a file", **ONE_LINE_IO)
 def _(d):
     (d / "motion.bin").write_bytes(motion_buffer())
-    (d / "a.gltf").write_text(gltf_json("motion.bin"))
+    (d / "a.gltf").write_bytes(animation_gltf("motion.bin"))
     (d / "old").mkdir()
     return ["convert", "a.gltf", "--template", "old", "-o", "a.omf"]
 

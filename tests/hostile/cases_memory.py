@@ -4,12 +4,10 @@ Frame counts of static tracks and the 30 fps sampling of glTF animations are the
 legitimately expands; they are bounded by the limits in include/boneyard/limits.h (2^20 frames per
 motion, 2^22 per conversion, sampled values and decoded accessors against the input's size).
 Everything else a file declares is checked against the bytes that remain."""
-import base64
-import json
 import os
 import struct
 
-from craft import example, omf, omf_one_bone, params_v4, static_record
+from craft import example, gltf_buffers, gltf_json, omf_one_bone, omf_static, rotation_keys
 from hostile_case import case
 
 MAX_MOTION_FRAMES = 1 << 20
@@ -18,36 +16,21 @@ MAX_TOTAL_FRAMES = 1 << 22
 
 def omf_static_motions(frames_list, bones=("root",)):
     """An .omf of static motions m0, m1, ... with the given frame counts over `bones`."""
-    motions = [(f"m{i}", 0, 0xFFFF, i, 1.0, 1.0, 2.0, 1.0, []) for i in range(len(frames_list))]
-    keysets = [(f"m{i}", frames, [static_record() for _ in bones]) for i, frames in enumerate(frames_list)]
-    return omf(keysets, params_v4(list(bones), motions))
+    return omf_static([(f"m{i}", frames) for i, frames in enumerate(frames_list)], bones=bones)
 
 
-def gltf_doc(nodes, animations, buffer, accessors, extras=None):
-    """A .gltf (JSON bytes) with its one buffer as a data: URI and one buffer view over all of it."""
-    doc = {
-        "asset": {"version": "2.0", "generator": "hostile"},
-        "scene": 0,
-        "scenes": [{"nodes": [0], **({"extras": extras} if extras else {})}],
-        "nodes": nodes,
-        "buffers": [{"byteLength": len(buffer),
-                     "uri": "data:application/octet-stream;base64," + base64.b64encode(buffer).decode()}],
-        "bufferViews": [{"buffer": 0, "byteLength": len(buffer)}],
-        "accessors": accessors,
-        "animations": animations,
-    }
-    return json.dumps(doc).encode()
+# The first members of every .gltf of this file (gltf_json(**SCENE, nodes=..., ...)).
+SCENE = dict(asset={"version": "2.0", "generator": "hostile"}, scene=0, scenes=[{"nodes": [0]}])
 
 
 def times_and_quats(t_end):
-    """Buffer + accessors: key times [0, t_end] (accessor 0) and two identity rotations (accessor 1)."""
-    buf = struct.pack("<2f", 0.0, t_end) + struct.pack("<8f", 0, 0, 0, 1, 0, 0, 0, 1)
-    accessors = [
+    """Buffer members: key times [0, t_end] (accessor 0) and two identity rotations (accessor 1),
+    both in one buffer view."""
+    return gltf_buffers(rotation_keys(t_end), [
         {"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 2, "type": "SCALAR",
          "min": [0.0], "max": [t_end]},
         {"bufferView": 0, "byteOffset": 8, "componentType": 5126, "count": 2, "type": "VEC4"},
-    ]
-    return buf, accessors
+    ])
 
 
 def rotation_animation(name, channels=1, node=0):
@@ -124,9 +107,8 @@ def _(d):
 @case("gltf_animation_1e9_seconds_to_omf", why="a glTF animation whose key times reach 1e9 s must not be sampled at 30 fps",
       exit=1, stderr=r'animation "forever".*too long to sample.*1048576 frames.*30000000001 frames', one_line=True)
 def _(d):
-    buf, accessors = times_and_quats(1.0e9)
-    nodes = [{"name": "root"}]
-    (d / "long.gltf").write_bytes(gltf_doc(nodes, [rotation_animation("forever")], buf, accessors))
+    (d / "long.gltf").write_bytes(gltf_json(**SCENE, nodes=[{"name": "root"}], **times_and_quats(1.0e9),
+                                            animations=[rotation_animation("forever")]))
     return ["convert", "long.gltf", "-o", "long.omf"]
 
 
@@ -134,19 +116,17 @@ def _(d):
       exit=1, stderr=r'animation "a2".*sample to too many values', one_line=True)
 def _(d):
     seconds = (MAX_MOTION_FRAMES - 1) / 30.0
-    buf, accessors = times_and_quats(seconds)
-    nodes = [{"name": "root"}]
     anims = [rotation_animation(f"a{i}") for i in range(5)]
-    (d / "many.gltf").write_bytes(gltf_doc(nodes, anims, buf, accessors))
+    (d / "many.gltf").write_bytes(gltf_json(**SCENE, nodes=[{"name": "root"}], **times_and_quats(seconds),
+                                            animations=anims))
     return ["convert", "many.gltf", "-o", "many.omf"]
 
 
 @case("gltf_shared_sampler_channels_bomb", why="20000 channels sharing one 100 s sampler would sample 240M floats",
       exit=1, stderr=r'animation "shared".*sample to too many values', one_line=True)
 def _(d):
-    buf, accessors = times_and_quats(100.0)
-    nodes = [{"name": "root"}]
-    (d / "shared.gltf").write_bytes(gltf_doc(nodes, [rotation_animation("shared", channels=20000)], buf, accessors))
+    (d / "shared.gltf").write_bytes(gltf_json(**SCENE, nodes=[{"name": "root"}], **times_and_quats(100.0),
+                                              animations=[rotation_animation("shared", channels=20000)]))
     return ["convert", "shared.gltf", "-o", "shared.omf"]
 
 
@@ -158,10 +138,8 @@ def _(d):
     accessors = [{"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3",
                   "min": [0, 0, 0], "max": [0, 0, 0]}]
     prims = [{"attributes": {"POSITION": 0}, "mode": 4} for _ in range(2000)]
-    doc = json.loads(gltf_doc([{"name": "root", "mesh": 0}], [], buf, accessors))
-    del doc["animations"]
-    doc["meshes"] = [{"name": "m", "primitives": prims}]
-    (d / "mesh.gltf").write_bytes(json.dumps(doc).encode())
+    (d / "mesh.gltf").write_bytes(gltf_json(**SCENE, nodes=[{"name": "root", "mesh": 0}],
+                                            **gltf_buffers(buf, accessors), meshes=[{"name": "m", "primitives": prims}]))
     return ["convert", "mesh.gltf", "-o", "mesh.kms"]
 
 
@@ -180,7 +158,7 @@ def held_gltf(frames, count):
              "channels": [{"sampler": 0, "target": {"node": j, "path": "rotation"}} for j in range(3)],
              "extras": {"xray": {"frames": frames}}}
         anims.append(a)
-    return gltf_doc(nodes, anims, buf, accessors)
+    return gltf_json(**SCENE, nodes=nodes, **gltf_buffers(buf, accessors), animations=anims)
 
 
 @case("gltf_held_frames_to_omf", why="4 held animations of 2^20 frames: static records, nothing allocated per frame",
@@ -208,8 +186,8 @@ SANITIZER = os.environ.get("BONEYARD_HOSTILE_SANITIZER") == "1"
       exit=0 if SANITIZER else 2, stderr=None if SANITIZER else r"^boneyard: out of memory", one_line=True,
       creates=[r"long\.omf"] if SANITIZER else [], address_space_mb=48, rss_bound=False)
 def _(d):
-    buf, accessors = times_and_quats((MAX_MOTION_FRAMES - 1) / 30.0)
     anim = rotation_animation("long", channels=2, node=0)
-    (d / "long.gltf").write_bytes(gltf_doc([{"name": "root"}], [anim], buf, accessors))
+    (d / "long.gltf").write_bytes(gltf_json(**SCENE, nodes=[{"name": "root"}],
+                                            **times_and_quats((MAX_MOTION_FRAMES - 1) / 30.0), animations=[anim]))
     (d / "arm.ogf").write_bytes(example("wave_arm.ogf"))
     return ["convert", "long.gltf", "--skeleton", "arm.ogf", "-o", "long.omf"]

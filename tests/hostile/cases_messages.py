@@ -1,27 +1,16 @@
 """Scopes 8 and 10 of the hostile-input issue: interrupted and failed writes leave nothing; options
 that do not apply are errors naming them; messages that said the wrong thing."""
-import base64
-import json
 import signal
 import struct
 
-from craft import chunk, example, static_record
+from craft import example, gltf_buffers, gltf_json, kms_ps2, omf_static
 from hostile_case import Run, case
 
 # ---------------------------------------------------------------------------------------------
-# Builders (local to this file: craft.py is shared)
+# Builders
 
-
-def kms_empty():
-    """The smallest .kms boneyard reads: a PS2 DG_DEF header (NORM, texture id 1 at 0x0C) with no units."""
-    h = bytearray(0x40)
-    struct.pack_into("<I", h, 0x00, 0x00C81371)
-    struct.pack_into("<I", h, 0x0C, 1)
-    return bytes(h)
-
-
-def gltf_json(doc):
-    return json.dumps(doc).encode()
+# The smallest .kms boneyard reads: a PS2 DG_DEF header (NORM, texture id 1 at 0x0C) with no units.
+KMS_EMPTY = kms_ps2([], texture=1, bbox=(0,) * 6)
 
 
 def gltf_minimal():
@@ -43,52 +32,12 @@ def glb(doc, bin_chunk=b""):
 def gltf_triangle(view_offset, view_length):
     """A .gltf whose one triangle reads 36 bytes of positions through buffer view 0 (`view_offset`,
     `view_length`) of a 36-byte data: buffer."""
-    data = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
-    uri = "data:application/octet-stream;base64," + base64.b64encode(data).decode()
-    return {
-        "asset": {"version": "2.0"},
-        "buffers": [{"byteLength": len(data), "uri": uri}],
-        "bufferViews": [{"buffer": 0, "byteOffset": view_offset, "byteLength": view_length}],
-        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
-                       "min": [0, 0, 0], "max": [1, 1, 0]}],
-        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
-        "nodes": [{"name": "m", "mesh": 0}],
-        "scenes": [{"nodes": [0]}],
-        "scene": 0,
-    }
-
-
-def params_v3(bones, motion_names):
-    """Chunk 0xF payload of params version 3 (no marks): one part of `bones`, cycles named
-    `motion_names` (bytes, cp1251)."""
-    p = struct.pack("<HH", 3, 1) + b"default\0" + struct.pack("<H", len(bones))
-    for i, b in enumerate(bones):
-        p += b.encode() + b"\0" + struct.pack("<I", i)
-    p += struct.pack("<H", len(motion_names))
-    for i, name in enumerate(motion_names):
-        p += name + b"\0" + struct.pack("<IHH4f", 0, 0, i, 1.0, 1.0, 2.0, 1.0)
-    return p
-
-
-def params_v4_names(bones, motion_names):
-    """Chunk 0xF payload of params version 4: cycles named `motion_names` (bytes, cp1251), no marks."""
-    p = struct.pack("<HH", 4, 1) + b"default\0" + struct.pack("<H", len(bones))
-    for i, b in enumerate(bones):
-        p += b.encode() + b"\0" + struct.pack("<I", i)
-    p += struct.pack("<H", len(motion_names))
-    for i, name in enumerate(motion_names):
-        p += name + b"\0" + struct.pack("<IHH4f", 0, 0, i, 1.0, 1.0, 2.0, 1.0) + struct.pack("<I", 0)
-    return p
-
-
-def omf_named(motion_names, version=4):
-    """An .omf of one bone "root" and one 30-frame static cycle per name (bytes, cp1251)."""
-    params = params_v4_names(["root"], motion_names) if version == 4 else params_v3(["root"], motion_names)
-    keys = chunk(0, struct.pack("<I", len(motion_names)))
-    for i, name in enumerate(motion_names, start=1):
-        # make_examples.motion() encodes a str as UTF-8: 0xE names are raw cp1251 bytes here.
-        keys += chunk(i, name + b"\0" + struct.pack("<I", 30) + static_record())
-    return chunk(0xE, keys) + chunk(0xF, params)
+    return gltf_json(**gltf_buffers(struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0),
+                                    [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                                      "min": [0, 0, 0], "max": [1, 1, 0]}],
+                                    views=[{"buffer": 0, "byteOffset": view_offset, "byteLength": view_length}]),
+                     meshes=[{"primitives": [{"attributes": {"POSITION": 0}}]}],
+                     nodes=[{"name": "m", "mesh": 0}], scenes=[{"nodes": [0]}], scene=0)
 
 
 def batch_folder(d, copies=300):
@@ -151,7 +100,7 @@ inapplicable("option_template_omf_for_kms", "--template X.omf when converting to
              ["convert", "a.gltf", "-o", "a.kms", "--template", "wave.omf"])
 inapplicable("option_template_kms_for_omf", "a .kms template when converting to .omf",
              r"--template t\.kms holds kms data: converting to \.omf",
-             lambda: {"a.gltf": gltf_json(gltf_minimal()), "t.kms": kms_empty()},
+             lambda: {"a.gltf": gltf_json(gltf_minimal()), "t.kms": KMS_EMPTY},
              ["convert", "a.gltf", "-o", "a.omf", "--template", "t.kms"])
 inapplicable("option_template_omf_for_evm", "--template X.omf when converting to .evm",
              r"--template wave\.omf holds omf data: converting to \.evm",
@@ -164,7 +113,7 @@ inapplicable("option_layout_for_omf", "--layout for an .omf rewrite", r"--layout
              lambda: {"wave.omf": example("wave.omf")}, ["convert", "wave.omf", "-o", "b.omf", "--layout", "mc"])
 inapplicable("option_layout_for_gltf_output", "--layout when the output is glTF",
              r"--layout does not apply when converting kms to \.glb",
-             lambda: {"z.kms": kms_empty()}, ["convert", "z.kms", "-o", "z.glb", "--layout", "mc"])
+             lambda: {"z.kms": KMS_EMPTY}, ["convert", "z.kms", "-o", "z.glb", "--layout", "mc"])
 inapplicable("option_layout_for_gltf_to_omf", "--layout for glTF to .omf", r"--layout does not apply when converting gltf to \.omf",
              lambda: {"a.gltf": gltf_json(gltf_minimal())}, ["convert", "a.gltf", "-o", "a.omf", "--layout", "ps2"])
 inapplicable("option_skeleton_with_recursive", "--skeleton with --recursive", r"--skeleton does not apply with --recursive",
@@ -175,7 +124,7 @@ inapplicable("option_scale_for_xray", "--scale (MGS2 units) for an X-Ray convers
              lambda: {"wave.omf": example("wave.omf")}, ["convert", "wave.omf", "-o", "w.glb", "--scale", "2"])
 inapplicable("option_keep_going_for_mgs2", "--keep-going (X-Ray meshes) for an MGS2 model",
              r"--keep-going does not apply when converting kms to \.glb",
-             lambda: {"z.kms": kms_empty()}, ["convert", "z.kms", "-o", "z.glb", "--keep-going"])
+             lambda: {"z.kms": KMS_EMPTY}, ["convert", "z.kms", "-o", "z.glb", "--keep-going"])
 inapplicable("option_skeleton_for_ogf", "--skeleton for an .ogf (it is its own skeleton)",
              r"--skeleton does not apply when converting ogf to \.glb",
              lambda: {"wave_arm.ogf": example("wave_arm.ogf")},
@@ -185,7 +134,7 @@ inapplicable("option_input_layout_for_xray", "--input-layout (MGS2) for an .omf"
              lambda: {"wave.omf": example("wave.omf")}, ["convert", "wave.omf", "-o", "w.glb", "--input-layout", "ps2"])
 inapplicable("option_names_for_kms_rewrite", "--names for a .kms rewrite (ids are written, not names)",
              r"--names does not apply when converting kms to \.kms",
-             lambda: {"z.kms": kms_empty(), "names.txt": b"null_msk.bmp\n"},
+             lambda: {"z.kms": KMS_EMPTY, "names.txt": b"null_msk.bmp\n"},
              ["convert", "z.kms", "-o", "y.kms", "--names", "names.txt"])
 inapplicable("option_jobs_without_recursive", "--jobs without --recursive", r"--jobs applies only with --recursive",
              lambda: {"wave.omf": example("wave.omf")}, ["convert", "wave.omf", "-o", "w.glb", "-j", "2"])
@@ -208,14 +157,14 @@ def _(d):
       exit=1, stderr=r"buffer view 0 runs past the end of buffer 0 \(expected byteOffset \+ byteLength <= 36 bytes, found 12 \+ 36\)",
       one_line=True)
 def _(d):
-    (d / "t.gltf").write_bytes(gltf_json(gltf_triangle(12, 36)))
+    (d / "t.gltf").write_bytes(gltf_triangle(12, 36))
     return ["info", "t.gltf"]
 
 
 @case("gltf_huge_buffer_view", why="a 1 TB buffer view: expected is the buffer size, found the view's length (not swapped)",
       exit=1, stderr=r"expected byteOffset \+ byteLength <= 36 bytes, found 0 \+ 1000000000000\)", one_line=True)
 def _(d):
-    (d / "t.gltf").write_bytes(gltf_json(gltf_triangle(0, 10**12)))
+    (d / "t.gltf").write_bytes(gltf_triangle(0, 10**12))
     return ["info", "t.gltf"]
 
 
@@ -231,7 +180,7 @@ def _(d):
 @case("scale_zero_short_message", why="--scale 0: one short reason, not CLI11's 300-digit range",
       exit=2, stderr=r"--scale: must be a positive number of metres per model unit.*found 0", not_in_stderr=r"\d{20}")
 def _(d):
-    (d / "z.kms").write_bytes(kms_empty())
+    (d / "z.kms").write_bytes(KMS_EMPTY)
     return ["convert", "z.kms", "-o", "z.glb", "--scale", "0"]
 
 
@@ -239,8 +188,8 @@ def _(d):
       exit=1, stderr=r"params versions differ .*expected version 4, found version 3", not_in_stderr=r"bone parts differ",
       one_line=True)
 def _(d):
-    (d / "a.omf").write_bytes(omf_named([b"run"], version=4))
-    (d / "b.omf").write_bytes(omf_named([b"walk"], version=3))
+    (d / "a.omf").write_bytes(omf_static([("run", 30)], version=4, bone_or_part=0))
+    (d / "b.omf").write_bytes(omf_static([("walk", 30)], version=3, bone_or_part=0))
     return ["omf", "merge", "a.omf", "b.omf", "-o", "c.omf"]
 
 
@@ -252,7 +201,8 @@ def same_columns(d, code, out, err):
 @case("omf_list_cyrillic_columns", why="cp1251 names printed as UTF-8 are padded by characters, so the columns line up",
       exit=0, stdout=r"бег", check=same_columns)
 def _(d):
-    (d / "a.omf").write_bytes(omf_named(["бег".encode("cp1251"), b"walk", "стойка_idle".encode("cp1251")]))
+    names = ["бег".encode("cp1251"), b"walk", "стойка_idle".encode("cp1251")]  # raw cp1251, as the game writes
+    (d / "a.omf").write_bytes(omf_static([(name, 30) for name in names], bone_or_part=0))
     return ["omf", "list", "a.omf"]
 
 

@@ -6,70 +6,12 @@ import re
 import stat
 import struct
 
-from craft import chunk, example, omf_one_bone
+from craft import kms_ps2, ogf_bone_chain, ogf_skeleton, omf_one_bone
 from hostile_case import case
-
-# ---- KMS builder (PS2 layout; see tests/mgs2/mgs2_fixture.h and docs/mgs2.md "Layouts") -------
-
-KMS_NORM = 0x00C81371
-
-
-def kms_ps2(parents, pads=(0, 0, 0), texture=0x88D878, positions=None, packet_unit=None):
-    """A PS2 KMS with one unit per entry of `parents` (all regular). `pads` are the three header
-    pads at 0x10, 0x14 and 0x18. When `packet_unit` is an index, that unit gets one packet: a
-    4-vertex strip with normals and UV0 (so the file converts to a mesh)."""
-    n = len(parents)
-    head = struct.pack("<4I", KMS_NORM, n, n, texture) + struct.pack("<3I", *pads)
-    head += struct.pack("<9f", -10, -10, -10, 10, 10, 10, 0, 0, 0)
-    assert len(head) == 0x40
-    table_at = 0x40 + n * 0x40
-    units = bytearray()
-    for i, parent in enumerate(parents):
-        pos = positions[i] if positions else (0.0, 0.0, 0.0)
-        has_packet = packet_unit == i
-        units += struct.pack("<II", 0, 1 if has_packet else 0)
-        units += struct.pack("<9f", -10, -10, -10, 10, 10, 10, *pos)
-        units += struct.pack("<iI3I", parent, table_at if has_packet else 0, 0, 0, 0)
-    body = head + bytes(units)
-    if packet_unit is None:
-        return body
-    verts_at = table_at + 0x30
-    norms_at = verts_at + 32
-    uv_at = norms_at + 32
-    packet = struct.pack("<5I", 0x48, 4, 0xB7E31E, 0, 0) + struct.pack("<7I", verts_at, norms_at, uv_at, 0, 0, 0, 0)
-    assert len(packet) == 0x30
-    verts = b"".join(struct.pack("<4h", x, y, 0, 4096) for x, y in ((0, 0), (1, 0), (0, 1), (1, 1)))
-    kicks = (0x8000, 0x8000, 0, 0)
-    norms = b"".join(struct.pack("<3hH", 0, 0, 4096, k) for k in kicks)
-    uvs = b"".join(struct.pack("<2h", u, v) for u, v in ((0, 0), (4096, 0), (0, 4096), (4096, 4096)))
-    return body + packet + verts + norms + uvs
-
 
 def chain(n):
     """Parents of an n-unit chain: unit i's parent is unit i - 1."""
     return [-1] + list(range(n - 1))
-
-
-# ---- OGF builder (the layout of examples/wave_arm.ogf: header, bone names 0xD, IK data 0x10) ----
-
-def ogf_bones(bones):
-    """An OGF v4 skeleton (type 3) from [(name, parent name)], no meshes or motions."""
-    header = struct.pack("<BBH", 4, 3, 0) + struct.pack("<6f", -0.1, 0.0, -0.1, 0.1, 0.6, 0.1)
-    header += struct.pack("<4f", 0.0, 0.3, 0.0, 0.35)
-    obb = struct.pack("<9f", 1, 0, 0, 0, 1, 0, 0, 0, 1) + struct.pack("<3f", 0, 0.1, 0)
-    obb += struct.pack("<3f", 0.05, 0.1, 0.05)
-    ik_one = struct.pack("<I", 1) + b"default_object\0" + bytes(112)
-    ik_one += struct.pack("<I", 0) + bytes(48) + struct.pack("<2fI3f", 0, 0, 0, 0, 0, 0)
-    ik_one += struct.pack("<3f", 0, 0, 0) + struct.pack("<3f", 0, 0.01, 0) + struct.pack("<f3f", 1.0, 0, 0, 0)
-    names = [struct.pack("<I", len(bones))]
-    for name, parent in bones:
-        names.append(name.encode() + b"\0" + parent.encode() + b"\0" + obb)
-    return chunk(0x1, header) + chunk(0xD, b"".join(names)) + chunk(0x10, ik_one * len(bones))
-
-
-def ogf_skeleton(n_bones):
-    """An OGF skeleton of n_bones in one parent chain (b0 > b1 > ...)."""
-    return ogf_bones([("b%d" % i, "" if i == 0 else "b%d" % (i - 1)) for i in range(n_bones)])
 
 
 # ---- Scope 5: linear time, cycles reported -----------------------------------------------------
@@ -149,34 +91,34 @@ BONES = 20_000
 @case("ogf_20k_bones_validate", why="validating an OGF with 20k bones takes linear time", exit=1,
       stdout=r"too many bones for the engine", max_seconds=1)
 def _(d):
-    (d / "bones.ogf").write_bytes(ogf_skeleton(BONES))
+    (d / "bones.ogf").write_bytes(ogf_skeleton(ogf_bone_chain(BONES)))
     return ["validate", "bones.ogf"]
 
 
 @case("ogf_20k_bones_to_glb", why="converting an OGF with 20k bones is refused in linear time", exit=1,
       stderr=r"too many bones for the engine.*not converted: 1 validation error", max_seconds=1)
 def _(d):
-    (d / "bones.ogf").write_bytes(ogf_skeleton(BONES))
+    (d / "bones.ogf").write_bytes(ogf_skeleton(ogf_bone_chain(BONES)))
     return ["convert", "bones.ogf", "-o", "bones.glb"]
 
 
 @case("ogf_bone_cycle", why="two OGF bones that are each other's parent are an error naming a bone, not a hang",
       exit=1, stdout=r"0xD bone [12] parent: bone is part of a parent cycle", timeout=10)
 def _(d):
-    (d / "cycle.ogf").write_bytes(ogf_bones([("root", ""), ("a", "b"), ("b", "a")]))
+    (d / "cycle.ogf").write_bytes(ogf_skeleton([("root", ""), ("a", "b"), ("b", "a")]))
     return ["validate", "cycle.ogf"]
 
 
 @case("ogf_bone_own_parent", why="an OGF bone that is its own parent is an error naming it", exit=1,
       stdout=r"0xD bone 1 parent: bone is its own parent", timeout=10)
 def _(d):
-    (d / "self.ogf").write_bytes(ogf_bones([("root", ""), ("a", "a")]))
+    (d / "self.ogf").write_bytes(ogf_skeleton([("root", ""), ("a", "a")]))
     return ["validate", "self.ogf"]
 
 
 @case("ogf_20k_bones_info", why="info on an OGF with 20k bones must take linear time", exit=0, max_seconds=1)
 def _(d):
-    (d / "bones.ogf").write_bytes(ogf_skeleton(BONES))
+    (d / "bones.ogf").write_bytes(ogf_skeleton(ogf_bone_chain(BONES)))
     return ["info", "bones.ogf"]
 
 

@@ -1,42 +1,12 @@
 """Scopes 4 and 6 of the hostile-input issue: boneyard never writes a file it would reject, and
 nothing is silently lost (truncated chunks, unreadable mesh children, inputs with validation
 errors, lines-only glTF, EVM influences past four)."""
-import base64
-import json
 import struct
 
-from craft import chunk, example, motion, omf, params_v4, static_record
+from craft import GLTF_ASSET, example, gltf_blob_accessors, gltf_json, kms_ps2, omf_static
 from hostile_case import case
 
 # ---- builders ---------------------------------------------------------------------------------
-
-
-def gltf_json(doc, blobs):
-    """A .gltf (JSON bytes) whose one buffer is a data: URI holding the concatenated `blobs`;
-    returns (bytes, [byteOffset per blob]). Accessor/bufferView wiring is left to the caller."""
-    offsets, data = [], b""
-    for b in blobs:
-        data += b"\0" * (-len(data) % 4)
-        offsets.append(len(data))
-        data += b
-    doc = dict(doc)
-    doc["asset"] = {"version": "2.0"}
-    doc["buffers"] = [{"byteLength": len(data),
-                       "uri": "data:application/octet-stream;base64," + base64.b64encode(data).decode()}]
-    return doc, offsets
-
-
-def add_accessors(doc, offsets, specs):
-    """specs: [(blob index, count, type, componentType)] -> one bufferView + accessor each."""
-    sizes = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
-    widths = {5126: 4, 5125: 4, 5123: 2, 5121: 1}
-    doc["bufferViews"], doc["accessors"] = [], []
-    for i, (blob, count, typ, comp) in enumerate(specs):
-        doc["bufferViews"].append({"buffer": 0, "byteOffset": offsets[blob],
-                                   "byteLength": count * sizes[typ] * widths[comp]})
-        acc = {"bufferView": i, "count": count, "type": typ, "componentType": comp}
-        doc["accessors"].append(acc)
-    return doc
 
 
 def floats(values):
@@ -52,15 +22,13 @@ def arm_animation_gltf(name="wave", marks=None):
            "nodes": [{"name": "root", "children": [1]}, {"name": "upper_arm", "children": [2],
                                                         "translation": [0, 0.3, 0]},
                      {"name": "forearm", "translation": [0, 0.25, 0]}]}
-    doc, offsets = gltf_json(doc, [times, rots])
-    add_accessors(doc, offsets, [(0, 2, "SCALAR", 5126), (1, 2, "VEC4", 5126)])
-    doc["accessors"][0].update({"min": [0.0], "max": [1.0 / 30]})
+    data = gltf_blob_accessors([times, rots], [(0, 2, "SCALAR", 5126), (1, 2, "VEC4", 5126)])
+    data["accessors"][0].update({"min": [0.0], "max": [1.0 / 30]})
     anim = {"name": name, "samplers": [{"input": 0, "output": 1, "interpolation": "LINEAR"}],
             "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}]}
     if marks is not None:
         anim["extras"] = {"xray": {"marks": marks}}
-    doc["animations"] = [anim]
-    return json.dumps(doc).encode()
+    return gltf_json(doc, asset=GLTF_ASSET, **data, animations=[anim])
 
 
 def mesh_gltf(mode=4, influences=4):
@@ -83,16 +51,16 @@ def mesh_gltf(mode=4, influences=4):
     nodes.append({"name": "mesh", "mesh": 0, "skin": 0})
     doc = {"scene": 0, "scenes": [{"nodes": [0, n_joints]}], "nodes": nodes,
            "skins": [{"joints": list(range(n_joints)), "inverseBindMatrices": 7}]}
-    doc, offsets = gltf_json(doc, [pos, nrm, idx, w0, j0, w1, j1, ibm])
-    add_accessors(doc, offsets, [(0, 3, "VEC3", 5126), (1, 3, "VEC3", 5126), (2, 3, "SCALAR", 5123),
-                                 (3, 3, "VEC4", 5126), (4, 3, "VEC4", 5121), (5, 3, "VEC4", 5126),
-                                 (6, 3, "VEC4", 5121), (7, n_joints, "MAT4", 5126)])
-    doc["accessors"][0].update({"min": [0, 0, 0], "max": [0.1, 0.1, 0]})
+    data = gltf_blob_accessors([pos, nrm, idx, w0, j0, w1, j1, ibm],
+                               [(0, 3, "VEC3", 5126), (1, 3, "VEC3", 5126), (2, 3, "SCALAR", 5123),
+                                (3, 3, "VEC4", 5126), (4, 3, "VEC4", 5121), (5, 3, "VEC4", 5126),
+                                (6, 3, "VEC4", 5121), (7, n_joints, "MAT4", 5126)])
+    data["accessors"][0].update({"min": [0, 0, 0], "max": [0.1, 0.1, 0]})
     attrs = {"POSITION": 0, "NORMAL": 1, "JOINTS_0": 4, "WEIGHTS_0": 3}
     if influences == 6:
         attrs.update({"JOINTS_1": 6, "WEIGHTS_1": 5})
-    doc["meshes"] = [{"primitives": [{"attributes": attrs, "indices": 2, "mode": mode}]}]
-    return json.dumps(doc).encode()
+    return gltf_json(doc, asset=GLTF_ASSET, **data,
+                     meshes=[{"primitives": [{"attributes": attrs, "indices": 2, "mode": mode}]}])
 
 
 def ogf_chunks(data):
@@ -114,39 +82,12 @@ def ogf_with_embedded_motions():
 
 def omf_non_permutation():
     """Two bones whose motion-bone indices are both 0 (not a permutation)."""
-    p = struct.pack("<HH", 4, 1) + b"default\0" + struct.pack("<H", 2)
-    p += b"root\0" + struct.pack("<I", 0) + b"arm\0" + struct.pack("<I", 0)
-    p += struct.pack("<H", 1) + b"m\0" + struct.pack("<IHH4f", 0, 0xFFFF, 0, 1, 1, 2, 1) + struct.pack("<I", 0)
-    return omf([("m", 30, [static_record(), static_record()])], p)
+    return omf_static([("m", 30)], bones=[("root", 0), ("arm", 0)])
 
 
-def kms_ps2(parent=-1, shared_pointers=False):
-    """A PS2 .kms (tests/mgs2/mgs2_fixture.h layout): header 0x40, one unit 0x40, one or two
-    packets 0x30, then 16-aligned vertex, normal and UV0 arrays of a 3-vertex strip. `parent` is
-    the unit's parent; `shared_pointers` gives a second packet the first one's arrays."""
-    packets = 2 if shared_pointers else 1
-    header = bytearray(0x40)
-    struct.pack_into("<IIII", header, 0, 0x00C81371, 1, 1, 0x88D878)
-    struct.pack_into("<6f", header, 0x1C, 0, 0, 0, 100, 100, 0)
-    table = 0x40 + 0x40
-    unit = bytearray(0x40)
-    struct.pack_into("<II", unit, 0, 0, packets)
-    struct.pack_into("<6f", unit, 0x08, 0, 0, 0, 100, 100, 0)
-    struct.pack_into("<i", unit, 0x2C, parent)
-    struct.pack_into("<I", unit, 0x30, table)
-    arrays = table + packets * 0x30
-    verts = struct.pack("<12h", 0, 0, 0, 4096, 100, 0, 0, 4096, 0, 100, 0, 4096)
-    norms = struct.pack("<12h", 0, 0, 4096, -32768, 0, 0, 4096, -32768, 0, 0, 4096, 0)
-    uvs = struct.pack("<6h", 0, 0, 4096, 0, 0, 4096)
-    v_at, n_at, u_at = arrays, arrays + 32, arrays + 64
-    body = bytearray()
-    for _ in range(packets):
-        pk = bytearray(0x30)
-        struct.pack_into("<II3I", pk, 0, 0x48, 3, 0xB7E31E, 0, 0)
-        struct.pack_into("<5I", pk, 0x14, v_at, n_at, u_at, 0, 0)
-        body += pk
-    data = bytes(header + unit + body) + verts + b"\0" * 8 + norms + b"\0" * 8 + uvs
-    return data + b"\0" * (-len(data) % 16)
+# One unit (the first) with one packet: a 3-vertex strip in a 100-unit box (kms_ps2() arguments).
+KMS_TRIANGLE = dict(bbox=(0, 0, 0, 100, 100, 0), packet_unit=0,
+                    strip=[((0, 0, 0), (0, 0)), ((100, 0, 0), (4096, 0)), ((0, 100, 0), (0, 4096))])
 
 
 # ---- Scope 4: never write a file boneyard would reject ----------------------------------------
@@ -263,7 +204,7 @@ def _(d):
 @case("kms_unit_own_parent_convert", why="a KMS unit that is its own parent is refused by convert like by validate",
       exit=1, stderr=r"parent.*not converted: \d+ validation errors?")
 def _(d):
-    (d / "self.kms").write_bytes(kms_ps2(parent=0))
+    (d / "self.kms").write_bytes(kms_ps2([0], **KMS_TRIANGLE))
     return ["convert", "self.kms", "-o", "out.kms"]
 
 
@@ -271,21 +212,21 @@ def _(d):
       exit=0, stderr=r"converting despite \d+ validation errors? \(--force\)", creates=[r"out\.kms"],
       creates_required=[r"out\.kms"])
 def _(d):
-    (d / "self.kms").write_bytes(kms_ps2(parent=0))
+    (d / "self.kms").write_bytes(kms_ps2([0], **KMS_TRIANGLE))
     return ["convert", "self.kms", "-o", "out.kms", "--force"]
 
 
 @case("kms_overlapping_pointers_convert", why="KMS packets sharing their arrays are refused by convert like by validate",
       exit=1, stderr=r"not converted: \d+ validation errors?")
 def _(d):
-    (d / "overlap.kms").write_bytes(kms_ps2(shared_pointers=True))
+    (d / "overlap.kms").write_bytes(kms_ps2(packets=2, **KMS_TRIANGLE))
     return ["convert", "overlap.kms", "-o", "out.kms"]
 
 
 @case("kms_valid_fixture_converts", why="the KMS builder of this file makes a valid model (control for the cases above)",
       exit=0, creates=[r"out\.kms"], creates_required=[r"out\.kms"])
 def _(d):
-    (d / "ok.kms").write_bytes(kms_ps2())
+    (d / "ok.kms").write_bytes(kms_ps2(**KMS_TRIANGLE))
     return ["convert", "ok.kms", "-o", "out.kms"]
 
 
