@@ -76,7 +76,8 @@ TEST(OmfValidator, ErrorRecordCountDiffersFromParts) {
 
   OmfSpec fewer = test::rich_spec();
   fewer.keys[0].bones.pop_back();
-  const Finding* g = find(check(fewer), Severity::error, "fewer bone records");
+  const Diagnostics dg = check(fewer);
+  const Finding* g = find(dg, Severity::error, "fewer bone records");
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(g->found, "1 records");
 }
@@ -84,7 +85,8 @@ TEST(OmfValidator, ErrorRecordCountDiffersFromParts) {
 TEST(OmfValidator, ErrorMotionCountsDiffer) {
   OmfSpec s = test::rich_spec();
   s.params.pop_back();
-  const Finding* f = find(check(s), Severity::error, "motion counts differ");
+  const Diagnostics d = check(s);
+  const Finding* f = find(d, Severity::error, "motion counts differ");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->found, "1");
 
@@ -112,7 +114,8 @@ TEST(OmfValidator, ErrorMissingChunks) {
 TEST(OmfValidator, ErrorTruncationAndSizePastData) {
   auto bytes = test::omf_bytes(test::rich_spec());
   bytes.resize(bytes.size() - 5);  // 0xF now claims more than remains
-  const Finding* f = find(check(bytes), Severity::error, "chunk truncated");
+  const Diagnostics d = check(bytes);
+  const Finding* f = find(d, Severity::error, "chunk truncated");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->path, "0xF");
 }
@@ -135,7 +138,8 @@ TEST(OmfValidator, WarningCrcMismatchAndZero) {
 TEST(OmfValidator, WarningLongNames) {
   OmfSpec s = test::rich_spec();
   s.params[0].name = std::string(128, 'a');
-  const Finding* f = find(check(s), Severity::warning, "name too long");
+  const Diagnostics d = check(s);
+  const Finding* f = find(d, Severity::warning, "name too long");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->found, "128 bytes");
 }
