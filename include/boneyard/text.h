@@ -18,5 +18,8 @@ bool glob_match(std::string_view pattern, std::string_view text);
 
 // Printable form of raw bytes for messages: cp1251 decoded, control bytes as \xNN.
 std::string printable(std::string_view s);
+// UTF-8 text (a glTF name) for a one-line message: control bytes (NUL, CR, LF, ...) as \xNN, the
+// rest as it is.
+std::string escape_controls(std::string_view utf8);
 
 }  // namespace boneyard

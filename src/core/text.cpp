@@ -121,14 +121,33 @@ bool glob_match(std::string_view pattern, std::string_view text) {
   return p == pattern.size();
 }
 
+namespace {
+bool is_control(std::uint8_t b) { return b < 0x20 || b == 0x7F; }
+void append_escaped(std::string& out, std::uint8_t b) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "\\x%02X", b);
+  out += buf;
+}
+}  // namespace
+
+std::string escape_controls(std::string_view utf8) {
+  std::string out;
+  for (char c : utf8) {
+    const auto b = static_cast<std::uint8_t>(c);
+    if (is_control(b))
+      append_escaped(out, b);
+    else
+      out.push_back(c);
+  }
+  return out;
+}
+
 std::string printable(std::string_view s) {
   std::string out;
   for (char c : s) {
     const auto b = static_cast<std::uint8_t>(c);
-    if (b < 0x20 || b == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02X", b);
-      out += buf;
+    if (is_control(b)) {
+      append_escaped(out, b);
     } else if (b < 0x80) {
       out.push_back(c);
     } else {

@@ -244,23 +244,6 @@ MotionParams motion_params(const std::string& name, const nlohmann::json& x, con
   return m;
 }
 
-// A glTF (UTF-8) name for a one-line message: control bytes (NUL, CR, LF, ...) as \xNN.
-std::string escape_controls(std::string_view utf8) {
-  std::string out;
-  for (char c : utf8) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b >= 0x20 && b != 0x7F) {
-      out.push_back(c);
-      continue;
-    }
-    static const char* kHex = "0123456789ABCDEF";
-    out += "\\x";
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 0xF]);
-  }
-  return out;
-}
-
 // An error naming `where` when `name` cannot be stored as this kind of .omf name: the importer
 // never writes a file that boneyard (or the engine) would then misread.
 std::optional<Finding> name_error(const std::string& where, const std::string& what, const std::string& name,
