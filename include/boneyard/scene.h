@@ -8,14 +8,36 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "boneyard/math.h"
 
 namespace boneyard::scene {
+
+// What a format needs to convert an item back that glTF has no place for (its `extras`): a JSON
+// value written and read again by that format's adapter. Held behind a pointer so that the public
+// API carries no JSON library and an item without extras costs one null pointer; the adapters
+// and the glTF layer reach the value through src/scene/extras_json.h.
+class Extras {
+ public:
+  Extras() noexcept;
+  ~Extras();
+  Extras(const Extras& other);
+  Extras& operator=(const Extras& other);
+  Extras(Extras&& other) noexcept;
+  Extras& operator=(Extras&& other) noexcept;
+  // Nothing attached: no value, null or an empty object (glTF writers leave `extras` out).
+  bool empty() const noexcept;
+  // The value as compact JSON text ("" when empty).
+  std::string text() const;
+
+ private:
+  friend struct ExtrasAccess;
+  struct Value;
+  std::unique_ptr<Value> value_;
+};
 
 struct Joint {
   std::string name;  // UTF-8
@@ -25,13 +47,13 @@ struct Joint {
   Vec3 translation;
   Quat rotation;
   Vec3 scale{1, 1, 1};
-  nlohmann::json extras;  // null when empty
+  Extras extras;
 };
 
 struct Skeleton {
   std::string name;  // name of the node that holds the joint roots (and later the meshes)
   std::vector<Joint> joints;
-  nlohmann::json extras;
+  Extras extras;
   // Set by the glTF reader: the first skin's joints (indices into joints), in skin order, since a
   // read scene's joints are all the file's nodes. Writers ignore it (they bind every joint).
   std::vector<std::uint32_t> skin;
@@ -56,7 +78,7 @@ struct Animation {
   std::string name;  // UTF-8
   std::vector<Timeline> timelines;
   std::vector<Channel> channels;  // interpolation is LINEAR (slerp for rotations)
-  nlohmann::json extras;
+  Extras extras;
 };
 
 // A material is what a game's texture (+ shader) pair becomes. Writers give it a base colour
@@ -66,7 +88,7 @@ struct Material {
   std::string name;       // UTF-8, e.g. the texture name or its id in hex
   std::string image_uri;  // "" = no texture
   bool double_sided = true;
-  nlohmann::json extras;  // e.g. shader name, native texture ids
+  Extras extras;  // e.g. shader name, native texture ids
 };
 
 inline constexpr std::uint32_t kNoMaterial = 0xFFFFFFFF;
@@ -87,7 +109,7 @@ struct Primitive {
   // which were dropped; empty when the file has only JOINTS_0. Importers report it as moved.
   std::vector<float> dropped_weights;
   std::vector<std::uint32_t> indices;     // 3 per triangle
-  nlohmann::json extras;
+  Extras extras;
   std::size_t vertex_count() const { return positions.size() / 3; }
 };
 
@@ -100,7 +122,7 @@ struct Mesh {
   bool skinned = false;
   int joint = -1;
   std::vector<Primitive> primitives;
-  nlohmann::json extras;
+  Extras extras;
 };
 
 struct Scene {
@@ -109,7 +131,7 @@ struct Scene {
   std::vector<Material> materials;
   std::vector<Animation> animations;
   std::string generator;  // asset.generator
-  nlohmann::json extras;  // scene-level extras (format-specific data needed to convert back)
+  Extras extras;  // scene-level extras (format-specific data needed to convert back)
 };
 
 // Helpers shared by adapters and tests.

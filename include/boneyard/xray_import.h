@@ -4,8 +4,6 @@
 
 #include <cstddef>
 
-#include <nlohmann/json.hpp>
-
 #include "boneyard/diagnostics.h"
 #include "boneyard/ogf.h"
 #include "boneyard/omf.h"
@@ -36,9 +34,5 @@ struct ImportStats {
 // representable in cp1251. Warnings: scale channels, channels on other nodes, defaults used.
 Result<OmfFile> scene_to_omf(const scene::Scene& scene, const ImportOptions& options, Diagnostics& warnings,
                              ImportStats* stats = nullptr);
-
-// Exporter side: per 0xE record of a motion, in file order, what glTF values cannot carry
-// (flags, CRCs, translation size and init as stored). Stored in animations[a].extras.xray.records.
-nlohmann::json motion_records_extras(const MotionKeys& keys);
 
 }  // namespace boneyard::xray

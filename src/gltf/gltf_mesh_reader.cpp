@@ -158,7 +158,7 @@ std::optional<Finding> read_primitive(const Model& m, const Json& pj, const std:
   if (mat == -2 || (mat >= 0 && std::size_t(mat) >= materials))
     return error(where, "material index out of range", "< " + std::to_string(materials), std::to_string(mat));
   p.material = mat >= 0 ? static_cast<std::uint32_t>(mat) : scene::kNoMaterial;
-  p.extras = extras_of(pj);
+  set_extras(p.extras, pj);
   return std::nullopt;
 }
 
@@ -173,7 +173,7 @@ std::optional<Finding> read_meshes(const Model& m, scene::Scene& s, Diagnostics&
     const Json* ds = member(mj, "doubleSided");
     mat.double_sided = ds && ds->is_boolean() && ds->get<bool>();  // glTF default: single-sided
     mat.image_uri = base_color_image(root, mj);
-    mat.extras = extras_of(mj);
+    set_extras(mat.extras, mj);
     s.materials.push_back(std::move(mat));
   }
   // Skins: joint lists as node indices.
@@ -204,7 +204,7 @@ std::optional<Finding> read_meshes(const Model& m, scene::Scene& s, Diagnostics&
     if (mesh.name.empty()) mesh.name = string_of(nodes[ni], "name");
     mesh.skinned = si >= 0;
     mesh.joint = static_cast<int>(ni);
-    mesh.extras = extras_of(mj);
+    set_extras(mesh.extras, mj);
     const std::vector<std::uint32_t>* skin = si >= 0 ? &skins[std::size_t(si)] : nullptr;
     const Json& prims = array_of(mj, "primitives");
     for (std::size_t pi = 0; pi < prims.size(); ++pi) {

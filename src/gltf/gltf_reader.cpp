@@ -44,9 +44,8 @@ const Json& array_of(const Json& j, const char* key) {
   const Json* v = member(j, key);
   return v && v->is_array() ? *v : kEmpty;
 }
-Json extras_of(const Json& j) {
-  const Json* v = member(j, "extras");
-  return v ? *v : Json(nullptr);
+void set_extras(scene::Extras& extras, const Json& owner) {
+  if (const Json* v = member(owner, "extras"); v != nullptr && !v->is_null()) json_of(extras) = *v;
 }
 
 std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view s) {
@@ -356,7 +355,7 @@ std::optional<std::string> numbers(const Json& j, const char* key, std::size_t n
 std::optional<Finding> read_node(const Json& n, std::size_t index, scene::Joint& j) {
   j.name = string_of(n, "name");
   const std::string where = "node " + std::to_string(index) + " (" + in_quotes(j.name) + ")";
-  j.extras = extras_of(n);
+  set_extras(j.extras, n);
   std::vector<double> c;
   if (auto e = numbers(n, "matrix", 16, c)) return error(where, *e);
   if (c.size() == 16) {  // column-major
@@ -448,7 +447,7 @@ std::optional<Finding> read_animation(const Model& m, std::size_t ai, const Read
   const Json& nodes = array_of(m.json, "nodes");
   out.name = string_of(a, "name");
   if (out.name.empty()) out.name = "animation_" + std::to_string(ai);
-  out.extras = extras_of(a);
+  set_extras(out.extras, a);
   const std::string aw = "animation " + in_quotes(out.name);
   const Json& channels_json = array_of(a, "channels");
   const Json& samplers = array_of(a, "samplers");
@@ -612,7 +611,7 @@ Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, co
   std::int64_t si = index_of(m.json, "scene", 0);
   if (si < 0 || std::size_t(si) >= scenes.size()) si = 0;
   if (!scenes.empty()) {
-    s.extras = extras_of(scenes[std::size_t(si)]);
+    set_extras(s.extras, scenes[std::size_t(si)]);
     s.skeleton.name = string_of(scenes[std::size_t(si)], "name");
   }
   s.skeleton.joints.resize(nodes.size());

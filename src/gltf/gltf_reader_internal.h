@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scene/extras_json.h"
+
 #include "boneyard/bytes.h"
 #include "boneyard/diagnostics.h"
 #include "boneyard/file_io.h"
@@ -39,7 +41,8 @@ const Json* member(const Json& j, const char* key);
 std::int64_t index_of(const Json& j, const char* key, std::int64_t fallback = -1);
 std::string string_of(const Json& j, const char* key);
 const Json& array_of(const Json& j, const char* key);
-Json extras_of(const Json& j);
+// The `extras` member of a glTF object, when it has one, onto a scene item.
+void set_extras(scene::Extras& extras, const Json& owner);
 std::string percent_decode(std::string_view s);
 
 // The bytes of an external buffer (gltf_uri.cpp), kept open in m.files. Unless `allow_outside`,

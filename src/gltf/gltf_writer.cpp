@@ -1,5 +1,5 @@
 // glTF 2.0 writer. The JSON is built as text (a DOM for ~10k accessors costs more than the key
-// data itself); extras come from nlohmann::json. The binary buffer is laid out as
+// data itself); extras are the adapters' JSON text. The binary buffer is laid out as
 // [inverse bind matrices][key times][3-float outputs][4-float outputs][one view per mesh
 // attribute or index array], every view 4-byte aligned and tightly packed, so no accessor needs a
 // byteStride (vertex attributes cannot share a view without one). Indices are 16-bit when the
@@ -52,10 +52,10 @@ class Json {
     auto r = std::to_chars(b, b + sizeof b, v);  // shortest text that reads back to the same float
     s.append(b, r.ptr);
   }
-  void extras(const nlohmann::json& e) {
-    if (e.is_null() || (e.is_object() && e.empty())) return;
+  void extras(const scene::Extras& e) {
+    if (e.empty()) return;
     raw(",\"extras\":");
-    raw(e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    raw(e.text());
   }
 };
 

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scene/extras_json.h"
+
 #include "boneyard/mgs2_layout.h"
 
 namespace boneyard::mgs2::detail {

@@ -73,7 +73,7 @@ class Materials {
       const std::string* n = o_.names ? o_.names->find(id) : nullptr;
       names.push_back(n ? Json(*n) : Json(nullptr));
     }
-    m.extras[detail::kMaterialKey] = {{"tex_id", tex}, {"names", names}};
+    json_of(m.extras)[detail::kMaterialKey] = {{"tex_id", tex}, {"names", names}};
     const auto i = static_cast<std::uint32_t>(s_.materials.size());
     s_.materials.push_back(std::move(m));
     index_.emplace(key, i);
@@ -215,7 +215,7 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
   head["bbox_min"] = jvec(h.bbox_min);
   head["bbox_max"] = jvec(h.bbox_max);
   head["position"] = jvec(h.position);
-  s.extras[detail::kSceneKey] = std::move(head);
+  json_of(s.extras)[detail::kSceneKey] = std::move(head);
 
   // World rest positions (model units): base position plus the offsets up the parent chain.
   const std::size_t n_units = m.units.size();
@@ -245,7 +245,7 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
     const double* base = parent[i] >= 0 ? world[std::size_t(parent[i])].data() : nullptr;
     j.translation = {float((world[i][0] - (base ? base[0] : 0)) * o.scale), float((world[i][1] - (base ? base[1] : 0)) * o.scale),
                      float((world[i][2] - (base ? base[2] : 0)) * o.scale)};
-    j.extras[detail::kJointKey] = {{"index", i},          {"type", u.type},        {"parent", u.parent},
+    json_of(j.extras)[detail::kJointKey] = {{"index", i},          {"type", u.type},        {"parent", u.parent},
                                    {"position", jvec(u.position)}, {"bbox_min", jvec(u.bbox_min)},
                                    {"bbox_max", jvec(u.bbox_max)}, {"pad", u.pad}, {"extended", (u.type & kUnitExtend) != 0}};
     s.skeleton.joints.push_back(std::move(j));
@@ -296,11 +296,11 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
       }
       scene::clean_weights(prim, static_cast<std::uint16_t>(i));
       prim.material = materials.get(p.tex_id, double_sided(p.flag, p.norms.data, n), !prim.uvs.empty());
-      prim.extras[detail::kPacketKey] = std::move(e);
+      json_of(prim.extras)[detail::kPacketKey] = std::move(e);
       mesh.primitives.push_back(std::move(prim));
     }
-    mesh.extras[detail::kMeshKey] = {{"unit", i}, {"packets", u.packets.size()}};
-    if (!without.empty()) mesh.extras[detail::kMeshKey]["without_triangles"] = std::move(without);
+    json_of(mesh.extras)[detail::kMeshKey] = {{"unit", i}, {"packets", u.packets.size()}};
+    if (!without.empty()) json_of(mesh.extras)[detail::kMeshKey]["without_triangles"] = std::move(without);
     s.meshes.push_back(std::move(mesh));
   }
   return s;
@@ -320,7 +320,7 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
   head["bbox_min"] = jvec(h.bbox_min);
   head["bbox_max"] = jvec(h.bbox_max);
   head["mc_pad"] = h.mc_pad;
-  s.extras[detail::kSceneKey] = std::move(head);
+  json_of(s.extras)[detail::kSceneKey] = std::move(head);
   // The bind pose is pure translation: world = root offset, so the inverse bind matrix is the
   // translation by the negated root offset; parent-relative translations follow from it.
   const std::size_t nb = m.bones.size();
@@ -338,7 +338,7 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
     const Vec3 base = j.parent >= 0 ? m.bones[std::size_t(j.parent)].root_offset : Vec3{};
     j.translation = {float((double(b.root_offset.x) - base.x) * o.scale), float((double(b.root_offset.y) - base.y) * o.scale),
                      float((double(b.root_offset.z) - base.z) * o.scale)};
-    j.extras[detail::kJointKey] = {{"index", i},
+    json_of(j.extras)[detail::kJointKey] = {{"index", i},
                                    {"flag", b.flag},
                                    {"parent", b.parent},
                                    {"translation", jvec(b.translation)},
@@ -417,7 +417,7 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
       scene::clean_weights(prim, 0);
     }
     prim.material = materials.get(p.tex_id, double_sided(p.flag, p.verts.data, n), !prim.uvs.empty());
-    prim.extras[detail::kPacketKey] = std::move(e);
+    json_of(prim.extras)[detail::kPacketKey] = std::move(e);
     mesh.primitives.push_back(std::move(prim));
   }
   if (over_four != 0)
@@ -426,8 +426,8 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
   if (unresolved != 0)
     warnings.add(Severity::warning, 0, "weights", "influences whose palette names no joint were dropped", "0",
                  std::to_string(unresolved));
-  mesh.extras[detail::kMeshKey] = {{"packets", m.packets.size()}};
-  if (!without.empty()) mesh.extras[detail::kMeshKey]["without_triangles"] = std::move(without);
+  json_of(mesh.extras)[detail::kMeshKey] = {{"packets", m.packets.size()}};
+  if (!without.empty()) json_of(mesh.extras)[detail::kMeshKey]["without_triangles"] = std::move(without);
   s.meshes.push_back(std::move(mesh));
   return s;
 }

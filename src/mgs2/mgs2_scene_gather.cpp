@@ -39,7 +39,7 @@ void texture_ids(const scene::Scene& s, const scene::Primitive& prim, SrcPrimiti
   if (prim.material >= s.materials.size()) return;
   const scene::Material& m = s.materials[prim.material];
   out.double_sided = m.double_sided;
-  if (const Json* e = jget(m.extras, kMaterialKey)) {
+  if (const Json* e = jget(json_of(m.extras), kMaterialKey)) {
     out.tex_id = jarray<std::uint32_t, 3>(*e, "tex_id", out.tex_id);
     return;
   }
@@ -97,7 +97,7 @@ void fit_box(const std::vector<std::array<double, 3>>& pts, float* lo, float* hi
 Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const char* format, Diagnostics& warnings) {
   return catch_parse_errors([&] {
     Gathered g;
-    if (const Json* h = jget(s.extras, kSceneKey)) {
+    if (const Json* h = jget(json_of(s.extras), kSceneKey)) {
       if (jget(*h, "format") && (*h)["format"] == format) g.header = h;
       else warnings.add(Severity::warning, 0, "extras", "the glTF's MGS2 extras describe another format; ignored", format,
                         jget(*h, "format") ? (*h)["format"].dump() : "none");
@@ -110,7 +110,7 @@ Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const cha
     std::vector<int> joint_of(nodes, -1);
     std::vector<int> node_of;
     for (std::size_t i = 0; i < nodes; ++i)
-      if (const Json* e = jget(joints[i].extras, kJointKey)) {
+      if (const Json* e = jget(json_of(joints[i].extras), kJointKey)) {
         const auto idx = jnum<std::int64_t>(*e, "index", -1);
         if (idx >= 0 && static_cast<std::size_t>(idx) < nodes) {
           if (node_of.size() <= static_cast<std::size_t>(idx)) node_of.resize(static_cast<std::size_t>(idx) + 1, -1);
@@ -142,7 +142,7 @@ Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const cha
     for (std::size_t j = 0; j < node_of.size(); ++j) {
       const int n = node_of[j];
       g.skeleton.parent.push_back(n >= 0 ? nearest_joint(joints[std::size_t(n)].parent) : -1);
-      g.skeleton.extras.push_back(n >= 0 ? jget(joints[std::size_t(n)].extras, kJointKey) : nullptr);
+      g.skeleton.extras.push_back(n >= 0 ? jget(json_of(joints[std::size_t(n)].extras), kJointKey) : nullptr);
       std::array<double, 3> w{};
       if (n >= 0) {
         const auto& m = world[std::size_t(n)];
@@ -159,7 +159,7 @@ Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const cha
     std::size_t no_normals = 0, no_uvs = 0, remapped = 0, rigid_skin = 0;
     for (std::size_t mi = 0; mi < s.meshes.size(); ++mi) {
       const scene::Mesh& mesh = s.meshes[mi];
-      const Json* me = jget(mesh.extras, kMeshKey);
+      const Json* me = jget(json_of(mesh.extras), kMeshKey);
       g.mesh_extras.push_back(me);
       const int node = mesh.joint;
       const bool has_node = node >= 0 && std::size_t(node) < nodes;
@@ -178,7 +178,7 @@ Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const cha
         SrcPrimitive p;
         p.mesh = mi;
         p.order = pi;
-        p.packet = jget(mesh.primitives[pi].extras, kPacketKey);  // not the local copy: it outlives this loop
+        p.packet = jget(json_of(mesh.primitives[pi].extras), kPacketKey);  // not the local copy: it outlives this loop
         p.unit = me ? static_cast<int>(jnum<std::int64_t>(*me, "unit", -1)) : -1;
         p.uv_sets = std::min<std::size_t>(prim->uvs.size(), 3);
         if (p.uv_sets == 0 && p.packet == nullptr) ++no_uvs;  // our packets may have none

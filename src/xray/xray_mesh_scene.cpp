@@ -178,12 +178,12 @@ std::optional<Finding> add_meshes(scene::Scene& s, const OgfFile& ogf, const Xra
         warnings.add(Severity::warning, c.offset, c.path() + " 0x2 texture",
                      "texture image not found under --textures (material left without image)",
                      (o.textures / (m.name + ".png")).string(), "nothing");
-      put_name(m.extras["xray"], "texture", c.texture);
-      put_name(m.extras["xray"], "shader", c.shader);
+      put_name(json_of(m.extras)["xray"], "texture", c.texture);
+      put_name(json_of(m.extras)["xray"], "shader", c.shader);
       s.materials.push_back(std::move(m));
     }
     p.material = it->second;
-    p.extras["xray"] = {{"child", c.index},
+    json_of(p.extras)["xray"] = {{"child", c.index},
                         {"vertex_format", c.vertices->format},
                         {"progressive", !c.windows.empty()}};
     if (c.vertices->links() == 0) {
@@ -194,7 +194,7 @@ std::optional<Finding> add_meshes(scene::Scene& s, const OgfFile& ogf, const Xra
       if (auto parts = split_by_bone(p, inverse_bind)) {
         for (auto& [joint, q] : *parts) {
           q.material = p.material;
-          q.extras = p.extras;
+          json_of(q.extras) = json_of(p.extras);
           scene::Mesh& m = rigid[joint];
           if (m.primitives.empty())
             m = {model + "_" + s.skeleton.joints[static_cast<std::size_t>(joint)].name, false, joint, {}, {}};

@@ -5,6 +5,7 @@
 
 #include "boneyard/text.h"
 #include "boneyard/xray_scene.h"
+#include "xray_scene_internal.h"
 
 namespace boneyard::xray {
 
@@ -107,13 +108,13 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
     // A static model (types 0-2): meshes on the root node, no skeleton.
     s.generator = "boneyard";
     s.skeleton.name = stem_of(o.input);
-    s.extras["xray"]["motion_sets"] = nlohmann::json::array();
+    json_of(s.extras)["xray"]["motion_sets"] = nlohmann::json::array();
   } else {
     auto made = skeleton_scene(ogf, stem_of(o.input));
     if (!made) return made.error();
     s = std::move(made).value();
   }
-  s.extras["xray"]["model"] = o.input.filename().string();
+  json_of(s.extras)["xray"]["model"] = o.input.filename().string();
   if (auto err = add_meshes(s, ogf, o, warnings)) return *err;
   if (!ogf.motion_refs.empty()) {
     const fs::path root = o.meshes_root.empty() ? default_meshes_root(o.input) : o.meshes_root;
@@ -174,7 +175,7 @@ Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions&
       return f;
     }
     s = std::move(made).value();
-    s.extras["xray"]["model"] = o.skeleton.filename().string();
+    json_of(s.extras)["xray"]["model"] = o.skeleton.filename().string();
   } else {
     s = flat_scene(set, stem_of(o.input));
   }

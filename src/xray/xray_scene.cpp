@@ -105,8 +105,8 @@ Quat quat_from_matrix(const double m[3][3]) {
 std::uint64_t scene_frames(const scene::Scene& s) {
   std::uint64_t total = 0;
   for (const auto& a : s.animations) {
-    const auto x = a.extras.find("xray");
-    if (x == a.extras.end()) continue;
+    const auto x = json_of(a.extras).find("xray");
+    if (x == json_of(a.extras).end()) continue;
     const auto f = x->find("frames");
     if (f != x->end() && f->is_number_unsigned()) total += f->get<std::uint64_t>();
   }
@@ -205,10 +205,10 @@ Result<scene::Scene> skeleton_scene(const OgfFile& ogf, std::string_view name) {
     x["mass"] = ik.mass;
     x["center_of_mass"] = vec3_json(ik.center_of_mass);
     x["joint_type"] = ik.joint.type;
-    j.extras["xray"] = std::move(x);
+    json_of(j.extras)["xray"] = std::move(x);
     s.skeleton.joints.push_back(std::move(j));
   }
-  s.extras["xray"]["motion_sets"] = nlohmann::json::array();
+  json_of(s.extras)["xray"]["motion_sets"] = nlohmann::json::array();
   return s;
 }
 
@@ -230,8 +230,8 @@ scene::Scene flat_scene(const MotionSet& set, std::string_view name) {
     }
   for (std::size_t i = 0; i < n; ++i)
     if (s.skeleton.joints[i].name.empty()) s.skeleton.joints[i].name = "bone_" + std::to_string(i);
-  s.extras["xray"]["motion_sets"] = nlohmann::json::array();
-  s.extras["xray"]["flat_armature"] = true;
+  json_of(s.extras)["xray"]["motion_sets"] = nlohmann::json::array();
+  json_of(s.extras)["xray"]["flat_armature"] = true;
   return s;
 }
 
@@ -272,12 +272,12 @@ std::optional<Finding> add_motions(scene::Scene& s, const OgfFile* ogf, const Mo
                  std::to_string(set.motions.size()));
 
   std::uint64_t total_frames = scene_frames(s);
-  const std::size_t set_index = s.extras["xray"]["motion_sets"].size();
+  const std::size_t set_index = json_of(s.extras)["xray"]["motion_sets"].size();
   nlohmann::json jset;
   jset["source"] = std::string(source);
   jset["params_version"] = p.version;
   jset["parts"] = parts_json(p);
-  s.extras["xray"]["motion_sets"].push_back(std::move(jset));
+  json_of(s.extras)["xray"]["motion_sets"].push_back(std::move(jset));
 
   for (std::size_t m = 0; m < p.motions.size(); ++m) {
     const MotionKeys& k = set.motions[m];
@@ -295,8 +295,8 @@ std::optional<Finding> add_motions(scene::Scene& s, const OgfFile* ogf, const Mo
     if (auto err = check_frame_limits(k, p.motions[m], m, total_frames)) return err;
     scene::Animation a;
     a.name = cp1251_to_utf8(p.motions[m].name);
-    a.extras["xray"] = motion_json(p.motions[m], k, set_index, m);
-    a.extras["xray"]["records"] = motion_records_extras(k);  // for a byte-exact re-import (xray_import.h)
+    json_of(a.extras)["xray"] = motion_json(p.motions[m], k, set_index, m);
+    json_of(a.extras)["xray"]["records"] = motion_records_extras(k);  // for a byte-exact re-import (xray_import.h)
     a.timelines.push_back({{0.0f}});
     if (k.frames > 1 && any_keyed(k)) {  // static and constant tracks keep their single key
       scene::Timeline t;
@@ -355,23 +355,23 @@ void resolve_duplicate_motions(scene::Scene& s, Diagnostics& warnings) {
   // Winner per (fx, lower-case name): the latest motion set; inside it, the first motion.
   std::map<std::pair<bool, std::string>, std::pair<std::size_t, std::size_t>> winner;  // -> (set, animation)
   auto key_of = [](const scene::Animation& a) {
-    const auto& x = a.extras.at("xray");
+    const auto& x = json_of(a.extras).at("xray");
     return std::make_pair((x.at("flags").get<std::uint32_t>() & kMotionFx) != 0, lower_ascii(a.name));
   };
   for (std::size_t i = 0; i < s.animations.size(); ++i) {
     const auto key = key_of(s.animations[i]);
-    const std::size_t set = s.animations[i].extras.at("xray").at("motion_set").get<std::size_t>();
+    const std::size_t set = json_of(s.animations[i].extras).at("xray").at("motion_set").get<std::size_t>();
     auto it = winner.find(key);
     if (it == winner.end() || it->second.first < set) winner[key] = {set, i};
   }
-  const auto& sets = s.extras["xray"]["motion_sets"];
+  const auto& sets = json_of(s.extras)["xray"]["motion_sets"];
   std::vector<bool> keep(s.animations.size(), false);
   for (std::size_t i = 0; i < s.animations.size(); ++i) {
     const auto& w = winner[key_of(s.animations[i])];
     keep[i] = w.second == i;
     if (keep[i]) continue;
-    const auto& lost = s.animations[i].extras.at("xray");
-    const auto& won = s.animations[w.second].extras.at("xray");
+    const auto& lost = json_of(s.animations[i].extras).at("xray");
+    const auto& won = json_of(s.animations[w.second].extras).at("xray");
     warnings.add(Severity::info, 0, "motion " + s.animations[i].name,
                  w.first == lost.at("motion_set").get<std::size_t>()
                      ? "duplicate motion name in one motion set: the engine keeps the first"

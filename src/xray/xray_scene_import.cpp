@@ -16,6 +16,7 @@
 #include "boneyard/text.h"
 #include "boneyard/xray_scene.h"
 #include "xray_import_internal.h"
+#include "xray_scene_internal.h"
 
 namespace boneyard::xray {
 
@@ -296,9 +297,9 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
   st = {};
   if (s.animations.empty()) return import_error("animations", "the glTF has no animations", ">= 1 animation", "0");
   // The motion set the animations were exported from (the first animation's, else set 0).
-  const nlohmann::json* sets = member(s.extras, "xray") ? member(s.extras["xray"], "motion_sets") : nullptr;
+  const nlohmann::json* sets = member(json_of(s.extras), "xray") ? member(json_of(s.extras)["xray"], "motion_sets") : nullptr;
   std::size_t set_index = 0;
-  if (const auto* x0 = member(s.animations[0].extras, "xray")) set_index = number<std::size_t>(*x0, "motion_set").value_or(0);
+  if (const auto* x0 = member(json_of(s.animations[0].extras), "xray")) set_index = number<std::size_t>(*x0, "motion_set").value_or(0);
   const nlohmann::json* extras_set =
       sets && sets->is_array() && set_index < sets->size() ? &(*sets)[set_index] : nullptr;
   auto table_r = bone_table(s, o, extras_set);
@@ -321,7 +322,7 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
   std::vector<std::size_t> bone_of(s.skeleton.joints.size(), kNone);
   for (std::size_t j = 0; j < s.skeleton.joints.size(); ++j) {
     const auto& jt = s.skeleton.joints[j];
-    auto cp = member(jt.extras, "xray") ? extras_name(jt.extras["xray"], "name") : std::nullopt;
+    auto cp = member(json_of(jt.extras), "xray") ? extras_name(json_of(jt.extras)["xray"], "name") : std::nullopt;
     if (!cp) cp = utf8_to_cp1251(jt.name);
     if (!cp) continue;
     if (auto it = exact.find(*cp); it != exact.end()) bone_of[j] = it->second;
@@ -351,7 +352,7 @@ Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diag
     const auto& anim = s.animations[a];
     const std::string aw = "animation \"" + escape_controls(anim.name) + "\"";
     static const nlohmann::json kNull;
-    const nlohmann::json& x = member(anim.extras, "xray") ? anim.extras["xray"] : kNull;
+    const nlohmann::json& x = member(json_of(anim.extras), "xray") ? json_of(anim.extras)["xray"] : kNull;
     if (anim.timelines.size() != 1 || anim.timelines[0].times.empty())
       return import_error(aw, "animation was not sampled (one timeline expected)");
     const std::size_t sampled = anim.timelines[0].times.size();

@@ -1,7 +1,7 @@
 // The "records" extras of an exported animation: per 0xE record what the decoded glTF values
 // cannot carry, so that an import without the original .omf can still reproduce its bytes
 // (docs/xray-gltf.md section 6, docs/xray-gltf-import.md).
-#include "boneyard/xray_import.h"
+#include "xray_scene_internal.h"
 
 namespace boneyard::xray {
 

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scene/extras_json.h"
 #include "boneyard/mgs2_scene.h"
 #include "boneyard/mgs2_validate.h"
 #include "mgs2_fixture.h"
@@ -59,7 +60,7 @@ TEST(Mgs2Gltf, KmsExportPlacesUnitsAndWeights) {
   ASSERT_EQ(s.skeleton.joints.size(), 2U);
   EXPECT_EQ(s.skeleton.joints[1].parent, 0);
   EXPECT_FLOAT_EQ(s.skeleton.joints[1].translation.y, 0.010f);  // (0, 10, 0) units = 1 cm
-  EXPECT_TRUE(s.skeleton.joints[1].extras["mgs2_joint"]["extended"].get<bool>());
+  EXPECT_TRUE(json_of(s.skeleton.joints[1].extras)["mgs2_joint"]["extended"].get<bool>());
   ASSERT_EQ(s.meshes.size(), 2U);
   // Unit 1 (at y = 10 units): vertex 2 = (0, 1, 0) local, weight 3072/4096 to unit 1, rest to 0.
   const auto& p = s.meshes[1].primitives.at(0);
@@ -72,8 +73,8 @@ TEST(Mgs2Gltf, KmsExportPlacesUnitsAndWeights) {
   EXPECT_FLOAT_EQ(weight_of(q, 3, 0), 1.0f);
   EXPECT_EQ(q.indices, (std::vector<std::uint32_t>{0, 2, 1, 1, 2, 3}));
   EXPECT_FLOAT_EQ(q.uvs.at(0)[3 * 2], 1.0f);
-  EXPECT_EQ(s.extras["mgs2"]["data_format"], 0x00C81371U);
-  EXPECT_EQ(q.extras["mgs2_packet"]["tex_id"][0], 0xB7E31EU);
+  EXPECT_EQ(json_of(s.extras)["mgs2"]["data_format"], 0x00C81371U);
+  EXPECT_EQ(json_of(q.extras)["mgs2_packet"]["tex_id"][0], 0xB7E31EU);
   ASSERT_FALSE(s.materials.empty());
   EXPECT_EQ(s.materials[q.material].name, "00B7E31E");
 }
@@ -431,14 +432,14 @@ TEST(Mgs2Gltf, ExtrasOfTheWrongTypeFallBackToDefaults) {
   auto sc = must(kms_to_scene(m, {}, w));
   for (const nlohmann::json& bad : {nlohmann::json::array({0, 0, 0}), nlohmann::json(7), nlohmann::json("ps1")}) {
     scene::Scene edited = sc;
-    edited.extras["mgs2"]["layout"] = bad;
+    json_of(edited.extras)["mgs2"]["layout"] = bad;
     const auto kms = scene_to_kms(edited, {}, w);
     ASSERT_TRUE(kms.ok()) << bad.dump() << ": " << format_finding(kms.error(), "glb");
     EXPECT_EQ(read_k(kms.value()).layout, Layout::ps2) << bad.dump();
   }
   const EvmModel e = read_e(mgs2fx::evm_bytes(mgs2fx::standard_evm(false, false, false)));
   scene::Scene evm_scene = must(evm_to_scene(e, {}, w));
-  evm_scene.extras["mgs2"]["layout"] = nlohmann::json::array({0, 0, 0});
+  json_of(evm_scene.extras)["mgs2"]["layout"] = nlohmann::json::array({0, 0, 0});
   const auto evm = scene_to_evm(evm_scene, {}, w);
   ASSERT_TRUE(evm.ok()) << format_finding(evm.error(), "glb");
   EXPECT_EQ(read_e(evm.value()).layout, Layout::ps2);

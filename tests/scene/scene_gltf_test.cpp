@@ -10,6 +10,7 @@
 #include <fstream>
 #include <random>
 
+#include "scene/extras_json.h"
 #include "boneyard/gltf.h"
 #include "boneyard/scene.h"
 #include "test_support.h"
@@ -39,8 +40,9 @@ scene::Scene make_scene() {
   quad.joints[9] = 0;  // vertex 2: 0.75 on the arm, 0.25 on the root
   quad.indices = {0, 1, 2, 0, 2, 3};
   quad.material = 0;
-  quad.extras = {{"packet", 7}};
-  sc.meshes.push_back({"body", true, -1, {quad}, {{"unit", 3}}});
+  json_of(quad.extras) = {{"packet", 7}};
+  sc.meshes.push_back({"body", true, -1, {quad}, {}});
+  json_of(sc.meshes.back().extras) = {{"unit", 3}};
 
   Primitive tri;
   tri.positions = {0, 0, 0, 0.5f, 0, 0, 0, 0.5f, 0};
@@ -48,7 +50,8 @@ scene::Scene make_scene() {
   tri.material = 1;
   sc.meshes.push_back({"badge", false, 1, {tri}, {}});
 
-  sc.materials.push_back({"skin tex", "textures/act stalker.png", true, {{"shader", "models\\model"}}});
+  sc.materials.push_back({"skin tex", "textures/act stalker.png", true, {}});
+  json_of(sc.materials.back().extras) = {{"shader", "models\\model"}};
   sc.materials.push_back({"plain", "", false, {}});
   return sc;
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <random>
 
+#include "scene/extras_json.h"
 #include "boneyard/xray_scene.h"
 #include "gltf_test_support.h"
 #include "omf_fixture.h"
@@ -104,11 +105,11 @@ TEST(XrayScene, KeysAreNormalisedContinuousAndStaticChannelsHaveOneKey) {
   // Constant translation (0.5, -0.25, 4) mirrored in Z.
   EXPECT_FLOAT_EQ(walk.channels[3].values[2], -4.0f);
   // Params and marks reach the extras.
-  const auto& x = walk.extras.at("xray");
+  const auto& x = json_of(walk.extras).at("xray");
   EXPECT_EQ(x.at("marks").size(), 2u);
   EXPECT_EQ(x.at("marks")[0].at("name"), "Left");
-  EXPECT_EQ(sc->animations[1].extras.at("xray").at("flags"), 3u);
-  EXPECT_EQ(sc->extras.at("xray").at("motion_sets")[0].at("parts").size(), 2u);
+  EXPECT_EQ(json_of(sc->animations[1].extras).at("xray").at("flags"), 3u);
+  EXPECT_EQ(json_of(sc->extras).at("xray").at("motion_sets")[0].at("parts").size(), 2u);
 }
 
 }  // namespace

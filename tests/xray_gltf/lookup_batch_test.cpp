@@ -2,6 +2,7 @@
 // and batch conversion (a broken file fails alone, nothing half-written).
 #include <fstream>
 
+#include "scene/extras_json.h"
 #include "boneyard/gltf.h"
 #include "boneyard/xray_batch.h"
 #include "boneyard/xray_scene.h"
@@ -61,8 +62,8 @@ TEST(MotionLookup, LaterRefWinsAndMissingRefsAreWarnings) {
   ASSERT_EQ(sc->animations.size(), 2u);
   EXPECT_EQ(sc->animations[0].name, "shoot");
   EXPECT_EQ(sc->animations[1].name, "walk");
-  EXPECT_FLOAT_EQ(sc->animations[1].extras.at("xray").at("speed").get<float>(), 7.0f);
-  EXPECT_EQ(sc->animations[1].extras.at("xray").at("motion_set"), 1u);
+  EXPECT_FLOAT_EQ(json_of(sc->animations[1].extras).at("xray").at("speed").get<float>(), 7.0f);
+  EXPECT_EQ(json_of(sc->animations[1].extras).at("xray").at("motion_set"), 1u);
   ASSERT_EQ(warnings.count(Severity::warning), 1u);
   const auto& missing = warnings.findings()[0];
   EXPECT_NE(missing.message.find("not found"), std::string::npos);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "scene/extras_json.h"
 #include "boneyard/gltf.h"
 #include "boneyard/xray_batch.h"
 #include "boneyard/xray_scene.h"
@@ -147,8 +148,8 @@ TEST(MeshExport, OneMaterialPerTextureShaderPairWithImagesRelativeToTheOutput) {
   ASSERT_EQ(sc->materials.size(), 3u);
   EXPECT_EQ(sc->materials[0].name, "act\\act_test");
   EXPECT_EQ(sc->materials[0].image_uri, "../tex/ACT/Act_Test.png");  // found ignoring case
-  EXPECT_EQ(sc->materials[0].extras["xray"]["shader"], "models\\model");
-  EXPECT_EQ(sc->materials[1].extras["xray"]["shader"], "models\\model_aref");
+  EXPECT_EQ(json_of(sc->materials[0].extras)["xray"]["shader"], "models\\model");
+  EXPECT_EQ(json_of(sc->materials[1].extras)["xray"]["shader"], "models\\model_aref");
   EXPECT_EQ(sc->materials[1].image_uri, "../tex/ACT/Act_Test.png");
   EXPECT_EQ(sc->materials[2].image_uri, "");
   EXPECT_TRUE(has(w, "texture image not found"));
@@ -233,8 +234,8 @@ TEST(MeshExport, BrokenChildFailsTheExportUnlessKeepGoing) {
   ASSERT_TRUE(has(w2, "--keep-going"));
   const auto& prims = lenient->meshes.at(0).primitives;
   ASSERT_EQ(prims.size(), 2u);
-  EXPECT_EQ(prims[0].extras["xray"]["child"], 0);
-  EXPECT_EQ(prims[1].extras["xray"]["child"], 2);
+  EXPECT_EQ(json_of(prims[0].extras)["xray"]["child"], 0);
+  EXPECT_EQ(json_of(prims[1].extras)["xray"]["child"], 2);
 }
 
 int run_cli(const std::string& args) {

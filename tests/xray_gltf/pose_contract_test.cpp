@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 
+#include "scene/extras_json.h"
 #include "boneyard/gltf.h"
 #include "boneyard/xray_scene.h"
 #include "gltf_model_support.h"

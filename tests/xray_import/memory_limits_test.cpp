@@ -2,6 +2,7 @@
 // static tracks stay single keys whatever the frame count, a motion over 2^20 frames and a
 // conversion over 2^22 frames are errors naming the motion, and the glTF sampler refuses
 // animations it would expand past the same limits.
+#include "scene/extras_json.h"
 #include "boneyard/limits.h"
 #include "import_support.h"
 #include "omf_fixture.h"
@@ -42,7 +43,7 @@ TEST(MemoryLimits, StaticMotionAtTheLimitKeepsOneKeyPerTrackAndNoTimeRamp) {
   ASSERT_EQ(a.timelines.size(), 1u);  // only the single key at t = 0
   EXPECT_EQ(a.timelines[0].times.size(), 1u);
   for (const auto& c : a.channels) EXPECT_LE(c.values.size(), 4u);
-  EXPECT_EQ(a.extras["xray"]["frames"].get<std::uint64_t>(), kMaxMotionFrames);
+  EXPECT_EQ(json_of(a.extras)["xray"]["frames"].get<std::uint64_t>(), kMaxMotionFrames);
 }
 
 TEST(MemoryLimits, MotionOverTheLimitIsAnErrorNamingIt) {

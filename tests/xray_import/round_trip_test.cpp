@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "scene/extras_json.h"
 #include "boneyard/omf_validate.h"
 #include "import_support.h"
 
@@ -156,7 +157,7 @@ TEST(ImportRoundTrip, WithoutRecordsExtrasTranslationsWithinOneStep) {
   Diagnostics w;
   auto sc = read_glb(*glb, w);
   ASSERT_TRUE(sc);
-  for (auto& a : sc->animations) a.extras["xray"].erase("records");
+  for (auto& a : sc->animations) json_of(a.extras)["xray"].erase("records");
   xray::ImportOptions o;
   o.skeleton = &ogf.value();
   auto out = xray::scene_to_omf(sc.value(), o, w);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "import_support.h"
+#include "scene/extras_json.h"
 
 namespace boneyard::test {
 namespace {
@@ -93,7 +94,7 @@ TEST(Sampler, StepAndCubicImportIntoTheOmf) {
   Diagnostics w;
   auto s = h.read(w);
   ASSERT_TRUE(s);
-  s->extras["xray"]["motion_sets"] = nlohmann::json::parse(
+  json_of(s->extras)["xray"]["motion_sets"] = nlohmann::json::parse(
       R"([{"params_version":4,"parts":[{"name":"default","bones":[{"name":"bip01","index":0},{"name":"bip01_spine","index":1}]}]}])");
   auto out = xray::scene_to_omf(s.value(), {}, w);
   ASSERT_TRUE(out) << out.error().message;
@@ -107,3 +108,4 @@ TEST(Sampler, StepAndCubicImportIntoTheOmf) {
 
 }  // namespace
 }  // namespace boneyard::test
+
