@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "boneyard/gltf.h"
-#include "boneyard/xray_batch.h"
+#include "boneyard/batch.h"
 #include "boneyard/xray_scene.h"
 
 namespace {
@@ -118,12 +118,12 @@ BENCHMARK(BM_LesnikToGlb)->Unit(benchmark::kMillisecond)->Repetitions(5)->Report
 void BM_Batch8Models(benchmark::State& state) {
   if (!have_samples(state)) return;
   Tree tree(8);
-  xray::BatchOptions o;
+  BatchOptions o;
   o.input_dir = tree.root / "in";
   o.output_dir = tree.root / "out";
   o.threads = static_cast<unsigned>(state.range(0));
   for (auto _ : state) {
-    auto r = xray::convert_tree(o);
+    auto r = convert_tree(o);
     if (r.failed != 0) state.SkipWithError("batch item failed");
   }
   state.counters["models_per_s"] = benchmark::Counter(8.0, benchmark::Counter::kIsIterationInvariantRate);

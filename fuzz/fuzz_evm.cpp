@@ -7,5 +7,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   return fuzz::run(
       data, size, [](boneyard::Bytes b, std::optional<Layout> f) { return read_evm(b, f); }, validate_evm,
       [](const auto& m) { return write_evm(m); }, [](const auto& m, Layout t) { return build_evm(m, t); },
-      [](auto file, const boneyard::OpenOptions& o) { return open_evm_document(std::move(file), o); });
+      describe_evm, dump_evm);
 }

@@ -7,5 +7,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   return fuzz::run(
       data, size, [](boneyard::Bytes b, std::optional<Layout> f) { return read_kms(b, f); }, validate_kms,
       [](const auto& m) { return write_kms(m); }, [](const auto& m, Layout t) { return build_kms(m, t); },
-      [](auto file, const boneyard::OpenOptions& o) { return open_kms_document(std::move(file), o); });
+      describe_kms, dump_kms);
 }

@@ -9,7 +9,7 @@
 #include "boneyard/gltf.h"
 #include "boneyard/ogf.h"
 #include "boneyard/xray_scene.h"
-#include "xray/xray_documents.h"
+#include "boneyard/omf_report.h"
 
 namespace {
 
@@ -28,13 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)xray::validate_ogf(ogf.value());  // decodes every vertex of every readable child
   const auto out = xray::write_ogf(ogf.value());
   if (out.size() != size || std::memcmp(out.data(), data, size) != 0) std::abort();
-  if (auto doc = xray::open_ogf_document(file, {})) {  // info and dump (raw: every vertex) never fail
+  {  // info and dump (raw: every vertex) never fail
     JsonWriter w;
-    DumpOptions d;
-    doc.value()->dump(w, d);
-    d.raw = true;
-    doc.value()->dump(w, d);
-    (void)doc.value()->info();
+    xray::dump_ogf(w, ogf.value(), false);
+    xray::dump_ogf(w, ogf.value(), true);
+    (void)xray::describe_ogf(ogf.value());
   }
   scene::Scene base;
   if (ogf->bones.empty()) {

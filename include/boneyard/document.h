@@ -1,5 +1,6 @@
-// A file of any supported format, recognised by its content. This is the single place where the
-// CLI meets the formats: it opens a Document and asks it for info, a dump, findings or bytes.
+// A file of any supported format, recognised by its content. This is the registry (src/registry):
+// the single place where the CLI meets the formats and where formats meet glTF. It opens a
+// Document and asks it for info, a dump, findings or converted bytes.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,8 @@
 #include "boneyard/diagnostics.h"
 #include "boneyard/file_io.h"
 #include "boneyard/json_writer.h"
+#include "boneyard/mgs2_options.h"
+#include "boneyard/xray_options.h"
 
 namespace boneyard {
 
@@ -30,21 +33,14 @@ struct DumpOptions {
   const TextureNames* names = nullptr;
 };
 
+// What `boneyard convert` asks: where from and to, and each format family's own options (a new
+// option goes into its family's struct and the CLI; the registry only passes them on).
 struct ConvertOptions {
-  std::string layout;  // MGS2 target layout: "" (keep), "ps2" or "mc"
-  // X-Ray to glTF (.glb/.gltf):
-  std::filesystem::path input;        // the file being converted (motion refs are found from it)
-  std::filesystem::path output;       // where the result goes (a .gltf names its .bin after it)
-  std::filesystem::path skeleton;     // .omf only: the .ogf whose skeleton plays the motions
-  std::filesystem::path meshes_root;  // motion refs are relative to it; empty = nearest "meshes" folder
-  Diagnostics* warnings = nullptr;    // conversion warnings (missing refs, flat armature, ...)
-  std::filesystem::path textures;     // .ogf meshes: folder with <texture>.png images for the materials
-  bool keep_going = false;            // .ogf meshes: leave out broken children (warning) instead of failing
-  // glTF to .omf: the .omf whose parts, params and records to reuse; 16-bit translation keys.
-  // glTF to .kms/.evm: the original model (header, units, fields and placement to reuse).
-  std::filesystem::path template_omf;
-  double scale = 0;  // MGS2 <-> glTF: metres per model unit; 0 = the glTF's extras, else 0.001
-  bool hq = false;
+  std::filesystem::path input;      // the file being converted (X-Ray motion refs are found from it)
+  std::filesystem::path output;     // where the result goes (a .gltf names its .bin after it)
+  xray::ConvertOptions xray;        // --skeleton, --meshes, --textures, --keep-going, --template, --hq
+  mgs2::ConvertOptions mgs2;        // --layout, --scale, --template, --textures
+  Diagnostics* warnings = nullptr;  // conversion warnings (missing refs, moved weights, ...)
   // Files to write before the returned bytes (the .bin of a .gltf), as (path, bytes).
   std::vector<std::pair<std::filesystem::path, std::vector<std::uint8_t>>>* side_files = nullptr;
 };

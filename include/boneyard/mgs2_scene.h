@@ -10,6 +10,7 @@
 #include "boneyard/diagnostics.h"
 #include "boneyard/evm.h"
 #include "boneyard/kms.h"
+#include "boneyard/mgs2_options.h"
 #include "boneyard/scene.h"
 
 namespace boneyard {
@@ -53,5 +54,12 @@ Result<std::vector<std::uint8_t>> scene_to_kms(const scene::Scene& scene, const 
                                                Diagnostics& warnings);
 Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& scene, const ImportOptions& options,
                                                Diagnostics& warnings);
+
+// A scene read from glTF to .kms or .evm bytes (`ext`), as `convert` asks: options' layout,
+// scale and template (read here); `model_name` (the output's stem) names the texture group when
+// nothing else does. The result passes the validator without errors.
+Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& scene, std::string_view ext,
+                                                 const ConvertOptions& options, std::string model_name,
+                                                 Diagnostics& warnings);
 
 }  // namespace boneyard::mgs2

@@ -1,10 +1,14 @@
-// Human and machine views of motions: `boneyard info` text and the `boneyard dump` JSON
+// Human and machine views of motions and models: `boneyard info` text and the `boneyard dump` JSON
 // (schema: docs/json-schema.md).
 #pragma once
 
 #include <string>
 
 #include "boneyard/json_writer.h"
+#include <string_view>
+
+#include "boneyard/bytes.h"
+#include "boneyard/ogf.h"
 #include "boneyard/omf.h"
 
 namespace boneyard::xray {
@@ -17,5 +21,14 @@ void dump_omf(JsonWriter& out, const OmfFile& file, bool raw);
 // Parts, motion table and key statistics, one motion per line.
 std::string describe_motion_set(const MotionSet& set);
 std::string describe_omf(const OmfFile& file);
+
+// Whole .ogf: skeleton, meshes, motion refs and embedded motions.
+std::string describe_ogf(const OgfFile& file);
+void dump_ogf(JsonWriter& out, const OgfFile& file, bool raw);
+
+// 0: not this format; higher: surer (90 with its own extension). `extension` is lower case with
+// its dot.
+int sniff_omf(Bytes bytes, std::string_view extension);
+int sniff_ogf(Bytes bytes, std::string_view extension);
 
 }  // namespace boneyard::xray

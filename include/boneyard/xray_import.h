@@ -8,6 +8,7 @@
 #include "boneyard/ogf.h"
 #include "boneyard/omf.h"
 #include "boneyard/scene.h"
+#include "boneyard/xray_options.h"
 
 namespace boneyard::xray {
 
@@ -34,5 +35,11 @@ struct ImportStats {
 // representable in cp1251. Warnings: scale channels, channels on other nodes, defaults used.
 Result<OmfFile> scene_to_omf(const scene::Scene& scene, const ImportOptions& options, Diagnostics& warnings,
                              ImportStats* stats = nullptr);
+
+// A scene read from glTF to .omf bytes, as `convert` asks: options' skeleton, template (read here)
+// and hq. Errors: no animations, an unreadable --skeleton/--template, and anything scene_to_omf
+// or the validator of the written bytes rejects.
+Result<std::vector<std::uint8_t>> scene_to_omf_bytes(const scene::Scene& scene, const ConvertOptions& options,
+                                                     Diagnostics& warnings);
 
 }  // namespace boneyard::xray

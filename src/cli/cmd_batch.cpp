@@ -1,12 +1,12 @@
 // Presentation of `boneyard convert --recursive`: a progress bar on a terminal, one line per file
-// otherwise, then a summary. The work itself is xray::convert_tree (library).
+// otherwise, then a summary. The work itself is convert_tree (library).
 #include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
 
 #include "boneyard/interrupt.h"
-#include "boneyard/xray_batch.h"
+#include "boneyard/batch.h"
 #include "commands.h"
 
 namespace boneyard::cli {
@@ -20,7 +20,7 @@ int run_batch_convert(const std::string& in_dir, const std::string& out_dir, con
     return kExitUsage;
   }
   const bool tty = ::isatty(STDERR_FILENO) != 0;
-  xray::BatchOptions o;
+  BatchOptions o;
   o.input_dir = in_dir;
   o.output_dir = out_dir;
   o.meshes_root = meshes;
@@ -29,9 +29,9 @@ int run_batch_convert(const std::string& in_dir, const std::string& out_dir, con
   o.textures = textures;
   o.keep_going = keep_going;
   o.force = force;
-  o.progress = [tty](std::size_t done, std::size_t total, const xray::BatchItem& item) {
-    const char* status = item.status == xray::BatchItem::Status::failed     ? "FAILED"
-                         : item.status == xray::BatchItem::Status::warnings ? "warnings"
+  o.progress = [tty](std::size_t done, std::size_t total, const BatchItem& item) {
+    const char* status = item.status == BatchItem::Status::failed     ? "FAILED"
+                         : item.status == BatchItem::Status::warnings ? "warnings"
                                                                             : "ok";
     if (tty) {
       constexpr int kWidth = 30;
@@ -43,7 +43,7 @@ int run_batch_convert(const std::string& in_dir, const std::string& out_dir, con
       std::fprintf(stderr, "[%zu/%zu] %s: %s\n", done, total, item.input.string().c_str(), status);
     }
   };
-  const auto r = xray::convert_tree(o);
+  const auto r = convert_tree(o);
   for (const auto& item : r.items)
     for (const auto& f : item.findings) std::fprintf(stderr, "%s\n", format_finding(f, item.input.string()).c_str());
   std::printf("%zu converted, %zu with warnings, %zu failed (of %zu)\n", r.converted, r.with_warnings, r.failed,
@@ -53,7 +53,7 @@ int run_batch_convert(const std::string& in_dir, const std::string& out_dir, con
                 r.interrupt_signal == SIGINT ? "SIGINT" : r.interrupt_signal == SIGTERM ? "SIGTERM" : "a signal",
                 r.not_converted);
   for (const auto& item : r.items)
-    if (item.status == xray::BatchItem::Status::failed && !item.findings.empty())
+    if (item.status == BatchItem::Status::failed && !item.findings.empty())
       std::printf("  failed: %s: %s\n", item.input.string().c_str(), item.findings.front().message.c_str());
   if (r.interrupt_signal != 0) {
     remove_temporaries();  // the workers removed theirs; this catches any the library missed

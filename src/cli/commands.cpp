@@ -319,18 +319,12 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       return;
     }
     ConvertOptions options;
-    options.layout = *target_layout;
     Diagnostics warnings;
     std::vector<std::pair<fs::path, std::vector<std::uint8_t>>> side_files;
     options.input = *in;
     options.output = *out;
-    options.skeleton = *skeleton;
-    options.meshes_root = *meshes;
-    options.template_omf = *template_omf;
-    options.hq = *hq;
-    options.scale = *scale;
-    options.textures = *textures;
-    options.keep_going = *keep_going;
+    options.xray = {*skeleton, *meshes, *textures, *keep_going, *template_omf, *hq};
+    options.mgs2 = {*target_layout, *scale, *template_omf, *textures};
     options.warnings = &warnings;
     options.side_files = &side_files;
     if (auto err = doc->check_convert_options(ext, given, options); !err.empty()) {

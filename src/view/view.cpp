@@ -200,8 +200,8 @@ Item make_item(const Document& doc, std::string name, const ItemOptions& options
   Diagnostics warnings;
   convert.input = options.input;
   convert.output = std::filesystem::path(options.input).replace_extension(".glb");
-  convert.skeleton = options.skeleton;
-  convert.meshes_root = options.meshes_root;
+  convert.xray.skeleton = options.skeleton;
+  convert.xray.meshes_root = options.meshes_root;
   convert.warnings = &warnings;
   auto glb = doc.convert(".glb", convert);
   for (auto& f : warnings.findings())

@@ -110,4 +110,10 @@ std::string describe_omf(const OmfFile& file) {
   return s + describe_motion_set(file.motions);
 }
 
+int sniff_omf(Bytes bytes, std::string_view extension) {
+  if (!looks_like_omf(bytes)) return 0;
+  return extension == ".omf" ? 90 : 80;
+}
+
+
 }  // namespace boneyard::xray

@@ -44,8 +44,8 @@ void exercise(const std::vector<std::uint8_t>& b, const char* name) {
   raw.raw = true;
   doc.value()->dump(w, raw);
   for (const char* layout : {"ps2", "mc"}) {
-    ConvertOptions o;
-    o.layout = layout;
+    boneyard::ConvertOptions o;
+    o.mgs2.layout = layout;
     (void)doc.value()->convert(doc.value()->format() == "kms" ? ".kms" : ".evm", o);
   }
 }

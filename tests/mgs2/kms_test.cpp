@@ -278,8 +278,8 @@ TEST(Kms, DocumentConvertsBetweenLayouts) {
   auto same = doc.value()->convert(".kms", {});
   ASSERT_TRUE(same.ok());
   EXPECT_EQ(same.value(), b);
-  ConvertOptions mc;
-  mc.layout = "mc";
+  boneyard::ConvertOptions mc;
+  mc.mgs2.layout = "mc";
   auto converted = doc.value()->convert(".kms", mc);
   ASSERT_TRUE(converted.ok());
   expect_same_content(must_read(b), must_read(converted.value()));

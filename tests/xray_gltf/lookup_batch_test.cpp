@@ -4,7 +4,7 @@
 
 #include "scene/extras_json.h"
 #include "boneyard/gltf.h"
-#include "boneyard/xray_batch.h"
+#include "boneyard/batch.h"
 #include "boneyard/xray_scene.h"
 #include "gltf_test_support.h"
 #include "ogf_fixture.h"
@@ -113,16 +113,16 @@ TEST(Batch, BrokenOmfFailsAloneAndLeavesNoOutput) {
   auto cut = omf_bytes(rich_spec());
   cut.resize(40);
   write_bytes(in / "loose" / "broken.omf", cut);
-  xray::BatchOptions o;
+  BatchOptions o;
   o.input_dir = in;
   o.output_dir = tmp.path() / "out";
   o.threads = 2;
   std::size_t calls = 0;
-  o.progress = [&](std::size_t done, std::size_t total, const xray::BatchItem&) {
+  o.progress = [&](std::size_t done, std::size_t total, const BatchItem&) {
     ++calls;
     EXPECT_LE(done, total);
   };
-  const auto r = xray::convert_tree(o);
+  const auto r = convert_tree(o);
   ASSERT_EQ(r.items.size(), 4u);  // 2 models + 2 unreferenced OMFs (rich.omf is m.ogf's)
   EXPECT_EQ(calls, 4u);
   EXPECT_EQ(r.failed, 1u);
@@ -131,7 +131,7 @@ TEST(Batch, BrokenOmfFailsAloneAndLeavesNoOutput) {
   for (const auto& item : r.items) {
     SCOPED_TRACE(item.input.string());
     const bool broken = item.input.filename() == "broken.omf";
-    EXPECT_EQ(item.status == xray::BatchItem::Status::failed, broken);
+    EXPECT_EQ(item.status == BatchItem::Status::failed, broken);
     EXPECT_EQ(fs::exists(item.output), !broken);
     if (broken) {
       EXPECT_FALSE(item.findings.empty());

@@ -7,7 +7,7 @@
 
 #include "scene/extras_json.h"
 #include "boneyard/gltf.h"
-#include "boneyard/xray_batch.h"
+#include "boneyard/batch.h"
 #include "boneyard/xray_scene.h"
 #include "gltf_test_support.h"
 #include "ogf_fixture.h"
@@ -275,15 +275,15 @@ TEST(MeshExport, BatchHonoursKeepGoingAndTextures) {
   std::ofstream(in, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   fs::create_directories(tmp.path() / "tex/act");
   std::ofstream(tmp.path() / "tex/act/act_test.png") << "png";
-  xray::BatchOptions o;
+  BatchOptions o;
   o.input_dir = tmp.path() / "in";
   o.output_dir = tmp.path() / "out";
   o.threads = 1;
-  const auto strict = xray::convert_tree(o);
+  const auto strict = convert_tree(o);
   EXPECT_EQ(strict.failed, 1u);
   o.keep_going = true;
   o.textures = tmp.path() / "tex";
-  const auto lenient = xray::convert_tree(o);
+  const auto lenient = convert_tree(o);
   EXPECT_EQ(lenient.failed, 0u);
   EXPECT_EQ(lenient.with_warnings, 1u);
   const auto glb = read_file(tmp.path() / "out/meshes/props/m.glb");

@@ -1,4 +1,5 @@
-// Batch conversion of a game-data tree to glTF: every .ogf with the motions the engine would
+// Batch conversion of an X-Ray game-data tree to glTF (the registry composes the X-Ray library
+// and the glTF writer): every .ogf with the motions the engine would
 // give it, and every .omf that no .ogf refers to (on a flat armature), in parallel.
 #pragma once
 
@@ -10,7 +11,7 @@
 
 #include "boneyard/diagnostics.h"
 
-namespace boneyard::xray {
+namespace boneyard {
 
 struct BatchItem {
   // interrupted: not converted because SIGINT/SIGTERM stopped the batch (interrupt.h) before
@@ -48,4 +49,4 @@ struct BatchResult {
 // temporary files are removed); those items and the ones never started are `interrupted`.
 BatchResult convert_tree(const BatchOptions& options);
 
-}  // namespace boneyard::xray
+}  // namespace boneyard

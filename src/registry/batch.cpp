@@ -1,7 +1,7 @@
 // Batch conversion: a sequential discovery pass (which OMFs do the models refer to?), then a
 // pool of std::threads taking items from an atomic counter. Each item is independent: its own
 // file mappings, scene and output, so a broken file fails alone.
-#include "boneyard/xray_batch.h"
+#include "boneyard/batch.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,9 +13,13 @@
 #include "boneyard/gltf.h"
 #include "boneyard/interrupt.h"
 #include "boneyard/omf_validate.h"
+#include "boneyard/ogf.h"
+#include "boneyard/text.h"
 #include "boneyard/xray_scene.h"
 
-namespace boneyard::xray {
+namespace boneyard {
+
+using namespace xray;  // the batch is X-Ray models and motions
 
 namespace fs = std::filesystem;
 
@@ -206,4 +210,4 @@ BatchResult convert_tree(const BatchOptions& o) {
   return result;
 }
 
-}  // namespace boneyard::xray
+}  // namespace boneyard

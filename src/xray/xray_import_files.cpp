@@ -1,10 +1,7 @@
-// glTF -> .omf for the glTF Document (src/document.cpp). The X-Ray side of the import lives in
-// xray_scene_import.cpp; this file only loads the --skeleton/--template inputs and checks the
-// result before it is handed out.
-#include "boneyard/gltf_read.h"
+// glTF -> .omf as `convert` asks: the rules live in xray_scene_import.cpp; this file only loads
+// the --skeleton/--template inputs and checks the result before it is handed out.
 #include "boneyard/omf_validate.h"
 #include "boneyard/xray_import.h"
-#include "xray_documents.h"
 
 namespace boneyard::xray {
 
@@ -26,11 +23,8 @@ Result<T> load(const std::filesystem::path& path, const char* what, Reader reade
 
 }  // namespace
 
-Result<std::vector<std::uint8_t>> gltf_scene_to_omf(const scene::Scene& scene, const Diagnostics& read_warnings,
-                                                    const ConvertOptions& o) {
-  Diagnostics scratch;
-  Diagnostics& warnings = o.warnings ? *o.warnings : scratch;
-  for (const auto& f : read_warnings.findings()) warnings.add(f);
+Result<std::vector<std::uint8_t>> scene_to_omf_bytes(const scene::Scene& scene, const ConvertOptions& o,
+                                                     Diagnostics& warnings) {
   if (scene.animations.empty())
     return Finding{Severity::error, 0, "animations", "the glTF has no animations", ">= 1 animation", "0"};
   std::optional<OgfFile> ogf;
@@ -52,11 +46,6 @@ Result<std::vector<std::uint8_t>> gltf_scene_to_omf(const scene::Scene& scene, c
   auto omf = scene_to_omf(scene, io, warnings);
   if (!omf) return omf.error();
   return checked_omf_bytes(write_omf(omf.value()));
-}
-
-int sniff_gltf(Bytes bytes, std::string_view extension) {
-  if (!gltf::looks_like_gltf(bytes)) return 0;
-  return extension == ".gltf" || extension == ".glb" ? 90 : 70;
 }
 
 }  // namespace boneyard::xray

@@ -1,0 +1,17 @@
+// What `boneyard convert` can ask of the MGS2 formats (.kms, .evm): the registry hands these to
+// the MGS2 library, which alone gives them meaning.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace boneyard::mgs2 {
+
+struct ConvertOptions {
+  std::string layout;                   // --layout: "" (keep, or the glTF extras'), "ps2" or "mc"
+  double scale = 0;                     // --scale: metres per model unit; 0 = the glTF's extras, else 0.001
+  std::filesystem::path template_model; // --template (glTF -> .kms/.evm): header, units, fields to reuse
+  std::filesystem::path textures;       // --textures (-> glTF): folder with <name>.png for the materials
+};
+
+}  // namespace boneyard::mgs2

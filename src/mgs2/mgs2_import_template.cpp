@@ -1,0 +1,63 @@
+// glTF scenes back to .kms/.evm as `convert` asks: the --template model is loaded here and the
+// result is validated before it is handed out.
+#include "boneyard/mgs2_scene.h"
+#include "boneyard/file_io.h"
+#include "boneyard/mgs2_validate.h"
+
+namespace boneyard::mgs2 {
+
+Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& s, std::string_view ext, const ConvertOptions& o,
+                                                 std::string model_name, Diagnostics& warnings) {
+  const bool kms = ext == ".kms";
+  ImportOptions io;
+  if (o.scale != 0) io.scale = o.scale;
+  io.layout = parse_layout(o.layout);
+  io.model_name = model_name.empty() ? std::string("model") : std::move(model_name);
+  // The template's bytes stay open while the builder reads views of them.
+  std::shared_ptr<const FileData> tpl_file;
+  std::optional<KmsModel> kms_tpl;
+  std::optional<EvmModel> evm_tpl;
+  if (!o.template_model.empty()) {
+    auto opened = FileData::open(o.template_model);
+    if (auto* err = std::get_if<FileError>(&opened))
+      return io_error_finding("--template", "cannot read " + o.template_model.string() + ": " + err->message);
+    tpl_file = std::get<std::shared_ptr<const FileData>>(std::move(opened));
+    Finding bad;
+    if (kms) {
+      auto r = read_kms(tpl_file->bytes());
+      if (r) kms_tpl = std::move(r).value(), io.kms_template = &*kms_tpl;
+      else bad = r.error();
+    } else {
+      auto r = read_evm(tpl_file->bytes());
+      if (r) evm_tpl = std::move(r).value(), io.evm_template = &*evm_tpl;
+      else bad = r.error();
+    }
+    if (!kms_tpl && !evm_tpl) {
+      bad.path = "--template " + o.template_model.string() + (bad.path.empty() ? "" : ": " + bad.path);
+      return bad;
+    }
+  }
+  auto bytes = kms ? scene_to_kms(s, io, warnings) : scene_to_evm(s, io, warnings);
+  if (!bytes) return bytes;
+  // Never hand out a model the game would misread: the validator's errors stop the write.
+  Diagnostics check;
+  const Bytes b(bytes.value().data(), bytes.value().size());
+  if (kms) {
+    auto m = read_kms(b);
+    if (!m) return m.error();
+    validate_kms(m.value(), check);
+  } else {
+    auto m = read_evm(b);
+    if (!m) return m.error();
+    validate_evm(m.value(), check);
+  }
+  for (const auto& f : check.findings())
+    if (f.severity == Severity::error) {
+      Finding e = f;
+      e.path = "written " + std::string(ext) + " " + e.path;
+      return e;
+    }
+  return bytes;
+}
+
+}  // namespace boneyard::mgs2

@@ -1,0 +1,104 @@
+// MGS2 models (.kms, .evm) as Documents: one class for both, the differences in a traits struct.
+// The MGS2 library reads, reports, validates and builds the scene; this file routes targets.
+#include "boneyard/mgs2_report.h"
+#include "boneyard/mgs2_scene.h"
+#include "boneyard/mgs2_validate.h"
+#include "formats.h"
+
+namespace boneyard::registry {
+
+namespace {
+
+struct KmsTraits {
+  using Model = mgs2::KmsModel;
+  static constexpr std::string_view format = "kms";
+  static constexpr std::string_view extension = ".kms";
+  static constexpr auto read = [](Bytes b, std::optional<mgs2::Layout> l, Diagnostics* d) { return mgs2::read_kms(b, l, d); };
+  static constexpr auto describe = &mgs2::describe_kms;
+  static constexpr auto dump = &mgs2::dump_kms;
+  static constexpr auto validate = &mgs2::validate_kms;
+  static constexpr auto to_scene = &mgs2::kms_to_scene;
+  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, Diagnostics* warnings) {
+    return target == m.layout ? mgs2::write_kms(m) : mgs2::convert_kms_layout(m, target, warnings);
+  }
+};
+
+struct EvmTraits {
+  using Model = mgs2::EvmModel;
+  static constexpr std::string_view format = "evm";
+  static constexpr std::string_view extension = ".evm";
+  static constexpr auto read = [](Bytes b, std::optional<mgs2::Layout> l, Diagnostics* d) { return mgs2::read_evm(b, l, d); };
+  static constexpr auto describe = &mgs2::describe_evm;
+  static constexpr auto dump = &mgs2::dump_evm;
+  static constexpr auto validate = &mgs2::validate_evm;
+  static constexpr auto to_scene = &mgs2::evm_to_scene;
+  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, Diagnostics*) {
+    return target == m.layout ? mgs2::write_evm(m) : mgs2::build_evm(m, target);
+  }
+};
+
+template <class Traits>
+class Mgs2Document final : public Document {
+ public:
+  using Model = typename Traits::Model;
+  Mgs2Document(std::shared_ptr<const FileData> file, Model model, Diagnostics notes, const TextureNames* names)
+      : file_(std::move(file)), m_(std::move(model)), notes_(std::move(notes)), names_(names) {}
+
+  std::string_view format() const override { return Traits::format; }
+  std::string info() const override { return Traits::describe(m_, names_); }
+  void dump(JsonWriter& out, const DumpOptions& o) const override {
+    Traits::dump(out, m_, o.raw, o.names != nullptr ? o.names : names_);
+  }
+  Diagnostics validate() const override {
+    Diagnostics d = notes_;
+    Traits::validate(m_, d);
+    return d;
+  }
+  std::vector<std::string> convert_targets() const override { return {std::string(Traits::extension), ".glb", ".gltf"}; }
+  // --input-layout changes how the input is read, so it applies to both; --layout only to a rewrite.
+  unsigned convert_options(std::string_view ext) const override {
+    if (ext == Traits::extension) return kOptInputLayout | kOptLayout;
+    return kOptInputLayout | kOptScale | kOptNames | kOptTextures;
+  }
+  Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
+    if (is_gltf_extension(ext)) {
+      mgs2::ExportOptions e;
+      if (o.mgs2.scale != 0) e.scale = o.mgs2.scale;
+      e.names = names_;
+      e.textures_dir = o.mgs2.textures;
+      e.output_dir = o.output.parent_path();
+      Diagnostics warnings;
+      auto sc = Traits::to_scene(m_, e, warnings);
+      return encode_gltf(sc, warnings, ext, o);
+    }
+    if (ext != Traits::extension)
+      return Finding{Severity::error, 0, {}, "unsupported conversion", std::string(Traits::extension), std::string(ext)};
+    return Traits::write(m_, mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout), o.warnings);
+  }
+
+ private:
+  std::shared_ptr<const FileData> file_;  // the views in m_ point into it
+  Model m_;
+  Diagnostics notes_;
+  const TextureNames* names_;
+};
+
+template <class Traits>
+Opened open_model(std::shared_ptr<const FileData> file, const OpenOptions& options) {
+  Diagnostics notes;
+  auto m = Traits::read(file->bytes(), mgs2::parse_layout(options.layout), &notes);
+  if (!m) return m.error();
+  return std::unique_ptr<Document>(
+      new Mgs2Document<Traits>(std::move(file), std::move(m).value(), std::move(notes), options.names));
+}
+
+}  // namespace
+
+Opened open_kms(std::shared_ptr<const FileData> file, const OpenOptions& options) {
+  return open_model<KmsTraits>(std::move(file), options);
+}
+Opened open_evm(std::shared_ptr<const FileData> file, const OpenOptions& options) {
+  return open_model<EvmTraits>(std::move(file), options);
+}
+
+}  // namespace boneyard::registry

@@ -1,0 +1,111 @@
+// The format table: each entry sniffs bytes and opens a Document. Formats live in their folders;
+// only this file knows the list.
+#include "boneyard/document.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdio>
+
+#include "boneyard/mgs2_report.h"
+#include "boneyard/omf_report.h"
+#include "formats.h"
+
+namespace boneyard {
+
+std::vector<Finding> Document::conversion_blockers(std::string_view, const ConvertOptions&) const {
+  std::vector<Finding> errors;
+  const Diagnostics found = validate();
+  for (const auto& f : found.findings())
+    if (f.severity == Severity::error) errors.push_back(f);
+  return errors;
+}
+
+namespace {
+
+struct FormatEntry {
+  std::string_view name;
+  int (*sniff)(Bytes bytes, std::string_view extension);  // 0 = not this format; higher = surer
+  Result<std::unique_ptr<Document>> (*open)(std::shared_ptr<const FileData> file, const OpenOptions& options);
+};
+
+constexpr std::array kFormats = {
+    FormatEntry{"omf", xray::sniff_omf, registry::open_omf},
+    FormatEntry{"ogf", xray::sniff_ogf, registry::open_ogf},
+    FormatEntry{"gltf", registry::sniff_gltf, registry::open_gltf},  // converts to both games
+    FormatEntry{"kms", mgs2::sniff_kms, registry::open_kms},
+    FormatEntry{"evm", mgs2::sniff_evm, registry::open_evm},
+};
+
+std::string lower_extension(std::string_view file_name) {
+  const auto slash = file_name.find_last_of("/\\");
+  const auto base = slash == std::string_view::npos ? file_name : file_name.substr(slash + 1);
+  const auto dot = base.rfind('.');
+  std::string ext(dot == std::string_view::npos ? std::string_view{} : base.substr(dot));
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
+  const std::string ext = lower_extension(file_name);
+  const FormatEntry* best = nullptr;
+  int best_score = 0;
+  for (const auto& f : kFormats) {
+    const int score = f.sniff(bytes, ext);
+    if (score > best_score) {
+      best_score = score;
+      best = &f;
+    }
+  }
+  return best;
+}
+
+constexpr std::array<std::string_view, 10> kOptionNames = {"--layout",   "--input-layout", "--skeleton", "--meshes",
+                                                           "--textures", "--keep-going",   "--template", "--scale",
+                                                           "--hq",       "--names"};
+
+}  // namespace
+
+std::string_view convert_option_name(unsigned option) {
+  for (std::size_t i = 0; i < kOptionNames.size(); ++i)
+    if (option == (1u << i)) return kOptionNames[i];
+  return "an option";
+}
+
+std::string convert_option_list(unsigned options) {
+  std::string out;
+  for (std::size_t i = 0; i < kOptionNames.size(); ++i)
+    if (options & (1u << i)) out += (out.empty() ? "" : ", ") + std::string(kOptionNames[i]);
+  return out.empty() ? "none" : out;
+}
+
+std::string Document::check_convert_options(std::string_view ext, unsigned given, const ConvertOptions&) const {
+  const unsigned applies = convert_options(ext);
+  const unsigned ignored = given & ~applies;
+  if (ignored == 0) return {};
+  const unsigned first = ignored & (~ignored + 1);  // the lowest bit: name one option per message
+  return std::string(convert_option_name(first)) + " does not apply when converting " + std::string(format()) + " to " +
+         std::string(ext) + " (options that do: " + convert_option_list(applies) + ")";
+}
+
+std::string_view detect_format(Bytes bytes, std::string_view file_name) {
+  if (bytes.empty()) return {};
+  const FormatEntry* f = best_format(bytes, file_name);
+  return f ? f->name : std::string_view{};
+}
+
+Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> file, std::string_view file_name,
+                                                const OpenOptions& options) {
+  const Bytes bytes = file->bytes();
+  if (bytes.empty()) return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms or .evm file", "0 bytes"};
+  const FormatEntry* best = best_format(bytes, file_name);
+  if (best == nullptr) {
+    return Finding{Severity::error, 0, {}, "not a recognised file", "an X-Ray .omf/.ogf or an MGS2 .kms/.evm",
+                   "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
+  }
+  OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself
+  with_name.file_name = std::string(file_name);
+  return best->open(std::move(file), with_name);
+}
+
+}  // namespace boneyard
