@@ -94,6 +94,34 @@ void fit_box(const std::vector<std::array<double, 3>>& pts, float* lo, float* hi
   for (int k = 0; k < 3; ++k) lo[k] = static_cast<float>(a[k]), hi[k] = static_cast<float>(b[k]);
 }
 
+std::array<bool, 3> stored_uv_sets(const Json& packet_extras, const SrcPrimitive& p, bool exact) {
+  std::array<bool, 3> sets{true, p.uv_sets > 1, p.uv_sets > 2};
+  if (exact)
+    if (const Json* us = jget(packet_extras, "uv_sets"); us && us->is_array() && us->size() == 3)
+      for (int q = 0; q < 3; ++q) sets[q] = (*us)[q].is_boolean() && (*us)[q].get<bool>();
+  return sets;
+}
+
+std::vector<std::uint16_t> stored_source_kicks(const SrcPrimitive& p) {
+  std::vector<std::uint16_t> source_kicks;
+  if (p.packet)
+    for (auto k : jints<std::int16_t>(*p.packet, "kicks")) source_kicks.push_back(static_cast<std::uint16_t>(k));
+  if (source_kicks.size() != p.verts.size()) source_kicks.clear();
+  return source_kicks;
+}
+
+void put_normal(std::vector<std::uint8_t>& out, const std::vector<std::int16_t>& raw_n, std::size_t i, std::size_t n,
+                const SrcVertex& v, const std::string& where) {
+  bool raw_ok = raw_n.size() == n * 3;
+  if (raw_ok) {
+    const double x = raw_n[i * 3] / 4096.0, y = raw_n[i * 3 + 1] / 4096.0, z = raw_n[i * 3 + 2] / 4096.0;
+    const double len = std::sqrt(x * x + y * y + z * z);
+    raw_ok = len == 0 ? v.normal[1] == 1 && v.normal[0] == 0 && v.normal[2] == 0
+                      : std::fabs(x / len - v.normal[0]) + std::fabs(y / len - v.normal[1]) + std::fabs(z / len - v.normal[2]) < 1e-4;
+  }
+  for (int c = 0; c < 3; ++c) put_s16(out, raw_ok ? raw_n[i * 3 + c] : to_s16(double(v.normal[c]) * 4096, where + " normal", false));
+}
+
 Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const char* format, Diagnostics& warnings) {
   return catch_parse_errors([&] {
     Gathered g;
