@@ -145,10 +145,7 @@ std::vector<std::uint8_t> build(const KmsModel& m, const KmsHeader& header, Layo
     assign([s](const KmsPacket& p) -> const ArrayRef& { return p.uvs[s]; }, uv_present,
            [s](PacketPointers& q, std::uint64_t v) { q.uvs[s] = v; });
   }
-  const std::uint64_t total = detail::align16(pos);
-  if (layout == Layout::ps2 && total > 0xFFFFFFFFULL) {
-    fail(0, "file", "too large for 32-bit offsets", "at most 4 GiB", std::to_string(total) + " bytes");
-  }
+  const std::uint64_t total = detail::built_size(pos, layout);
 
   std::vector<std::uint8_t> out;
   out.reserve(total);

@@ -150,6 +150,16 @@ inline void place(std::vector<std::uint8_t>& out, std::uint64_t at, const std::v
 
 inline std::uint64_t align16(std::uint64_t v) { return (v + 15) & ~std::uint64_t{15}; }
 
+// The size of a built file that ends at `end` (16-aligned); PS2 pointers are 32-bit, so a PS2
+// file must fit in 4 GiB.
+inline std::uint64_t built_size(std::uint64_t end, Layout layout) {
+  const std::uint64_t total = align16(end);
+  if (layout == Layout::ps2 && total > 0xFFFFFFFFULL) {
+    fail(0, "file", "too large for 32-bit offsets", "at most 4 GiB", std::to_string(total) + " bytes");
+  }
+  return total;
+}
+
 }  // namespace boneyard::mgs2::detail
 
 namespace boneyard::mgs2 {
