@@ -224,6 +224,35 @@ void decode_normals_and_uvs(const Packet& p, std::size_t n, std::size_t uv_strid
   e["uv_sets"] = std::move(present);
 }
 
+// The KMS packet fields glTF has no place for, as our primitive extras.
+Json kms_packet_extras(const KmsPacket& p, std::size_t k, std::size_t n) {
+  Json e{{"index", k},   {"flag", p.flag},       {"n_verts", p.n_verts}, {"tex_id", p.tex_id},
+         {"tex_pad", p.tex_pad}, {"rgbs", p.rgbs}, {"pad", p.pad},         {"pad2", p.pad2}};
+  e["kicks"] = column(p.norms.data, n, 8, 6);
+  e["w"] = column(p.verts.data, n, 8, 6);
+  return e;
+}
+
+// Weights of a KMS packet of unit `unit`: an envelope packet gives w/4096 to the unit and the
+// rest to its parent; any other is rigid to the unit.
+void kms_skin(const KmsPacket& p, std::size_t n, std::size_t unit, int parent, scene::Primitive& prim) {
+  const bool envelope = (p.flag & kPackEnvelope) != 0 && parent >= 0;
+  prim.joints.assign(n * 4, 0);
+  prim.weights.assign(n * 4, 0.0f);
+  for (std::size_t v = 0; v < n; ++v) {
+    prim.joints[v * 4] = static_cast<std::uint16_t>(unit);
+    if (envelope) {
+      const float w = std::clamp(s16_at(p.verts.data, v, 3) / 4096.0f, 0.0f, 1.0f);
+      prim.weights[v * 4] = w;
+      prim.joints[v * 4 + 1] = static_cast<std::uint16_t>(parent);
+      prim.weights[v * 4 + 1] = 1.0f - w;
+    } else {
+      prim.weights[v * 4] = 1.0f;
+    }
+  }
+  scene::clean_weights(prim, static_cast<std::uint16_t>(unit));
+}
+
 // Joints from the EVM bones. The bind pose is pure translation: world = root offset, so the
 // inverse bind matrix is the translation by the negated root offset; parent-relative
 // translations follow from it.
@@ -360,10 +389,7 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
       const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
       if (auto err = vertices.take(n, p.file_offset, "unit " + std::to_string(i) + " packet " + std::to_string(k)))
         return *err;
-      Json e{{"index", k},   {"flag", p.flag},       {"n_verts", p.n_verts}, {"tex_id", p.tex_id},
-             {"tex_pad", p.tex_pad}, {"rgbs", p.rgbs}, {"pad", p.pad},         {"pad2", p.pad2}};
-      e["kicks"] = column(p.norms.data, n, 8, 6);
-      e["w"] = column(p.verts.data, n, 8, 6);
+      Json e = kms_packet_extras(p, k, n);
       scene::Primitive prim;
       prim.indices = triangle_indices(p.norms.data, n);
       if (prim.indices.empty()) {
@@ -375,22 +401,7 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
         for (int c = 0; c < 3; ++c)
           prim.positions[v * 3 + c] = float((world[i][c] + s16_at(p.verts.data, v, c)) * o.scale);
       decode_normals_and_uvs(p, n, 4, prim, e);
-      // Envelope: w/4096 to this unit, the rest to the parent; otherwise rigid to this unit.
-      const bool envelope = (p.flag & kPackEnvelope) != 0 && parent[i] >= 0;
-      prim.joints.assign(n * 4, 0);
-      prim.weights.assign(n * 4, 0.0f);
-      for (std::size_t v = 0; v < n; ++v) {
-        prim.joints[v * 4] = static_cast<std::uint16_t>(i);
-        if (envelope) {
-          const float w = std::clamp(s16_at(p.verts.data, v, 3) / 4096.0f, 0.0f, 1.0f);
-          prim.weights[v * 4] = w;
-          prim.joints[v * 4 + 1] = static_cast<std::uint16_t>(parent[i]);
-          prim.weights[v * 4 + 1] = 1.0f - w;
-        } else {
-          prim.weights[v * 4] = 1.0f;
-        }
-      }
-      scene::clean_weights(prim, static_cast<std::uint16_t>(i));
+      kms_skin(p, n, i, parent[i], prim);
       prim.material = materials.get(p.tex_id, double_sided(p.flag, p.norms.data, n), !prim.uvs.empty());
       prim.extras[detail::kPacketKey] = std::move(e);
       mesh.primitives.push_back(std::move(prim));
