@@ -27,10 +27,7 @@ EvmPacket read_packet(ByteReader& r, Layout layout, const detail::ArrayResolver&
   p.file_offset = r.offset();
   p.flag = r.u32("flag");
   if (layout == Layout::mc) p.flag_pad = r.u32("flag pad");
-  for (int i = 0; i < 3; ++i) {
-    p.tex_id[i] = r.u32("tex_id");
-    if (layout == Layout::mc) p.tex_pad[i] = r.u32("tex_id pad");
-  }
+  detail::read_tex_ids(r, layout, p.tex_id, p.tex_pad);
   p.n_verts = r.u32("n_verts");
   p.n_mats = r.u32("n_mats");
   for (auto& id : p.mat_id) id = r.u8("mat_id");
@@ -41,13 +38,22 @@ EvmPacket read_packet(ByteReader& r, Layout layout, const detail::ArrayResolver&
   p.rgbs = read_ptr(r, layout, "rgbs");
   p.pad = read_ptr(r, layout, "pad");
 
-  const std::uint64_t n = p.vertex_count() * std::uint64_t{8};
-  p.verts = arrays.resolve(at, ptrs[0], n, "vertices");
-  p.norms = arrays.resolve(at + ptr, ptrs[1], n, "normals");
-  static const char* const kUvNames[3] = {"uv0", "uv1", "uv2"};
-  for (int i = 0; i < 3; ++i) p.uvs[i] = arrays.resolve(at + ptr * (2 + i), ptrs[2 + i], n, kUvNames[i]);
-  p.weights = arrays.resolve(at + ptr * 5, ptrs[5], n, "weights");
+  const std::uint64_t n = p.vertex_count();
+  detail::resolve_packet_arrays(p, arrays, layout, at, ptrs, n, 8);
+  p.weights = arrays.resolve(at + ptr * 5, ptrs[5], n * 8, "weights");
   return p;
+}
+
+EvmBone read_bone(ByteReader& r) {
+  EvmBone b;
+  b.file_offset = r.offset();
+  b.flag = r.u32("flag");
+  b.parent = r.s32("parent");
+  b.translation = read_vec3(r, "offset");
+  b.root_offset = read_vec3(r, "root offset");
+  b.box_min = read_vec4(r, "bbox");
+  b.box_max = read_vec4(r, "bbox");
+  return b;
 }
 
 EvmModel read_model(Bytes file, std::optional<Layout> force, Diagnostics* notes) {
@@ -86,36 +92,15 @@ EvmModel read_model(Bytes file, std::optional<Layout> force, Diagnostics* notes)
   std::vector<Interval> covered;
   covered.push_back(Interval{0, r.offset() + std::uint64_t{h.n_x_models} * kEvmBoneSize});
   m.bones.reserve(h.n_x_models);
-  for (std::uint32_t i = 0; i < h.n_x_models; ++i) {
-    try {
-      EvmBone b;
-      b.file_offset = r.offset();
-      b.flag = r.u32("flag");
-      b.parent = r.s32("parent");
-      b.translation = read_vec3(r, "offset");
-      b.root_offset = read_vec3(r, "root offset");
-      b.box_min = read_vec4(r, "bbox");
-      b.box_max = read_vec4(r, "bbox");
-      m.bones.push_back(b);
-    } catch (ParseError& e) {
-      e.prepend_path("bone " + std::to_string(i));
-      throw;
-    }
-  }
+  for (std::uint32_t i = 0; i < h.n_x_models; ++i) m.bones.push_back(detail::read_at("bone ", i, [&] { return read_bone(r); }));
   const std::size_t pack_size = evm_packet_size(m.layout);
   const std::uint64_t packet_field = m.layout == Layout::ps2 ? 0x2C : 0x30;
   ByteReader pr = detail::table_reader(file, packet_field, h.packet, h.n_packs, pack_size, "header packet");
   covered.push_back(Interval{h.packet, h.packet + std::uint64_t{h.n_packs} * pack_size});
   const detail::ArrayResolver arrays{file};
   m.packets.reserve(h.n_packs);
-  for (std::uint32_t j = 0; j < h.n_packs; ++j) {
-    try {
-      m.packets.push_back(read_packet(pr, m.layout, arrays));
-    } catch (ParseError& e) {
-      e.prepend_path("packet " + std::to_string(j));
-      throw;
-    }
-  }
+  for (std::uint32_t j = 0; j < h.n_packs; ++j)
+    m.packets.push_back(detail::read_at("packet ", j, [&] { return read_packet(pr, m.layout, arrays); }));
   // Kind by kind: a file in the spec's order then needs no sorting.
   for (int k = 0; k < 6; ++k) {
     for (const auto& p : m.packets) {

@@ -48,10 +48,7 @@ using Pointers = std::array<std::uint64_t, 6>;
 void put_packet(ByteWriter& w, const EvmPacket& p, Layout layout, const Pointers& ptrs, std::uint64_t rgbs) {
   w.u32(p.flag);
   if (layout == Layout::mc) w.u32(p.flag_pad);
-  for (int i = 0; i < 3; ++i) {
-    w.u32(p.tex_id[i]);
-    if (layout == Layout::mc) w.u32(p.tex_pad[i]);
-  }
+  detail::put_tex_ids(w, layout, p.tex_id, p.tex_pad);
   w.u32(p.n_verts);
   w.u32(p.n_mats);
   for (auto id : p.mat_id) w.u8(id);
@@ -71,30 +68,25 @@ const ArrayRef& array_of(const EvmPacket& p, int k) {
   }
 }
 
-void place(std::vector<std::uint8_t>& out, std::uint64_t at, const std::vector<std::uint8_t>& tmp) {
-  detail::put_at(out, at, Bytes(tmp.data(), tmp.size()));
-}
-
 }  // namespace
 
 std::vector<std::uint8_t> write_evm(const EvmModel& m) {
-  std::vector<std::uint8_t> out(m.file_size, 0);
-  for (const auto& g : m.gaps) detail::put_at(out, g.offset, g.bytes);
+  std::vector<std::uint8_t> out = detail::file_with_gaps(m.file_size, m.gaps);
   std::vector<std::uint8_t> tmp;
   ByteWriter w(tmp);
   put_header(w, m.header, m.layout, m.header.n_x_models, m.header.n_packs, m.header.packet);
-  place(out, 0, tmp);
+  detail::place(out, 0, tmp);
   for (const auto& b : m.bones) {
     tmp.clear();
     put_bone(w, b);
-    place(out, b.file_offset, tmp);
+    detail::place(out, b.file_offset, tmp);
   }
   for (const auto& p : m.packets) {
     tmp.clear();
     Pointers ptrs{};
     for (int k = 0; k < 6; ++k) ptrs[k] = array_of(p, k).pointer;
     put_packet(w, p, m.layout, ptrs, p.rgbs);
-    place(out, p.file_offset, tmp);
+    detail::place(out, p.file_offset, tmp);
     for (int k = 0; k < 6; ++k) detail::put_at(out, array_of(p, k).pointer, array_of(p, k).data);
   }
   return out;
@@ -140,10 +132,7 @@ std::vector<std::uint8_t> build(const EvmModel& m, Layout layout) {
       pos += a.data.size();
     }
   }
-  const std::uint64_t total = detail::align16(pos);
-  if (layout == Layout::ps2 && total > 0xFFFFFFFFULL) {
-    fail(0, "file", "too large for 32-bit offsets", "at most 4 GiB", std::to_string(total) + " bytes");
-  }
+  const std::uint64_t total = detail::built_size(pos, layout);
   std::vector<std::uint8_t> out;
   out.reserve(total);
   ByteWriter w(out);

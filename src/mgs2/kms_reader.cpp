@@ -29,25 +29,17 @@ KmsPacket read_packet(ByteReader& r, Layout layout, const detail::ArrayResolver&
   p.file_offset = r.offset();
   p.flag = r.u32("flag");
   p.n_verts = r.u32("n_verts");
-  for (int i = 0; i < 3; ++i) {
-    p.tex_id[i] = r.u32("tex_id");
-    if (layout == Layout::mc) p.tex_pad[i] = r.u32("tex_id pad");
-  }
-  const std::size_t ptr = layout == Layout::ps2 ? 4 : 8;
+  detail::read_tex_ids(r, layout, p.tex_id, p.tex_pad);
   const std::uint64_t at = r.offset();
-  const std::uint64_t verts = read_ptr(r, layout, "verts");
-  const std::uint64_t norms = read_ptr(r, layout, "norms");
-  std::uint64_t uvs[3];
-  for (auto& u : uvs) u = read_ptr(r, layout, "uvs");
+  std::uint64_t ptrs[5];  // verts, norms, uv0..2
+  ptrs[0] = read_ptr(r, layout, "verts");
+  ptrs[1] = read_ptr(r, layout, "norms");
+  for (int i = 2; i < 5; ++i) ptrs[i] = read_ptr(r, layout, "uvs");
   p.rgbs = read_ptr(r, layout, "rgbs");
   p.pad = read_ptr(r, layout, "pad");
   if (layout == Layout::mc) p.pad2 = r.u64("pad");
 
-  const std::uint64_t n = p.vertex_count();
-  p.verts = arrays.resolve(at, verts, n * 8, "vertices");
-  p.norms = arrays.resolve(at + ptr, norms, n * 8, "normals");
-  static const char* const kUvNames[3] = {"uv0", "uv1", "uv2"};
-  for (int i = 0; i < 3; ++i) p.uvs[i] = arrays.resolve(at + ptr * (2 + i), uvs[i], n * 4, kUvNames[i]);
+  detail::resolve_packet_arrays(p, arrays, layout, at, ptrs, p.vertex_count(), 4);
   return p;
 }
 
@@ -95,26 +87,16 @@ KmsModel read_model(Bytes file, std::optional<Layout> force, Diagnostics* notes)
   const detail::ArrayResolver arrays{file};
 
   m.units.reserve(h.n_x_models);
-  for (std::uint32_t i = 0; i < h.n_x_models; ++i) {
-    try {
+  for (std::uint32_t i = 0; i < h.n_x_models; ++i)
+    m.units.push_back(detail::read_at("unit ", i, [&] {
       KmsUnit u = read_unit(r, m.layout);
       ByteReader pr = detail::table_reader(file, u.file_offset + 0x30, u.packs, u.n_packs, pack_size, "packs");
       covered.push_back(Interval{u.packs, u.packs + std::uint64_t{u.n_packs} * pack_size});
       u.packets.reserve(u.n_packs);
-      for (std::uint32_t j = 0; j < u.n_packs; ++j) {
-        try {
-          u.packets.push_back(read_packet(pr, m.layout, arrays));
-        } catch (ParseError& e) {
-          e.prepend_path("packet " + std::to_string(j));
-          throw;
-        }
-      }
-      m.units.push_back(std::move(u));
-    } catch (ParseError& e) {
-      e.prepend_path("unit " + std::to_string(i));
-      throw;
-    }
-  }
+      for (std::uint32_t j = 0; j < u.n_packs; ++j)
+        u.packets.push_back(detail::read_at("packet ", j, [&] { return read_packet(pr, m.layout, arrays); }));
+      return u;
+    }));
   // Kind by kind: a file in the spec's order then needs no sorting.
   for (int k = 0; k < 5; ++k) {
     for (const auto& u : m.units) {

@@ -46,10 +46,7 @@ struct PacketPointers {
 void put_packet(ByteWriter& w, const KmsPacket& p, Layout layout, const PacketPointers& ptrs) {
   w.u32(p.flag);
   w.u32(p.n_verts);
-  for (int i = 0; i < 3; ++i) {
-    w.u32(p.tex_id[i]);
-    if (layout == Layout::mc) w.u32(p.tex_pad[i]);
-  }
+  detail::put_tex_ids(w, layout, p.tex_id, p.tex_pad);
   put_ptr(w, layout, ptrs.verts);
   put_ptr(w, layout, ptrs.norms);
   for (auto u : ptrs.uvs) put_ptr(w, layout, u);
@@ -58,27 +55,22 @@ void put_packet(ByteWriter& w, const KmsPacket& p, Layout layout, const PacketPo
   if (layout == Layout::mc) w.u64(p.pad2);
 }
 
-void place(std::vector<std::uint8_t>& out, std::uint64_t at, const std::vector<std::uint8_t>& tmp) {
-  detail::put_at(out, at, Bytes(tmp.data(), tmp.size()));
-}
-
 }  // namespace
 
 std::vector<std::uint8_t> write_kms(const KmsModel& m) {
-  std::vector<std::uint8_t> out(m.file_size, 0);
-  for (const auto& g : m.gaps) detail::put_at(out, g.offset, g.bytes);
+  std::vector<std::uint8_t> out = detail::file_with_gaps(m.file_size, m.gaps);
   std::vector<std::uint8_t> tmp;
   ByteWriter w(tmp);
   put_header(w, m.header, m.layout, m.header.n_x_models);
-  place(out, 0, tmp);
+  detail::place(out, 0, tmp);
   for (const auto& u : m.units) {
     tmp.clear();
     put_unit(w, u, m.layout, u.n_packs, u.packs);
-    place(out, u.file_offset, tmp);
+    detail::place(out, u.file_offset, tmp);
     for (const auto& p : u.packets) {
       tmp.clear();
       put_packet(w, p, m.layout, {p.verts.pointer, p.norms.pointer, {p.uvs[0].pointer, p.uvs[1].pointer, p.uvs[2].pointer}, p.rgbs});
-      place(out, p.file_offset, tmp);
+      detail::place(out, p.file_offset, tmp);
       detail::put_at(out, p.verts.pointer, p.verts.data);
       detail::put_at(out, p.norms.pointer, p.norms.data);
       for (const auto& uv : p.uvs) detail::put_at(out, uv.pointer, uv.data);
@@ -153,10 +145,7 @@ std::vector<std::uint8_t> build(const KmsModel& m, const KmsHeader& header, Layo
     assign([s](const KmsPacket& p) -> const ArrayRef& { return p.uvs[s]; }, uv_present,
            [s](PacketPointers& q, std::uint64_t v) { q.uvs[s] = v; });
   }
-  const std::uint64_t total = detail::align16(pos);
-  if (layout == Layout::ps2 && total > 0xFFFFFFFFULL) {
-    fail(0, "file", "too large for 32-bit offsets", "at most 4 GiB", std::to_string(total) + " bytes");
-  }
+  const std::uint64_t total = detail::built_size(pos, layout);
 
   std::vector<std::uint8_t> out;
   out.reserve(total);

@@ -198,14 +198,144 @@ Json scene_header(const char* format, Layout layout, double scale) {
   return Json{{"format", format}, {"layout", layout_name(layout)}, {"scale", scale}};
 }
 
+// The error for a scale that cannot place anything (both exporters check it first).
+std::optional<Finding> scale_error(const ExportOptions& o) {
+  if (!(o.scale > 0) || !std::isfinite(o.scale))
+    return Finding{Severity::error, 0, "--scale", "scale must be a positive number", "> 0", std::to_string(o.scale)};
+  return std::nullopt;
+}
+
+scene::Scene new_scene(const char* skeleton_name) {
+  scene::Scene s;
+  s.generator = "boneyard";
+  s.skeleton.name = skeleton_name;
+  return s;
+}
+
+// Normals and UVs (records of `uv_stride` bytes) of a packet's first n vertices; the packet
+// extras `e` keep the raw normals that decoding would not give back, and which UV sets exist.
+template <class Packet>
+void decode_normals_and_uvs(const Packet& p, std::size_t n, std::size_t uv_stride, scene::Primitive& prim, Json& e) {
+  Json raw_normals;
+  decode_normals(p.norms.data, n, prim.normals, raw_normals);
+  if (!raw_normals.is_null()) e["normals"] = std::move(raw_normals);
+  Json present;
+  decode_uvs(p.uvs, n, uv_stride, prim.uvs, present);
+  e["uv_sets"] = std::move(present);
+}
+
+// The KMS packet fields glTF has no place for, as our primitive extras.
+Json kms_packet_extras(const KmsPacket& p, std::size_t k, std::size_t n) {
+  Json e{{"index", k},   {"flag", p.flag},       {"n_verts", p.n_verts}, {"tex_id", p.tex_id},
+         {"tex_pad", p.tex_pad}, {"rgbs", p.rgbs}, {"pad", p.pad},         {"pad2", p.pad2}};
+  e["kicks"] = column(p.norms.data, n, 8, 6);
+  e["w"] = column(p.verts.data, n, 8, 6);
+  return e;
+}
+
+// Weights of a KMS packet of unit `unit`: an envelope packet gives w/4096 to the unit and the
+// rest to its parent; any other is rigid to the unit.
+void kms_skin(const KmsPacket& p, std::size_t n, std::size_t unit, int parent, scene::Primitive& prim) {
+  const bool envelope = (p.flag & kPackEnvelope) != 0 && parent >= 0;
+  prim.joints.assign(n * 4, 0);
+  prim.weights.assign(n * 4, 0.0f);
+  for (std::size_t v = 0; v < n; ++v) {
+    prim.joints[v * 4] = static_cast<std::uint16_t>(unit);
+    if (envelope) {
+      const float w = std::clamp(s16_at(p.verts.data, v, 3) / 4096.0f, 0.0f, 1.0f);
+      prim.weights[v * 4] = w;
+      prim.joints[v * 4 + 1] = static_cast<std::uint16_t>(parent);
+      prim.weights[v * 4 + 1] = 1.0f - w;
+    } else {
+      prim.weights[v * 4] = 1.0f;
+    }
+  }
+  scene::clean_weights(prim, static_cast<std::uint16_t>(unit));
+}
+
+// Joints from the EVM bones. The bind pose is pure translation: world = root offset, so the
+// inverse bind matrix is the translation by the negated root offset; parent-relative
+// translations follow from it.
+void evm_joints(const EvmModel& m, const ExportOptions& o, Diagnostics& warnings, scene::Scene& s) {
+  for (std::size_t i = 0; i < m.bones.size(); ++i) {
+    const EvmBone& b = m.bones[i];
+    scene::Joint j;
+    j.name = "joint_" + std::to_string(i);
+    const int p = b.parent;
+    j.parent = p >= 0 && static_cast<std::size_t>(p) < i ? p : -1;
+    if (j.parent == -1 && p != -1)
+      warnings.add(Severity::warning, b.file_offset + 4, "joint " + std::to_string(i) + " parent",
+                   "parent is not an earlier joint; exported as a root", "-1 or < " + std::to_string(i), std::to_string(p));
+    const Vec3 base = j.parent >= 0 ? m.bones[std::size_t(j.parent)].root_offset : Vec3{};
+    j.translation = {float((double(b.root_offset.x) - base.x) * o.scale), float((double(b.root_offset.y) - base.y) * o.scale),
+                     float((double(b.root_offset.z) - base.z) * o.scale)};
+    json_of(j.extras)[detail::kJointKey] = {{"index", i},
+                                   {"flag", b.flag},
+                                   {"parent", b.parent},
+                                   {"translation", jvec(b.translation)},
+                                   {"root_offset", jvec(b.root_offset)},
+                                   {"box_min", jvec(b.box_min)},
+                                   {"box_max", jvec(b.box_max)},
+                                   {"extended", i >= m.header.n_models}};
+    s.skeleton.joints.push_back(std::move(j));
+  }
+}
+
+// The packet fields glTF has no place for, as our primitive extras.
+Json evm_packet_extras(const EvmPacket& p, std::size_t k, std::size_t n) {
+  Json e{{"index", k},     {"flag", p.flag},         {"flag_pad", p.flag_pad}, {"tex_id", p.tex_id},
+         {"tex_pad", p.tex_pad}, {"n_verts", p.n_verts}, {"n_mats", p.n_mats},    {"mat_id", p.mat_id},
+         {"rgbs", p.rgbs}, {"pad", p.pad}};
+  e["kicks"] = column(p.verts.data, n, 8, 6);
+  e["norm_pad"] = column(p.norms.data, n, 8, 6);
+  Json uvwp = Json::array();  // the w and pad of each UV record (w is 1.0 = 4096 in practice)
+  for (const auto& a : p.uvs)
+    uvwp.push_back(a.present() && a.data.size() >= n * 8 ? Json{{"w", column(a.data, n, 8, 4)}, {"pad", column(a.data, n, 8, 6)}}
+                                                         : Json(nullptr));
+  e["uv_wp"] = std::move(uvwp);
+  if (p.weights.present()) {
+    e["weights"] = detail::to_b64(p.weights.data.data(), p.weights.data.size());
+  } else {
+    e["weights"] = nullptr;
+  }
+  return e;
+}
+
+// Up to 4 influences per vertex of an EVM packet, heaviest first, on joints below nb; counts the
+// vertices that had more and the influences whose palette slot names no joint.
+void evm_skin(const EvmModel& m, const EvmPacket& p, std::size_t n, std::size_t nb, scene::Primitive& prim,
+              std::size_t& over_four, std::size_t& unresolved) {
+  prim.joints.assign(n * 4, 0);
+  prim.weights.assign(n * 4, 0.0f);
+  for (std::size_t v = 0; v < n; ++v) {
+    std::array<EvmInfluence, 8> inf{};
+    std::size_t c = evm_influences(m, p, v, inf);
+    std::size_t kept = 0;
+    c = std::min<std::size_t>(c, inf.size());
+    for (std::size_t a = 1; a < c; ++a)  // by decreasing weight (at most 8: insertion sort)
+      for (std::size_t b = a; b > 0 && inf[b].weight > inf[b - 1].weight; --b) std::swap(inf[b], inf[b - 1]);
+    for (std::size_t q = 0; q < c; ++q) {
+      if (inf[q].joint < 0 || static_cast<std::size_t>(inf[q].joint) >= nb) {
+        ++unresolved;
+        continue;
+      }
+      if (kept == 4) {
+        ++over_four;
+        break;
+      }
+      prim.joints[v * 4 + kept] = static_cast<std::uint16_t>(inf[q].joint);
+      prim.weights[v * 4 + kept] = inf[q].weight;
+      ++kept;
+    }
+  }
+  scene::clean_weights(prim, 0);
+}
+
 }  // namespace
 
 Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Diagnostics& warnings) {
-  if (!(o.scale > 0) || !std::isfinite(o.scale))
-    return Finding{Severity::error, 0, "--scale", "scale must be a positive number", "> 0", std::to_string(o.scale)};
-  scene::Scene s;
-  s.generator = "boneyard";
-  s.skeleton.name = "kms";
+  if (auto e = scale_error(o)) return *e;
+  scene::Scene s = new_scene("kms");
   const KmsHeader& h = m.header;
   Json head = scene_header("kms", m.layout, o.scale);
   head["data_format"] = h.data_format;
@@ -259,10 +389,7 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
       const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
       if (auto err = vertices.take(n, p.file_offset, "unit " + std::to_string(i) + " packet " + std::to_string(k)))
         return *err;
-      Json e{{"index", k},   {"flag", p.flag},       {"n_verts", p.n_verts}, {"tex_id", p.tex_id},
-             {"tex_pad", p.tex_pad}, {"rgbs", p.rgbs}, {"pad", p.pad},         {"pad2", p.pad2}};
-      e["kicks"] = column(p.norms.data, n, 8, 6);
-      e["w"] = column(p.verts.data, n, 8, 6);
+      Json e = kms_packet_extras(p, k, n);
       scene::Primitive prim;
       prim.indices = triangle_indices(p.norms.data, n);
       if (prim.indices.empty()) {
@@ -273,28 +400,8 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
       for (std::size_t v = 0; v < n; ++v)
         for (int c = 0; c < 3; ++c)
           prim.positions[v * 3 + c] = float((world[i][c] + s16_at(p.verts.data, v, c)) * o.scale);
-      Json raw_normals;
-      decode_normals(p.norms.data, n, prim.normals, raw_normals);
-      if (!raw_normals.is_null()) e["normals"] = std::move(raw_normals);
-      Json present;
-      decode_uvs(p.uvs, n, 4, prim.uvs, present);
-      e["uv_sets"] = std::move(present);
-      // Envelope: w/4096 to this unit, the rest to the parent; otherwise rigid to this unit.
-      const bool envelope = (p.flag & kPackEnvelope) != 0 && parent[i] >= 0;
-      prim.joints.assign(n * 4, 0);
-      prim.weights.assign(n * 4, 0.0f);
-      for (std::size_t v = 0; v < n; ++v) {
-        prim.joints[v * 4] = static_cast<std::uint16_t>(i);
-        if (envelope) {
-          const float w = std::clamp(s16_at(p.verts.data, v, 3) / 4096.0f, 0.0f, 1.0f);
-          prim.weights[v * 4] = w;
-          prim.joints[v * 4 + 1] = static_cast<std::uint16_t>(parent[i]);
-          prim.weights[v * 4 + 1] = 1.0f - w;
-        } else {
-          prim.weights[v * 4] = 1.0f;
-        }
-      }
-      scene::clean_weights(prim, static_cast<std::uint16_t>(i));
+      decode_normals_and_uvs(p, n, 4, prim, e);
+      kms_skin(p, n, i, parent[i], prim);
       prim.material = materials.get(p.tex_id, double_sided(p.flag, p.norms.data, n), !prim.uvs.empty());
       json_of(prim.extras)[detail::kPacketKey] = std::move(e);
       mesh.primitives.push_back(std::move(prim));
@@ -307,11 +414,8 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
 }
 
 Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Diagnostics& warnings) {
-  if (!(o.scale > 0) || !std::isfinite(o.scale))
-    return Finding{Severity::error, 0, "--scale", "scale must be a positive number", "> 0", std::to_string(o.scale)};
-  scene::Scene s;
-  s.generator = "boneyard";
-  s.skeleton.name = "evm";
+  if (auto e = scale_error(o)) return *e;
+  scene::Scene s = new_scene("evm");
   const EvmHeader& h = m.header;
   Json head = scene_header("evm", m.layout, o.scale);
   head["n_models"] = h.n_models;
@@ -321,33 +425,10 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
   head["bbox_max"] = jvec(h.bbox_max);
   head["mc_pad"] = h.mc_pad;
   json_of(s.extras)[detail::kSceneKey] = std::move(head);
-  // The bind pose is pure translation: world = root offset, so the inverse bind matrix is the
-  // translation by the negated root offset; parent-relative translations follow from it.
   const std::size_t nb = m.bones.size();
   if (nb > 0xFFFF)
     return Finding{Severity::error, 4, "n_x_models", "too many joints for glTF", "<= 65535", std::to_string(nb)};
-  for (std::size_t i = 0; i < nb; ++i) {
-    const EvmBone& b = m.bones[i];
-    scene::Joint j;
-    j.name = "joint_" + std::to_string(i);
-    const int p = b.parent;
-    j.parent = p >= 0 && static_cast<std::size_t>(p) < i ? p : -1;
-    if (j.parent == -1 && p != -1)
-      warnings.add(Severity::warning, b.file_offset + 4, "joint " + std::to_string(i) + " parent",
-                   "parent is not an earlier joint; exported as a root", "-1 or < " + std::to_string(i), std::to_string(p));
-    const Vec3 base = j.parent >= 0 ? m.bones[std::size_t(j.parent)].root_offset : Vec3{};
-    j.translation = {float((double(b.root_offset.x) - base.x) * o.scale), float((double(b.root_offset.y) - base.y) * o.scale),
-                     float((double(b.root_offset.z) - base.z) * o.scale)};
-    json_of(j.extras)[detail::kJointKey] = {{"index", i},
-                                   {"flag", b.flag},
-                                   {"parent", b.parent},
-                                   {"translation", jvec(b.translation)},
-                                   {"root_offset", jvec(b.root_offset)},
-                                   {"box_min", jvec(b.box_min)},
-                                   {"box_max", jvec(b.box_max)},
-                                   {"extended", i >= h.n_models}};
-    s.skeleton.joints.push_back(std::move(j));
-  }
+  evm_joints(m, o, warnings, s);
   Materials materials(s, o, warnings);
   scene::Mesh mesh;
   mesh.name = "evm";
@@ -360,21 +441,7 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
     const EvmPacket& p = m.packets[k];
     const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
     if (auto err = vertices.take(n, p.file_offset, "packet " + std::to_string(k))) return *err;
-    Json e{{"index", k},     {"flag", p.flag},         {"flag_pad", p.flag_pad}, {"tex_id", p.tex_id},
-           {"tex_pad", p.tex_pad}, {"n_verts", p.n_verts}, {"n_mats", p.n_mats},    {"mat_id", p.mat_id},
-           {"rgbs", p.rgbs}, {"pad", p.pad}};
-    e["kicks"] = column(p.verts.data, n, 8, 6);
-    e["norm_pad"] = column(p.norms.data, n, 8, 6);
-    Json uvwp = Json::array();  // the w and pad of each UV record (w is 1.0 = 4096 in practice)
-    for (const auto& a : p.uvs)
-      uvwp.push_back(a.present() && a.data.size() >= n * 8 ? Json{{"w", column(a.data, n, 8, 4)}, {"pad", column(a.data, n, 8, 6)}}
-                                                           : Json(nullptr));
-    e["uv_wp"] = std::move(uvwp);
-    if (p.weights.present()) {
-      e["weights"] = detail::to_b64(p.weights.data.data(), p.weights.data.size());
-    } else {
-      e["weights"] = nullptr;
-    }
+    Json e = evm_packet_extras(p, k, n);
     scene::Primitive prim;
     prim.indices = triangle_indices(p.verts.data, n);
     if (prim.indices.empty()) {
@@ -384,38 +451,8 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
     prim.positions.resize(n * 3);
     for (std::size_t v = 0; v < n; ++v)
       for (int c = 0; c < 3; ++c) prim.positions[v * 3 + c] = float(s16_at(p.verts.data, v, c) * pscale);
-    Json raw_normals;
-    decode_normals(p.norms.data, n, prim.normals, raw_normals);
-    if (!raw_normals.is_null()) e["normals"] = std::move(raw_normals);
-    Json present;
-    decode_uvs(p.uvs, n, 8, prim.uvs, present);
-    e["uv_sets"] = std::move(present);
-    if (nb > 0) {
-      prim.joints.assign(n * 4, 0);
-      prim.weights.assign(n * 4, 0.0f);
-      for (std::size_t v = 0; v < n; ++v) {
-        std::array<EvmInfluence, 8> inf{};
-        std::size_t c = evm_influences(m, p, v, inf);
-        std::size_t kept = 0;
-        c = std::min<std::size_t>(c, inf.size());
-        for (std::size_t a = 1; a < c; ++a)  // by decreasing weight (at most 8: insertion sort)
-          for (std::size_t b = a; b > 0 && inf[b].weight > inf[b - 1].weight; --b) std::swap(inf[b], inf[b - 1]);
-        for (std::size_t q = 0; q < c; ++q) {
-          if (inf[q].joint < 0 || static_cast<std::size_t>(inf[q].joint) >= nb) {
-            ++unresolved;
-            continue;
-          }
-          if (kept == 4) {
-            ++over_four;
-            break;
-          }
-          prim.joints[v * 4 + kept] = static_cast<std::uint16_t>(inf[q].joint);
-          prim.weights[v * 4 + kept] = inf[q].weight;
-          ++kept;
-        }
-      }
-      scene::clean_weights(prim, 0);
-    }
+    decode_normals_and_uvs(p, n, 8, prim, e);
+    if (nb > 0) evm_skin(m, p, n, nb, prim, over_four, unresolved);
     prim.material = materials.get(p.tex_id, double_sided(p.flag, p.verts.data, n), !prim.uvs.empty());
     json_of(prim.extras)[detail::kPacketKey] = std::move(e);
     mesh.primitives.push_back(std::move(prim));

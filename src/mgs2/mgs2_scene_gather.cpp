@@ -94,162 +94,235 @@ void fit_box(const std::vector<std::array<double, 3>>& pts, float* lo, float* hi
   for (int k = 0; k < 3; ++k) lo[k] = static_cast<float>(a[k]), hi[k] = static_cast<float>(b[k]);
 }
 
-Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const char* format, Diagnostics& warnings) {
-  return catch_parse_errors([&] {
-    Gathered g;
-    if (const Json* h = jget(json_of(s.extras), kSceneKey)) {
-      if (jget(*h, "format") && (*h)["format"] == format) g.header = h;
-      else warnings.add(Severity::warning, 0, "extras", "the glTF's MGS2 extras describe another format; ignored", format,
-                        jget(*h, "format") ? (*h)["format"].dump() : "none");
+std::array<bool, 3> stored_uv_sets(const Json& packet_extras, const SrcPrimitive& p, bool exact) {
+  std::array<bool, 3> sets{true, p.uv_sets > 1, p.uv_sets > 2};
+  if (exact)
+    if (const Json* us = jget(packet_extras, "uv_sets"); us && us->is_array() && us->size() == 3)
+      for (int q = 0; q < 3; ++q) sets[q] = (*us)[q].is_boolean() && (*us)[q].get<bool>();
+  return sets;
+}
+
+std::vector<std::uint16_t> stored_source_kicks(const SrcPrimitive& p) {
+  std::vector<std::uint16_t> source_kicks;
+  if (p.packet)
+    for (auto k : jints<std::int16_t>(*p.packet, "kicks")) source_kicks.push_back(static_cast<std::uint16_t>(k));
+  if (source_kicks.size() != p.verts.size()) source_kicks.clear();
+  return source_kicks;
+}
+
+void put_normal(std::vector<std::uint8_t>& out, const std::vector<std::int16_t>& raw_n, std::size_t i, std::size_t n,
+                const SrcVertex& v, const std::string& where) {
+  bool raw_ok = raw_n.size() == n * 3;
+  if (raw_ok) {
+    const double x = raw_n[i * 3] / 4096.0, y = raw_n[i * 3 + 1] / 4096.0, z = raw_n[i * 3 + 2] / 4096.0;
+    const double len = std::sqrt(x * x + y * y + z * z);
+    raw_ok = len == 0 ? v.normal[1] == 1 && v.normal[0] == 0 && v.normal[2] == 0
+                      : std::fabs(x / len - v.normal[0]) + std::fabs(y / len - v.normal[1]) + std::fabs(z / len - v.normal[2]) < 1e-4;
+  }
+  for (int c = 0; c < 3; ++c) put_s16(out, raw_ok ? raw_n[i * 3 + c] : to_s16(double(v.normal[c]) * 4096, where + " normal", false));
+}
+
+namespace {
+
+// The steps of gather over one scene; the members are what the steps share.
+class Gatherer {
+ public:
+  Gatherer(const scene::Scene& s, const ImportOptions& o, const char* format, Diagnostics& warnings)
+      : s_(s), o_(o), format_(format), warnings_(warnings), joints_(s.skeleton.joints), nodes_(joints_.size()) {}
+
+  Gathered run() {
+    read_header();
+    number_joints();
+    world_ = scene::world_matrices(s_.skeleton);
+    build_skeleton();
+    for (std::size_t mi = 0; mi < s_.meshes.size(); ++mi) read_mesh(mi);
+    warn_counts();
+    // Nothing to draw (no meshes, or only points and lines) is an error, not an empty model; our
+    // extras' packets without triangles still make a model of their own.
+    const bool stored_packets = std::any_of(g_.mesh_extras.begin(), g_.mesh_extras.end(), [](const Json* me) {
+      const Json* list = me ? jget(*me, "without_triangles") : nullptr;
+      return list != nullptr && list->is_array() && !list->empty();
+    });
+    if (g_.primitives.empty() && !stored_packets)
+      fail(0, "meshes", "no triangles to write (points and lines are not written)", ">= 1 triangle", "0");
+    return std::move(g_);
+  }
+
+ private:
+  void read_header() {
+    if (const Json* h = jget(json_of(s_.extras), kSceneKey)) {
+      if (jget(*h, "format") && (*h)["format"] == format_) g_.header = h;
+      else warnings_.add(Severity::warning, 0, "extras", "the glTF's MGS2 extras describe another format; ignored", format_,
+                         jget(*h, "format") ? (*h)["format"].dump() : "none");
     }
-    g.scale = o.scale.value_or(g.header ? jnum<double>(*g.header, "scale", kDefaultScale) : kDefaultScale);
-    if (!(g.scale > 0) || !std::isfinite(g.scale)) fail(0, "--scale", "scale must be a positive number", "> 0", num(g.scale));
-    const auto& joints = s.skeleton.joints;
-    const std::size_t nodes = joints.size();
-    // Model joints: numbered by our extras, else the skin's, else a single one at the origin.
-    std::vector<int> joint_of(nodes, -1);
-    std::vector<int> node_of;
-    for (std::size_t i = 0; i < nodes; ++i)
-      if (const Json* e = jget(json_of(joints[i].extras), kJointKey)) {
+    g_.scale = o_.scale.value_or(g_.header ? jnum<double>(*g_.header, "scale", kDefaultScale) : kDefaultScale);
+    if (!(g_.scale > 0) || !std::isfinite(g_.scale)) fail(0, "--scale", "scale must be a positive number", "> 0", num(g_.scale));
+  }
+
+  // Model joints: numbered by our extras, else the skin's, else a single one at the origin.
+  void number_joints() {
+    joint_of_.assign(nodes_, -1);
+    for (std::size_t i = 0; i < nodes_; ++i)
+      if (const Json* e = jget(json_of(joints_[i].extras), kJointKey)) {
         const auto idx = jnum<std::int64_t>(*e, "index", -1);
-        if (idx >= 0 && static_cast<std::size_t>(idx) < nodes) {
-          if (node_of.size() <= static_cast<std::size_t>(idx)) node_of.resize(static_cast<std::size_t>(idx) + 1, -1);
-          node_of[static_cast<std::size_t>(idx)] = static_cast<int>(i);
+        if (idx >= 0 && static_cast<std::size_t>(idx) < nodes_) {
+          if (node_of_.size() <= static_cast<std::size_t>(idx)) node_of_.resize(static_cast<std::size_t>(idx) + 1, -1);
+          node_of_[static_cast<std::size_t>(idx)] = static_cast<int>(i);
         }
       }
-    if (node_of.empty() || std::count(node_of.begin(), node_of.end(), -1) != 0) {
-      node_of.clear();
-      for (auto n : s.skeleton.skin)
-        if (n < nodes) node_of.push_back(static_cast<int>(n));
+    if (node_of_.empty() || std::count(node_of_.begin(), node_of_.end(), -1) != 0) {
+      node_of_.clear();
+      for (auto n : s_.skeleton.skin)
+        if (n < nodes_) node_of_.push_back(static_cast<int>(n));
     }
-    if (node_of.empty())  // no skin: every node is a joint (a scene built in memory has all joints bound)
-      for (std::size_t i = 0; i < nodes; ++i) node_of.push_back(static_cast<int>(i));
-    if (node_of.empty()) {
-      node_of.push_back(-1);
-      warnings.add(Severity::warning, 0, "skeleton", "no nodes: one joint at the origin holds every mesh");
+    if (node_of_.empty())  // no skin: every node is a joint (a scene built in memory has all joints bound)
+      for (std::size_t i = 0; i < nodes_; ++i) node_of_.push_back(static_cast<int>(i));
+    if (node_of_.empty()) {
+      node_of_.push_back(-1);
+      warnings_.add(Severity::warning, 0, "skeleton", "no nodes: one joint at the origin holds every mesh");
     }
-    for (std::size_t j = 0; j < node_of.size(); ++j)
-      if (node_of[j] >= 0) joint_of[std::size_t(node_of[j])] = static_cast<int>(j);
-    const auto world = scene::world_matrices(s.skeleton);
-    auto nearest_joint = [&](int node) {  // the node itself or its nearest ancestor that is a joint
-      for (std::size_t steps = 0; node >= 0 && std::size_t(node) < nodes && steps <= nodes; ++steps) {
-        if (joint_of[std::size_t(node)] >= 0) return joint_of[std::size_t(node)];
-        node = joints[std::size_t(node)].parent;
-      }
-      return -1;
-    };
+    for (std::size_t j = 0; j < node_of_.size(); ++j)
+      if (node_of_[j] >= 0) joint_of_[std::size_t(node_of_[j])] = static_cast<int>(j);
+  }
+
+  // The node itself or its nearest ancestor that is a joint.
+  int nearest_joint(int node) const {
+    for (std::size_t steps = 0; node >= 0 && std::size_t(node) < nodes_ && steps <= nodes_; ++steps) {
+      if (joint_of_[std::size_t(node)] >= 0) return joint_of_[std::size_t(node)];
+      node = joints_[std::size_t(node)].parent;
+    }
+    return -1;
+  }
+
+  void build_skeleton() {
     std::size_t rotated = 0;
-    for (std::size_t j = 0; j < node_of.size(); ++j) {
-      const int n = node_of[j];
-      g.skeleton.parent.push_back(n >= 0 ? nearest_joint(joints[std::size_t(n)].parent) : -1);
-      g.skeleton.extras.push_back(n >= 0 ? jget(json_of(joints[std::size_t(n)].extras), kJointKey) : nullptr);
+    for (std::size_t j = 0; j < node_of_.size(); ++j) {
+      const int n = node_of_[j];
+      g_.skeleton.parent.push_back(n >= 0 ? nearest_joint(joints_[std::size_t(n)].parent) : -1);
+      g_.skeleton.extras.push_back(n >= 0 ? jget(json_of(joints_[std::size_t(n)].extras), kJointKey) : nullptr);
       std::array<double, 3> w{};
       if (n >= 0) {
-        const auto& m = world[std::size_t(n)];
-        w = {m[12] / g.scale, m[13] / g.scale, m[14] / g.scale};
+        const auto& m = world_[std::size_t(n)];
+        w = {m[12] / g_.scale, m[13] / g_.scale, m[14] / g_.scale};
         if (std::fabs(m[0] - 1) + std::fabs(m[5] - 1) + std::fabs(m[10] - 1) + std::fabs(m[1]) + std::fabs(m[2]) +
                 std::fabs(m[4]) > 1e-4)
           ++rotated;
       }
-      g.skeleton.world.push_back(w);
+      g_.skeleton.world.push_back(w);
     }
     if (rotated != 0)
-      warnings.add(Severity::warning, 0, "skeleton", "MGS2 rest poses are translations only; joint rotations and scales ignored",
-                   "0 rotated joints", std::to_string(rotated));
-    std::size_t no_normals = 0, no_uvs = 0, remapped = 0, rigid_skin = 0;
-    for (std::size_t mi = 0; mi < s.meshes.size(); ++mi) {
-      const scene::Mesh& mesh = s.meshes[mi];
-      const Json* me = jget(json_of(mesh.extras), kMeshKey);
-      g.mesh_extras.push_back(me);
-      const int node = mesh.joint;
-      const bool has_node = node >= 0 && std::size_t(node) < nodes;
-      const int rigid_joint = std::max(has_node ? nearest_joint(node) : -1, 0);
-      const scene::Mat4 identity = scene::trs_matrix({}, {}, {1, 1, 1});
-      for (std::size_t pi = 0; pi < mesh.primitives.size(); ++pi) {
-        const scene::Primitive* prim = &mesh.primitives[pi];
-        scene::Primitive with_normals;
-        if (prim->normals.size() != prim->vertex_count() * 3) {
-          with_normals = *prim;
-          scene::compute_normals(with_normals);
-          prim = &with_normals;
-          ++no_normals;
-        }
-        const std::size_t n = prim->vertex_count();
-        SrcPrimitive p;
-        p.mesh = mi;
-        p.order = pi;
-        p.packet = jget(json_of(mesh.primitives[pi].extras), kPacketKey);  // not the local copy: it outlives this loop
-        p.unit = me ? static_cast<int>(jnum<std::int64_t>(*me, "unit", -1)) : -1;
-        p.uv_sets = std::min<std::size_t>(prim->uvs.size(), 3);
-        if (p.uv_sets == 0 && p.packet == nullptr) ++no_uvs;  // our packets may have none
-        const bool skinned = mesh.skinned && prim->joints.size() == n * 4 && prim->weights.size() == n * 4;
-        if (mesh.skinned && !skinned) ++rigid_skin;
-        const scene::Mat4& m = skinned || !has_node ? identity : world[std::size_t(node)];
-        p.verts.resize(n);
-        for (std::size_t v = 0; v < n; ++v) {
-          SrcVertex& sv = p.verts[v];
-          const float* q = &prim->positions[v * 3];
-          const float* nn = &prim->normals[v * 3];
-          double len = 0;
-          for (int k = 0; k < 3; ++k) {
-            sv.pos[std::size_t(k)] = (m[k] * q[0] + m[4 + k] * q[1] + m[8 + k] * q[2] + m[12 + k]) / g.scale;
-            const double r = m[k] * nn[0] + m[4 + k] * nn[1] + m[8 + k] * nn[2];
-            sv.normal[std::size_t(k)] = static_cast<float>(r);
-            len += r * r;
-          }
-          len = std::sqrt(len);
-          // Our own (unit) normals must pass through untouched; others are renormalised.
-          if (len > 0 && std::fabs(len - 1) > 1e-6)
-            for (auto& c : sv.normal) c = static_cast<float>(c / len);
-          for (std::size_t k = 0; k < p.uv_sets; ++k) sv.uv[k] = {prim->uvs[k][v * 2], prim->uvs[k][v * 2 + 1]};
-          if (!skinned) {
-            sv.joints = {static_cast<std::uint16_t>(rigid_joint), 0, 0, 0};
-            sv.weights = {1, 0, 0, 0};
-            continue;
-          }
-          for (int k = 0; k < 4; ++k) {
-            const float w = prim->weights[v * 4 + k];
-            if (!(w > 0)) continue;
-            int j = prim->joints[v * 4 + k] < nodes ? nearest_joint(prim->joints[v * 4 + k]) : -1;
-            if (j < 0 || joint_of[prim->joints[v * 4 + k]] != j) ++remapped;
-            j = std::max(j, 0);
-            std::size_t slot = 0;  // merge joints that map to the same model joint
-            while (slot < 4 && sv.weights[slot] > 0 && sv.joints[slot] != j) ++slot;
-            if (slot == 4) continue;
-            sv.joints[slot] = static_cast<std::uint16_t>(j);
-            sv.weights[slot] += w;
-          }
-          float sum = sv.weights[0] + sv.weights[1] + sv.weights[2] + sv.weights[3];
-          if (v < prim->dropped_weights.size() && prim->dropped_weights[v] > 0 && sum > 0)
-            sv.dropped = prim->dropped_weights[v] / (sum + prim->dropped_weights[v]);
-          if (!(sum > 0)) sv.joints = {static_cast<std::uint16_t>(rigid_joint), 0, 0, 0}, sv.weights = {1, 0, 0, 0}, sum = 1;
-          for (auto& w : sv.weights) w /= sum;
-          for (int a = 1; a < 4; ++a)
-            for (int b = a; b > 0 && sv.weights[b] > sv.weights[b - 1]; --b)
-              std::swap(sv.weights[b], sv.weights[b - 1]), std::swap(sv.joints[b], sv.joints[b - 1]);
-        }
-        for (std::size_t t = 0; t + 2 < prim->indices.size(); t += 3)
-          p.tris.push_back({prim->indices[t], prim->indices[t + 1], prim->indices[t + 2]});
-        if (p.tris.empty() && p.packet == nullptr) continue;
-        texture_ids(s, *prim, p);
-        if (prim->material < s.materials.size()) p.double_sided = s.materials[prim->material].double_sided;
-        g.primitives.push_back(std::move(p));
+      warnings_.add(Severity::warning, 0, "skeleton", "MGS2 rest poses are translations only; joint rotations and scales ignored",
+                    "0 rotated joints", std::to_string(rotated));
+  }
+
+  void read_mesh(std::size_t mi) {
+    const scene::Mesh& mesh = s_.meshes[mi];
+    const Json* me = jget(json_of(mesh.extras), kMeshKey);
+    g_.mesh_extras.push_back(me);
+    const int node = mesh.joint;
+    const bool has_node = node >= 0 && std::size_t(node) < nodes_;
+    const int rigid_joint = std::max(has_node ? nearest_joint(node) : -1, 0);
+    const scene::Mat4 identity = scene::trs_matrix({}, {}, {1, 1, 1});
+    for (std::size_t pi = 0; pi < mesh.primitives.size(); ++pi) {
+      const scene::Primitive* prim = &mesh.primitives[pi];
+      scene::Primitive with_normals;
+      if (prim->normals.size() != prim->vertex_count() * 3) {
+        with_normals = *prim;
+        scene::compute_normals(with_normals);
+        prim = &with_normals;
+        ++no_normals_;
       }
+      const std::size_t n = prim->vertex_count();
+      SrcPrimitive p;
+      p.mesh = mi;
+      p.order = pi;
+      p.packet = jget(json_of(mesh.primitives[pi].extras), kPacketKey);  // not the local copy: it outlives this loop
+      p.unit = me ? static_cast<int>(jnum<std::int64_t>(*me, "unit", -1)) : -1;
+      p.uv_sets = std::min<std::size_t>(prim->uvs.size(), 3);
+      if (p.uv_sets == 0 && p.packet == nullptr) ++no_uvs_;  // our packets may have none
+      const bool skinned = mesh.skinned && prim->joints.size() == n * 4 && prim->weights.size() == n * 4;
+      if (mesh.skinned && !skinned) ++rigid_skin_;
+      const scene::Mat4& m = skinned || !has_node ? identity : world_[std::size_t(node)];
+      p.verts.resize(n);
+      for (std::size_t v = 0; v < n; ++v) read_vertex(*prim, v, m, p.uv_sets, skinned ? -1 : rigid_joint, rigid_joint, p.verts[v]);
+      for (std::size_t t = 0; t + 2 < prim->indices.size(); t += 3)
+        p.tris.push_back({prim->indices[t], prim->indices[t + 1], prim->indices[t + 2]});
+      if (p.tris.empty() && p.packet == nullptr) continue;
+      texture_ids(s_, *prim, p);
+      if (prim->material < s_.materials.size()) p.double_sided = s_.materials[prim->material].double_sided;
+      g_.primitives.push_back(std::move(p));
     }
-    if (no_normals) warnings.add(Severity::warning, 0, "meshes", "primitives without normals: normals computed", "NORMAL", std::to_string(no_normals) + " primitives");
-    if (no_uvs) warnings.add(Severity::warning, 0, "meshes", "primitives without UVs: zero UVs written", "TEXCOORD_0", std::to_string(no_uvs) + " primitives");
-    if (remapped) warnings.add(Severity::warning, 0, "weights", "influences on nodes outside the skeleton moved to the nearest joint above", "0", std::to_string(remapped));
-    if (rigid_skin) warnings.add(Severity::warning, 0, "weights", "skinned primitives without JOINTS_0/WEIGHTS_0 bound rigidly", "0", std::to_string(rigid_skin));
-    // Nothing to draw (no meshes, or only points and lines) is an error, not an empty model; our
-    // extras' packets without triangles still make a model of their own.
-    const bool stored_packets = std::any_of(g.mesh_extras.begin(), g.mesh_extras.end(), [](const Json* me) {
-      const Json* list = me ? jget(*me, "without_triangles") : nullptr;
-      return list != nullptr && list->is_array() && !list->empty();
-    });
-    if (g.primitives.empty() && !stored_packets)
-      fail(0, "meshes", "no triangles to write (points and lines are not written)", ">= 1 triangle", "0");
-    return g;
-  });
+  }
+
+  // Vertex v of prim in model units: placed by m, bound wholly to `bound_joint` when that is >= 0
+  // (rigid), else by its skin weights (falling back to `rigid_joint` when they sum to nothing).
+  void read_vertex(const scene::Primitive& prim, std::size_t v, const scene::Mat4& m, std::size_t uv_sets, int bound_joint,
+                   int rigid_joint, SrcVertex& sv) {
+    const float* q = &prim.positions[v * 3];
+    const float* nn = &prim.normals[v * 3];
+    double len = 0;
+    for (int k = 0; k < 3; ++k) {
+      sv.pos[std::size_t(k)] = (m[k] * q[0] + m[4 + k] * q[1] + m[8 + k] * q[2] + m[12 + k]) / g_.scale;
+      const double r = m[k] * nn[0] + m[4 + k] * nn[1] + m[8 + k] * nn[2];
+      sv.normal[std::size_t(k)] = static_cast<float>(r);
+      len += r * r;
+    }
+    len = std::sqrt(len);
+    // Our own (unit) normals must pass through untouched; others are renormalised.
+    if (len > 0 && std::fabs(len - 1) > 1e-6)
+      for (auto& c : sv.normal) c = static_cast<float>(c / len);
+    for (std::size_t k = 0; k < uv_sets; ++k) sv.uv[k] = {prim.uvs[k][v * 2], prim.uvs[k][v * 2 + 1]};
+    if (bound_joint >= 0) {
+      sv.joints = {static_cast<std::uint16_t>(bound_joint), 0, 0, 0};
+      sv.weights = {1, 0, 0, 0};
+      return;
+    }
+    for (int k = 0; k < 4; ++k) {
+      const float w = prim.weights[v * 4 + k];
+      if (!(w > 0)) continue;
+      int j = prim.joints[v * 4 + k] < nodes_ ? nearest_joint(prim.joints[v * 4 + k]) : -1;
+      if (j < 0 || joint_of_[prim.joints[v * 4 + k]] != j) ++remapped_;
+      j = std::max(j, 0);
+      std::size_t slot = 0;  // merge joints that map to the same model joint
+      while (slot < 4 && sv.weights[slot] > 0 && sv.joints[slot] != j) ++slot;
+      if (slot == 4) continue;
+      sv.joints[slot] = static_cast<std::uint16_t>(j);
+      sv.weights[slot] += w;
+    }
+    float sum = sv.weights[0] + sv.weights[1] + sv.weights[2] + sv.weights[3];
+    if (v < prim.dropped_weights.size() && prim.dropped_weights[v] > 0 && sum > 0)
+      sv.dropped = prim.dropped_weights[v] / (sum + prim.dropped_weights[v]);
+    if (!(sum > 0)) sv.joints = {static_cast<std::uint16_t>(rigid_joint), 0, 0, 0}, sv.weights = {1, 0, 0, 0}, sum = 1;
+    for (auto& w : sv.weights) w /= sum;
+    for (int a = 1; a < 4; ++a)
+      for (int b = a; b > 0 && sv.weights[b] > sv.weights[b - 1]; --b)
+        std::swap(sv.weights[b], sv.weights[b - 1]), std::swap(sv.joints[b], sv.joints[b - 1]);
+  }
+
+  void warn_counts() {
+    if (no_normals_) warnings_.add(Severity::warning, 0, "meshes", "primitives without normals: normals computed", "NORMAL", std::to_string(no_normals_) + " primitives");
+    if (no_uvs_) warnings_.add(Severity::warning, 0, "meshes", "primitives without UVs: zero UVs written", "TEXCOORD_0", std::to_string(no_uvs_) + " primitives");
+    if (remapped_) warnings_.add(Severity::warning, 0, "weights", "influences on nodes outside the skeleton moved to the nearest joint above", "0", std::to_string(remapped_));
+    if (rigid_skin_) warnings_.add(Severity::warning, 0, "weights", "skinned primitives without JOINTS_0/WEIGHTS_0 bound rigidly", "0", std::to_string(rigid_skin_));
+  }
+
+  const scene::Scene& s_;
+  const ImportOptions& o_;
+  const char* format_;
+  Diagnostics& warnings_;
+  const std::vector<scene::Joint>& joints_;
+  const std::size_t nodes_;
+  Gathered g_;
+  std::vector<int> joint_of_;  // scene node -> model joint, or -1
+  std::vector<int> node_of_;   // model joint -> scene node, or -1 (the lone joint at the origin)
+  std::vector<scene::Mat4> world_;
+  std::size_t no_normals_ = 0, no_uvs_ = 0, remapped_ = 0, rigid_skin_ = 0;
+};
+
+}  // namespace
+
+Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const char* format, Diagnostics& warnings) {
+  return catch_parse_errors([&] { return Gatherer(s, o, format, warnings).run(); });
 }
 
 }  // namespace boneyard::mgs2::detail

@@ -73,6 +73,57 @@ inline void put_s16(std::vector<std::uint8_t>& out, std::int16_t v) {
 // and the kick flags decode to the primitive's triangles in order. Empty otherwise.
 std::vector<std::uint16_t> exact_kicks(const SrcPrimitive& p);
 
+// Helpers the KMS and EVM builders share: both keep a value from our extras while it still agrees
+// with the glTF, and fall back to what the glTF says otherwise.
+
+// A joint's parent: the glTF's, or the stored negative one (real files use several "no parent"
+// values) when the glTF's is also "none".
+inline std::int32_t stored_parent(const Json& joint_extras, int parent) {
+  const auto stored = jnum<std::int64_t>(joint_extras, "parent", parent);
+  return parent >= 0 || stored == parent || stored >= 0 ? parent : static_cast<std::int32_t>(stored);
+}
+
+// The flag of a new packet: textured strips with the UV sets and textures the primitive has.
+inline std::uint32_t default_packet_flag(const SrcPrimitive& p) {
+  return 0x48 | (p.uv_sets > 1 ? 0x80 : 0) | (p.uv_sets > 2 ? 0x100 : 0) | (p.tex_id[1] ? 0x10 : 0) | (p.tex_id[2] ? 0x20 : 0);
+}
+
+// The stored n_verts (its high half may hold other bits) when an exact packet still has n vertices.
+inline std::uint32_t stored_vertex_count(const Json& packet_extras, std::size_t count, bool exact) {
+  const auto n = static_cast<std::uint32_t>(count);
+  const auto stored_n = jnum<std::uint32_t>(packet_extras, "n_verts", n);
+  return exact && ((stored_n >> 16) != 0 ? (stored_n & 0xFFFF) : stored_n) == n ? stored_n : n;
+}
+
+// Which of the 3 UV arrays a packet stores: the stored choice for an exact packet, else the
+// primitive's sets.
+std::array<bool, 3> stored_uv_sets(const Json& packet_extras, const SrcPrimitive& p, bool exact);
+
+// Low bits (culling hints) of the stored strip's kicks, when they cover the primitive; else empty.
+std::vector<std::uint16_t> stored_source_kicks(const SrcPrimitive& p);
+
+// Appends vertex i's normal as 3 s16 (4096 = 1): the stored one (raw_n, 3 per vertex of n) when it
+// still points the glTF's way, else the glTF's.
+void put_normal(std::vector<std::uint8_t>& out, const std::vector<std::int16_t>& raw_n, std::size_t i, std::size_t n,
+                const SrcVertex& v, const std::string& where);
+
+// Whether two packets (KmsPacket or EvmPacket) hold arrays of the same sizes, so that a template's
+// placement fits the new one.
+template <class Packet>
+bool same_array_sizes(const Packet& a, const Packet& b) {
+  bool same = a.verts.data.size() == b.verts.data.size() && a.norms.data.size() == b.norms.data.size();
+  for (int q = 0; q < 3; ++q) same = same && a.uvs[q].present() == b.uvs[q].present() && a.uvs[q].data.size() == b.uvs[q].data.size();
+  return same;
+}
+
+// Copies the template packet's file offset and array pointers onto the new packet.
+template <class Packet>
+void copy_array_pointers(const Packet& from, Packet& to) {
+  to.file_offset = from.file_offset;
+  to.verts.pointer = from.verts.pointer, to.norms.pointer = from.norms.pointer;
+  for (int q = 0; q < 3; ++q) to.uvs[q].pointer = from.uvs[q].pointer;
+}
+
 // A box holding `pts`, or the stored one when it already holds them, or holds `alt` (the other
 // reading of the box's space, which real files leave open): unchanged files keep theirs.
 void fit_box(const std::vector<std::array<double, 3>>& pts, float* lo, float* hi, const float* stored_lo,

@@ -1,4 +1,4 @@
-// Parts of the OGF reader shared between ogf.cpp and ogf_skeleton.cpp.
+// Parts of the OGF reader shared between ogf.cpp, ogf_skeleton.cpp and ogf_mesh.cpp.
 #pragma once
 
 #include "boneyard/ogf.h"
@@ -6,6 +6,9 @@
 
 namespace boneyard::xray {
 
+// Reads the 0x1 header chunk of the model or of a child into `h` (v4 only; errors name "0x1"). In
+// place: a broken child keeps the fields read before the error.
+void read_ogf_header(const Chunk& header, OgfHeader& h);
 // Parses 0xD, 0x10, 0x13/0x18, 0x11 and 0x12 into `f` (throws ParseError on a broken chunk).
 void parse_ogf_skeleton(OgfFile& f);
 // Parses the 0x9 children into f.children; a broken child keeps its error and the others are read.

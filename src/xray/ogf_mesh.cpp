@@ -126,22 +126,7 @@ void parse_child(const Chunk& c, OgfChild& child, std::vector<Finding>& findings
                         std::to_string(child.chunks.trailing.size()) + " bytes"});
   const Chunk* h = child.chunks.find(kOgfHeader);
   if (h == nullptr) fail(c.payload_offset(), "0x1", "child has no header", "chunk 0x1", "none");
-  {
-    ByteReader r(h->payload, h->payload_offset());
-    try {
-      child.header.format_version = r.u8("format version");
-      child.header.type = r.u8("type");
-      child.header.shader_id = r.u16("shader id");
-      for (auto& v : child.header.bbox) v = r.f32("bounding box");
-      for (auto& v : child.header.sphere) v = r.f32("bounding sphere");
-    } catch (ParseError& e) {
-      e.prepend_path("0x1");
-      throw;
-    }
-    if (child.header.format_version != 4)
-      fail(h->payload_offset(), "0x1 format version", "unsupported OGF version", "4",
-           std::to_string(child.header.format_version));
-  }
+  read_ogf_header(*h, child.header);
   // Each part is parsed with its chunk id in the error path ("0x9/3 0x3 vertex count").
   auto part = [&](std::uint32_t id, const char* name, auto&& fn) {
     const Chunk* p = child.chunks.find(id);

@@ -289,263 +289,334 @@ RecordHint without_keys(RecordHint hint) {
   return hint;
 }
 
-}  // namespace
+// The steps of scene_to_omf over one scene; the members are what the steps share. Each step that
+// can fail returns the error, the first of which ends the import.
+class OmfImporter {
+ public:
+  OmfImporter(const scene::Scene& s, const ImportOptions& o, Diagnostics& warnings, ImportStats& st)
+      : s_(s), o_(o), warnings_(warnings), st_(st), tpl_(o.template_omf) {}
 
-Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diagnostics& warnings, ImportStats* stats) {
-  ImportStats local;
-  ImportStats& st = stats ? *stats : local;
-  st = {};
-  if (s.animations.empty()) return import_error("animations", "the glTF has no animations", ">= 1 animation", "0");
-  // The motion set the animations were exported from (the first animation's, else set 0).
-  const nlohmann::json* sets = member(json_of(s.extras), "xray") ? member(json_of(s.extras)["xray"], "motion_sets") : nullptr;
-  std::size_t set_index = 0;
-  if (const auto* x0 = member(json_of(s.animations[0].extras), "xray")) set_index = number<std::size_t>(*x0, "motion_set").value_or(0);
-  const nlohmann::json* extras_set =
-      sets && sets->is_array() && set_index < sets->size() ? &(*sets)[set_index] : nullptr;
-  auto table_r = bone_table(s, o, extras_set);
-  if (!table_r) return table_r.error();
-  BoneTable& table = table_r.value();
-  if (auto e = check_part_names(table.params)) return *e;
-  const std::size_t n = table.names.size();
-  // Exported records are in the extras set's record order; usable only if that is ours.
-  std::vector<bool> set_order_ok(sets && sets->is_array() ? sets->size() : 0, false);
-  for (std::size_t i = 0; i < set_order_ok.size(); ++i)
-    if (auto p = extras_params((*sets)[i]))
-      if (auto names = names_by_index(*p)) set_order_ok[i] = same_names(*names, table.names);
+  Result<OmfFile> run() {
+    if (s_.animations.empty()) return import_error("animations", "the glTF has no animations", ">= 1 animation", "0");
+    if (auto e = read_bones()) return *e;
+    map_joints();
+    if (tpl_)
+      for (std::size_t i = 0; i < tpl_->motions.params.motions.size() && i < tpl_->motions.motions.size(); ++i)
+        tpl_by_name_.emplace(tpl_->motions.params.motions[i].name, i);
+    rot_ch_.resize(n_), tr_ch_.resize(n_);
+    for (std::size_t a = 0; a < s_.animations.size(); ++a)
+      if (auto e = import_motion(a)) return *e;
+    st_.motions = keys_out_.size();
+    warn_summaries();
+    return assemble();
+  }
+
+ private:
+  // The bone table from the motion set the animations were exported from (the first animation's,
+  // else set 0), and which exported sets list their records in that table's order.
+  std::optional<Finding> read_bones() {
+    sets_ = member(json_of(s_.extras), "xray") ? member(json_of(s_.extras)["xray"], "motion_sets") : nullptr;
+    std::size_t set_index = 0;
+    if (const auto* x0 = member(json_of(s_.animations[0].extras), "xray")) set_index = number<std::size_t>(*x0, "motion_set").value_or(0);
+    const nlohmann::json* extras_set =
+        sets_ && sets_->is_array() && set_index < sets_->size() ? &(*sets_)[set_index] : nullptr;
+    auto table_r = bone_table(s_, o_, extras_set);
+    if (!table_r) return table_r.error();
+    table_ = std::move(table_r.value());
+    if (auto e = check_part_names(table_.params)) return *e;
+    n_ = table_.names.size();
+    // Exported records are in the extras set's record order; usable only if that is ours.
+    set_order_ok_.assign(sets_ && sets_->is_array() ? sets_->size() : 0, false);
+    for (std::size_t i = 0; i < set_order_ok_.size(); ++i)
+      if (auto p = extras_params((*sets_)[i]))
+        if (auto names = names_by_index(*p)) set_order_ok_[i] = same_names(*names, table_.names);
+    return std::nullopt;
+  }
 
   // glTF node -> motion-bone index, by name (exact first, then case-insensitive like the engine).
-  std::map<std::string, std::size_t> exact, folded;
-  for (std::size_t i = 0; i < n; ++i) {
-    exact.emplace(table.names[i], i);
-    folded.emplace(lower_ascii(table.names[i]), i);
-  }
-  std::vector<std::size_t> bone_of(s.skeleton.joints.size(), kNone);
-  for (std::size_t j = 0; j < s.skeleton.joints.size(); ++j) {
-    const auto& jt = s.skeleton.joints[j];
-    auto cp = member(json_of(jt.extras), "xray") ? extras_name(json_of(jt.extras)["xray"], "name") : std::nullopt;
-    if (!cp) cp = utf8_to_cp1251(jt.name);
-    if (!cp) continue;
-    if (auto it = exact.find(*cp); it != exact.end()) bone_of[j] = it->second;
-    else if (auto f = folded.find(lower_ascii(*cp)); f != folded.end()) bone_of[j] = f->second;
+  void map_joints() {
+    std::map<std::string, std::size_t> exact, folded;
+    for (std::size_t i = 0; i < n_; ++i) {
+      exact.emplace(table_.names[i], i);
+      folded.emplace(lower_ascii(table_.names[i]), i);
+    }
+    bone_of_.assign(s_.skeleton.joints.size(), kNone);
+    for (std::size_t j = 0; j < s_.skeleton.joints.size(); ++j) {
+      const auto& jt = s_.skeleton.joints[j];
+      auto cp = member(json_of(jt.extras), "xray") ? extras_name(json_of(jt.extras)["xray"], "name") : std::nullopt;
+      if (!cp) cp = utf8_to_cp1251(jt.name);
+      if (!cp) continue;
+      if (auto it = exact.find(*cp); it != exact.end()) bone_of_[j] = it->second;
+      else if (auto f = folded.find(lower_ascii(*cp)); f != folded.end()) bone_of_[j] = f->second;
+    }
   }
 
-  const OmfFile* tpl = o.template_omf;
-  std::multimap<std::string, std::size_t> tpl_by_name;
-  if (tpl)
-    for (std::size_t i = 0; i < tpl->motions.params.motions.size() && i < tpl->motions.motions.size(); ++i)
-      tpl_by_name.emplace(tpl->motions.params.motions[i].name, i);
-
-  OmfFile out;
-  std::vector<MotionKeys> keys_out;
-  std::vector<MotionParams> params_out;
-  std::vector<std::size_t> tpl_index;  // per new motion: template motion or kNone
-  std::vector<std::string> default_motions;
-  std::vector<const scene::Channel*> rot_ch(n), tr_ch(n);
-  std::map<std::string, std::size_t> used_names;  // same-named motions take template matches in order
-  // Ignored channels are summarised once per file (a glTF for another rig would otherwise print
-  // thousands of lines): how many, on which nodes, and the first one with its full path.
-  std::size_t outside_count = 0, scale_count = 0;
-  std::string outside_first, scale_first;
-  std::map<std::string, int> outside_nodes;
-  std::uint64_t total_frames = 0;
-  for (std::size_t a = 0; a < s.animations.size(); ++a) {
-    const auto& anim = s.animations[a];
-    const std::string aw = "animation \"" + escape_controls(anim.name) + "\"";
-    static const nlohmann::json kNull;
-    const nlohmann::json& x = member(json_of(anim.extras), "xray") ? json_of(anim.extras)["xray"] : kNull;
-    if (anim.timelines.size() != 1 || anim.timelines[0].times.empty())
-      return import_error(aw, "animation was not sampled (one timeline expected)");
-    const std::size_t sampled = anim.timelines[0].times.size();
-    // A motion whose every channel is static or constant was exported as single keys at t = 0,
-    // so the glTF has no duration; the exported frame count restores it (glTF holds the last
-    // key's value past the end, so the longer motion means the same).
-    // Such a motion is "held": its records are static and constant, whatever the frame count, so
-    // nothing below is allocated per frame for it; the count is still bounded (limits.h).
+  // The motion's frame count, checked against the limits for one motion and for all so far.
+  // A motion whose every channel is static or constant was exported as single keys at t = 0,
+  // so the glTF has no duration; the exported frame count restores it (glTF holds the last
+  // key's value past the end, so the longer motion means the same).
+  // Such a motion is "held": its records are static and constant, whatever the frame count, so
+  // nothing below is allocated per frame for it; the count is still bounded (limits.h).
+  std::optional<Finding> motion_frames(const nlohmann::json& x, const std::string& aw, std::size_t sampled, bool& held,
+                                       std::uint64_t& frames) {
     const auto* exported_frames = member(x, "frames");
-    const bool held = sampled == 1 && exported_frames && exported_frames->is_number_unsigned() &&
-                      exported_frames->get<std::uint64_t>() > 1;
-    const std::uint64_t frames = held ? exported_frames->get<std::uint64_t>() : sampled;
+    held = sampled == 1 && exported_frames && exported_frames->is_number_unsigned() && exported_frames->get<std::uint64_t>() > 1;
+    frames = held ? exported_frames->get<std::uint64_t>() : sampled;
     if (frames > kMaxMotionFrames)
       return import_error(aw, "motion too long to convert", "<= " + frames_text(kMaxMotionFrames),
                           std::to_string(frames) + " frames");
-    total_frames += frames;
-    if (total_frames > kMaxTotalFrames)
+    total_frames_ += frames;
+    if (total_frames_ > kMaxTotalFrames)
       return import_error(aw, "motions too long in total to convert (the limit is for all motions of one conversion)",
                           "<= " + frames_text(kMaxTotalFrames) + " in all",
-                          std::to_string(total_frames) + " frames up to here");
-    auto name = extras_name(x, "name");
-    if (!name) name = utf8_to_cp1251(anim.name);
-    if (!name) return import_error(aw, "motion name has no cp1251 encoding", "Latin or Cyrillic characters", anim.name);
-    if (name->size() > kMaxNameBytes)
-      return import_error(aw, "motion name too long for the engine", "<= 127 bytes", std::to_string(name->size()));
-    if (auto e = name_error(aw, "motion name", *name, OmfName::motion)) return *e;
-    std::fill(rot_ch.begin(), rot_ch.end(), nullptr);
-    std::fill(tr_ch.begin(), tr_ch.end(), nullptr);
+                          std::to_string(total_frames_) + " frames up to here");
+    return std::nullopt;
+  }
+
+  // The channels of one animation per bone (rot_ch_, tr_ch_); scale channels and channels on
+  // nodes outside the skeleton are counted for the summary warnings.
+  std::optional<Finding> map_channels(const scene::Animation& anim, const std::string& aw, std::size_t sampled) {
+    std::fill(rot_ch_.begin(), rot_ch_.end(), nullptr);
+    std::fill(tr_ch_.begin(), tr_ch_.end(), nullptr);
     std::size_t mapped = 0, first_unmapped = kNone;
     for (std::size_t c = 0; c < anim.channels.size(); ++c) {
       const auto& ch = anim.channels[c];
-      const std::string node = ch.joint < s.skeleton.joints.size() ? s.skeleton.joints[ch.joint].name : "?";
+      const std::string node = ch.joint < s_.skeleton.joints.size() ? s_.skeleton.joints[ch.joint].name : "?";
       const char* path = ch.path == scene::Channel::Path::rotation ? "rotation"
                          : ch.path == scene::Channel::Path::translation ? "translation" : "scale";
       const std::string cw = aw + " channel " + std::to_string(c) + " (node \"" + node + "\" " + path + ")";
       if (ch.timeline != 0 || ch.values.size() != sampled * (ch.path == scene::Channel::Path::rotation ? 4 : 3))
         return import_error(cw, "channel was not sampled on the animation's timeline");
       if (ch.path == scene::Channel::Path::scale) {
-        if (scale_count++ == 0) scale_first = cw;
+        if (scale_count_++ == 0) scale_first_ = cw;
         continue;
       }
-      const std::size_t bone = ch.joint < bone_of.size() ? bone_of[ch.joint] : kNone;
+      const std::size_t bone = ch.joint < bone_of_.size() ? bone_of_[ch.joint] : kNone;
       if (bone == kNone) {
         if (first_unmapped == kNone) first_unmapped = c;
-        if (outside_count++ == 0) outside_first = cw;
-        outside_nodes[node] = 1;
+        if (outside_count_++ == 0) outside_first_ = cw;
+        outside_nodes_[node] = 1;
         continue;
       }
-      auto& slot = ch.path == scene::Channel::Path::rotation ? rot_ch[bone] : tr_ch[bone];
-      if (slot) warnings.add(Severity::warning, 0, cw, "second channel for the same bone and path; the later one is used");
+      auto& slot = ch.path == scene::Channel::Path::rotation ? rot_ch_[bone] : tr_ch_[bone];
+      if (slot) warnings_.add(Severity::warning, 0, cw, "second channel for the same bone and path; the later one is used");
       slot = &ch;
       ++mapped;
     }
     if (mapped == 0) {
       const std::size_t c = first_unmapped == kNone ? 0 : first_unmapped;
       const auto& ch = anim.channels[c];
-      const std::string node = ch.joint < s.skeleton.joints.size() ? s.skeleton.joints[ch.joint].name : "?";
+      const std::string node = ch.joint < s_.skeleton.joints.size() ? s_.skeleton.joints[ch.joint].name : "?";
       return import_error(aw + " channel " + std::to_string(c) + " (node \"" + node + "\")",
                           "no channel of the animation targets a skeleton bone (joint names do not match)",
-                          "node names such as \"" + table.names[0] + "\"", "\"" + node + "\"");
+                          "node names such as \"" + table_.names[0] + "\"", "\"" + node + "\"");
     }
-    // The template's motion of the same name (the k-th of several same-named ones for the k-th).
+    return std::nullopt;
+  }
+
+  // The template's motion of the same name (the k-th of several same-named ones for the k-th).
+  std::size_t template_motion(const std::string& name) {
     std::size_t ti = kNone;
-    if (tpl) {
-      const std::size_t nth = used_names[*name]++;
-      auto range = tpl_by_name.equal_range(*name);
+    if (tpl_) {
+      const std::size_t nth = used_names_[name]++;
+      auto range = tpl_by_name_.equal_range(name);
       std::size_t k = 0;
       for (auto it = range.first; it != range.second; ++it, ++k)
         if (k == nth) ti = it->second;
     }
-    const MotionKeys* tmk = ti != kNone && !tpl->motions.motions[ti].error &&
-                                    tpl->motions.motions[ti].bones.size() == n && tpl->motions.motions[ti].frames > 0
-                                ? &tpl->motions.motions[ti]
+    return ti;
+  }
+
+  std::optional<Finding> import_motion(std::size_t a) {
+    const auto& anim = s_.animations[a];
+    const std::string aw = "animation \"" + escape_controls(anim.name) + "\"";
+    static const nlohmann::json kNull;
+    const nlohmann::json& x = member(json_of(anim.extras), "xray") ? json_of(anim.extras)["xray"] : kNull;
+    if (anim.timelines.size() != 1 || anim.timelines[0].times.empty())
+      return import_error(aw, "animation was not sampled (one timeline expected)");
+    const std::size_t sampled = anim.timelines[0].times.size();
+    bool held = false;
+    std::uint64_t frames = 0;
+    if (auto e = motion_frames(x, aw, sampled, held, frames)) return e;
+    auto name = extras_name(x, "name");
+    if (!name) name = utf8_to_cp1251(anim.name);
+    if (!name) return import_error(aw, "motion name has no cp1251 encoding", "Latin or Cyrillic characters", anim.name);
+    if (name->size() > kMaxNameBytes)
+      return import_error(aw, "motion name too long for the engine", "<= 127 bytes", std::to_string(name->size()));
+    if (auto e = name_error(aw, "motion name", *name, OmfName::motion)) return e;
+    if (auto e = map_channels(anim, aw, sampled)) return e;
+    const std::size_t ti = template_motion(*name);
+    const MotionKeys* tmk = ti != kNone && !tpl_->motions.motions[ti].error &&
+                                    tpl_->motions.motions[ti].bones.size() == n_ && tpl_->motions.motions[ti].frames > 0
+                                ? &tpl_->motions.motions[ti]
                                 : nullptr;
     const auto motion_set = number<std::size_t>(x, "motion_set");
     const nlohmann::json* records = member(x, "records");
-    if (!(records && records->is_array() && records->size() == n && motion_set && *motion_set < set_order_ok.size() &&
-          set_order_ok[*motion_set]))
+    if (!(records && records->is_array() && records->size() == n_ && motion_set && *motion_set < set_order_ok_.size() &&
+          set_order_ok_[*motion_set]))
       records = nullptr;
 
     MotionKeys mk;
     mk.name = extras_name(x, "keys_name").value_or(tmk ? tmk->name : *name);
-    if (auto e = name_error(aw, "keys name", mk.name, OmfName::motion)) return *e;
+    if (auto e = name_error(aw, "keys name", mk.name, OmfName::motion)) return e;
     mk.frames = static_cast<std::uint32_t>(frames);
     if (tmk && tmk->frames == frames) mk.tail = tmk->tail;
-    mk.bones.resize(n);
-    for (std::size_t r = 0; r < n; ++r) {
-      RecordSource src{rot_ch[r], tr_ch[r], tmk ? &tmk->bones[r] : nullptr, tmk ? tmk->frames : 0,
-                       table.bind_rotation[r], table.bind_translation[r], sampled};
-      const BoneKeys* tk = tmk && tmk->frames == frames ? &tmk->bones[r] : nullptr;
-      const bool reuse_rot = tk && rotation_matches(src, *tk, frames);
-      const bool reuse_tr = tk && translation_matches(src, *tk, frames);
-      BoneKeys& b = mk.bones[r];
-      ++st.records;
-      if (reuse_rot && reuse_tr) {
-        b = *tk;  // verbatim: flags, CRCs, keys, size and init
-        ++st.template_records;
-        continue;
-      }
-      const RecordHint hint = record_hint(records, r);
-      if (reuse_rot) {
-        b.flags |= static_cast<std::uint8_t>(tk->flags & kFlagRKeysAbsent);
-        b.rotation_keys = tk->rotation_keys;
-        b.rotation_crc = tk->rotation_crc;
-      } else {
-        // A held motion's one sample becomes a static key (a "keyed" hint cannot hold for it).
-        quantise_rotation(src, held ? 1 : frames, held || !hint.present || (hint.flags & kFlagRKeysAbsent), out, b);
-      }
-      if (reuse_tr) {
-        b.flags |= static_cast<std::uint8_t>(tk->flags & (kFlagTKeysPresent | kFlagTKeys16));
-        b.translation_keys = tk->translation_keys;
-        b.translation_crc = tk->translation_crc;
-        b.translation_size = tk->translation_size;
-        b.translation_init = tk->translation_init;
-      } else if (quantise_translation(src, held ? 1 : frames, held ? without_keys(hint) : hint, o.hq, out, b)) {
-        ++st.extras_layouts;
-      }
-      if (hint.present) {
-        ++st.crc_checked;
-        const bool rot_same = b.rotation_static() ? true : hint.rotation_crc == b.rotation_crc;
-        const bool tr_same = b.translation_keyed() ? hint.translation_crc == b.translation_crc : true;
-        if (rot_same && tr_same && hint.flags == b.flags) ++st.crc_matches;
-      }
-    }
+    mk.bones.resize(n_);
+    for (std::size_t r = 0; r < n_; ++r) build_record(r, tmk, records, frames, sampled, held, mk.bones[r]);
     bool defaults = false;
-    params_out.push_back(motion_params(*name, x, ti != kNone ? &tpl->motions.params.motions[ti] : nullptr, a, defaults));
-    if (auto e = check_mark_names(params_out.back(), x, aw)) return *e;
-    if (defaults) default_motions.push_back(anim.name);
-    keys_out.push_back(std::move(mk));
-    tpl_index.push_back(ti);
-  }
-  st.motions = keys_out.size();
-  if (scale_count > 0)
-    warnings.add(Severity::warning, 0, scale_first, "scale channels are ignored (X-Ray motions have no scale)", "",
-                 std::to_string(scale_count) + " scale channel(s)");
-  if (outside_count > 0) {
-    std::string nodes;
-    for (const auto& [node, unused] : outside_nodes) nodes += (nodes.empty() ? "" : ", ") + node;
-    warnings.add(Severity::warning, 0, outside_first, "channels on nodes outside the skeleton are ignored",
-                 "skeleton bones", std::to_string(outside_count) + " channel(s) on " + nodes);
+    params_out_.push_back(motion_params(*name, x, ti != kNone ? &tpl_->motions.params.motions[ti] : nullptr, a, defaults));
+    if (auto e = check_mark_names(params_out_.back(), x, aw)) return e;
+    if (defaults) default_motions_.push_back(anim.name);
+    keys_out_.push_back(std::move(mk));
+    tpl_index_.push_back(ti);
+    return std::nullopt;
   }
 
-  if (table.default_part)
-    warnings.add(Severity::warning, 0, "0xF parts", "no bone parts in the glTF or a template: one part \"default\" with all bones",
-                 "", std::to_string(n) + " bones");
-  if (!default_motions.empty()) {
-    std::string list;
-    for (const auto& m : default_motions) list += (list.empty() ? "" : ", ") + m;
-    warnings.add(Severity::warning, 0, "0xF motions",
-                 "no params in the glTF or a template: defaults used (speed 1, power 1, accrue 2, falloff 2, flags 0, all parts)",
-                 "", std::to_string(default_motions.size()) + " motion(s): " + list);
+  // Record r of a motion: the template's rotation and translation where they still hold, else
+  // quantised from the channels (under the exported layout hint when there is one).
+  void build_record(std::size_t r, const MotionKeys* tmk, const nlohmann::json* records, std::uint64_t frames,
+                    std::size_t sampled, bool held, BoneKeys& b) {
+    RecordSource src{rot_ch_[r], tr_ch_[r], tmk ? &tmk->bones[r] : nullptr, tmk ? tmk->frames : 0,
+                     table_.bind_rotation[r], table_.bind_translation[r], sampled};
+    const BoneKeys* tk = tmk && tmk->frames == frames ? &tmk->bones[r] : nullptr;
+    const bool reuse_rot = tk && rotation_matches(src, *tk, frames);
+    const bool reuse_tr = tk && translation_matches(src, *tk, frames);
+    ++st_.records;
+    if (reuse_rot && reuse_tr) {
+      b = *tk;  // verbatim: flags, CRCs, keys, size and init
+      ++st_.template_records;
+      return;
+    }
+    const RecordHint hint = record_hint(records, r);
+    if (reuse_rot) {
+      b.flags |= static_cast<std::uint8_t>(tk->flags & kFlagRKeysAbsent);
+      b.rotation_keys = tk->rotation_keys;
+      b.rotation_crc = tk->rotation_crc;
+    } else {
+      // A held motion's one sample becomes a static key (a "keyed" hint cannot hold for it).
+      quantise_rotation(src, held ? 1 : frames, held || !hint.present || (hint.flags & kFlagRKeysAbsent), out_, b);
+    }
+    if (reuse_tr) {
+      b.flags |= static_cast<std::uint8_t>(tk->flags & (kFlagTKeysPresent | kFlagTKeys16));
+      b.translation_keys = tk->translation_keys;
+      b.translation_crc = tk->translation_crc;
+      b.translation_size = tk->translation_size;
+      b.translation_init = tk->translation_init;
+    } else if (quantise_translation(src, held ? 1 : frames, held ? without_keys(hint) : hint, o_.hq, out_, b)) {
+      ++st_.extras_layouts;
+    }
+    if (hint.present) {
+      ++st_.crc_checked;
+      const bool rot_same = b.rotation_static() ? true : hint.rotation_crc == b.rotation_crc;
+      const bool tr_same = b.translation_keyed() ? hint.translation_crc == b.translation_crc : true;
+      if (rot_same && tr_same && hint.flags == b.flags) ++st_.crc_matches;
+    }
+  }
+
+  // Ignored channels are summarised once per file (a glTF for another rig would otherwise print
+  // thousands of lines): how many, on which nodes, and the first one with its full path.
+  void warn_summaries() {
+    if (scale_count_ > 0)
+      warnings_.add(Severity::warning, 0, scale_first_, "scale channels are ignored (X-Ray motions have no scale)", "",
+                    std::to_string(scale_count_) + " scale channel(s)");
+    if (outside_count_ > 0) {
+      std::string nodes;
+      for (const auto& [node, unused] : outside_nodes_) nodes += (nodes.empty() ? "" : ", ") + node;
+      warnings_.add(Severity::warning, 0, outside_first_, "channels on nodes outside the skeleton are ignored",
+                    "skeleton bones", std::to_string(outside_count_) + " channel(s) on " + nodes);
+    }
+    if (table_.default_part)
+      warnings_.add(Severity::warning, 0, "0xF parts", "no bone parts in the glTF or a template: one part \"default\" with all bones",
+                    "", std::to_string(n_) + " bones");
+    if (!default_motions_.empty()) {
+      std::string list;
+      for (const auto& m : default_motions_) list += (list.empty() ? "" : ", ") + m;
+      warnings_.add(Severity::warning, 0, "0xF motions",
+                    "no params in the glTF or a template: defaults used (speed 1, power 1, accrue 2, falloff 2, flags 0, all parts)",
+                    "", std::to_string(default_motions_.size()) + " motion(s): " + list);
+    }
+  }
+
+  // Whether the template holds exactly these motions, each matched once.
+  bool template_holds_same_set() const {
+    bool same_set = tpl_ != nullptr && tpl_->motions.motions.size() == tpl_->motions.params.motions.size() &&
+                    tpl_->motions.params.motions.size() == keys_out_.size();
+    if (same_set) {
+      std::vector<bool> hit(keys_out_.size(), false);
+      for (std::size_t ti : tpl_index_) {
+        if (ti == kNone || hit[ti]) { same_set = false; break; }
+        hit[ti] = true;
+      }
+    }
+    return same_set;
   }
 
   // The template's container when it holds exactly these motions: its layout, unknown chunks
-  // and motion order survive, and unedited motions keep their bytes.
-  bool same_set = tpl != nullptr && tpl->motions.motions.size() == tpl->motions.params.motions.size() &&
-                  tpl->motions.params.motions.size() == keys_out.size();
-  if (same_set) {
-    std::vector<bool> hit(keys_out.size(), false);
-    for (std::size_t ti : tpl_index) {
-      if (ti == kNone || hit[ti]) { same_set = false; break; }
-      hit[ti] = true;
+  // and motion order survive, and unedited motions keep their bytes. Else a new container.
+  OmfFile assemble() {
+    OmfFile& out = out_;
+    if (template_holds_same_set()) {
+      auto own = out.owned;  // keys quantised so far live here
+      out = *tpl_;
+      out.keep_alive.push_back(tpl_->owned);
+      out.keep_alive.push_back(tpl_->source);
+      out.owned = own;
+      for (std::size_t m = 0; m < keys_out_.size(); ++m) {
+        MotionKeys& slot = out.motions.motions[tpl_index_[m]];
+        keys_out_[m].raw_id = slot.raw_id;
+        keys_out_[m].offset = slot.offset;
+        slot = std::move(keys_out_[m]);
+        out.motions.params.motions[tpl_index_[m]] = std::move(params_out_[m]);
+      }
+      st_.template_container = true;
+      return std::move(out);
     }
-  }
-  if (same_set) {
-    auto own = out.owned;  // keys quantised so far live here
-    out = *tpl;
-    out.keep_alive.push_back(tpl->owned);
-    out.keep_alive.push_back(tpl->source);
-    out.owned = own;
-    for (std::size_t m = 0; m < keys_out.size(); ++m) {
-      MotionKeys& slot = out.motions.motions[tpl_index[m]];
-      keys_out[m].raw_id = slot.raw_id;
-      keys_out[m].offset = slot.offset;
-      slot = std::move(keys_out[m]);
-      out.motions.params.motions[tpl_index[m]] = std::move(params_out[m]);
+    out.chunks = {{TopChunk::Kind::motions, kChunkMotions, 0, {}}, {TopChunk::Kind::params, kChunkParams, 0, {}}};
+    if (tpl_) {
+      out.keep_alive.push_back(tpl_->owned);
+      out.keep_alive.push_back(tpl_->source);
     }
-    st.template_container = true;
-    return out;
+    out.motions.params = table_.params;
+    out.motions.params.motions = std::move(params_out_);
+    out.motions.params.tail = {};
+    out.motions.params.raw_id = kChunkParams;
+    out.motions.motions = std::move(keys_out_);
+    EditReport report;
+    rebuild_motion_layout(out, report);
+    return std::move(out);
   }
-  out.chunks = {{TopChunk::Kind::motions, kChunkMotions, 0, {}}, {TopChunk::Kind::params, kChunkParams, 0, {}}};
-  if (tpl) {
-    out.keep_alive.push_back(tpl->owned);
-    out.keep_alive.push_back(tpl->source);
-  }
-  out.motions.params = table.params;
-  out.motions.params.motions = std::move(params_out);
-  out.motions.params.tail = {};
-  out.motions.params.raw_id = kChunkParams;
-  out.motions.motions = std::move(keys_out);
-  EditReport report;
-  rebuild_motion_layout(out, report);
-  return out;
+
+  const scene::Scene& s_;
+  const ImportOptions& o_;
+  Diagnostics& warnings_;
+  ImportStats& st_;
+  const OmfFile* tpl_;
+  const nlohmann::json* sets_ = nullptr;  // the exported motion sets in our scene extras
+  BoneTable table_;
+  std::size_t n_ = 0;  // motion bones
+  std::vector<bool> set_order_ok_;
+  std::vector<std::size_t> bone_of_;  // glTF node -> motion bone, or kNone
+  std::multimap<std::string, std::size_t> tpl_by_name_;
+  std::map<std::string, std::size_t> used_names_;  // same-named motions take template matches in order
+  OmfFile out_;
+  std::vector<MotionKeys> keys_out_;
+  std::vector<MotionParams> params_out_;
+  std::vector<std::size_t> tpl_index_;  // per new motion: template motion or kNone
+  std::vector<std::string> default_motions_;
+  std::vector<const scene::Channel*> rot_ch_, tr_ch_;  // the animation's channels per motion bone
+  std::size_t outside_count_ = 0, scale_count_ = 0;
+  std::string outside_first_, scale_first_;
+  std::map<std::string, int> outside_nodes_;
+  std::uint64_t total_frames_ = 0;
+};
+
+}  // namespace
+
+Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diagnostics& warnings, ImportStats* stats) {
+  ImportStats local;
+  ImportStats& st = stats ? *stats : local;
+  st = {};
+  return OmfImporter(s, o, warnings, st).run();
 }
 
 }  // namespace boneyard::xray
