@@ -23,7 +23,7 @@ build/boneyard omf list "$tmp/renamed.omf" | grep -Eq '^ +0  hello ' \
 build/boneyard validate "$tmp/renamed.omf"
 
 echo "== package: the library configures without CLI11"
-cmake -S . -B "$tmp/no-cli" -G Ninja -DBONEYARD_CLI=OFF -DBONEYARD_TESTS=OFF -DBONEYARD_BENCH=OFF \
+cmake --no-warn-unused-cli -S . -B "$tmp/no-cli" -G Ninja -DBONEYARD_CLI=OFF -DBONEYARD_TESTS=OFF -DBONEYARD_BENCH=OFF \
   -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON >/dev/null
 if ninja -C "$tmp/no-cli" -t targets all | grep -q boneyard_cli; then
   echo "package: BONEYARD_CLI=OFF still builds the CLI"; exit 1
@@ -42,7 +42,7 @@ add_executable(user main.cpp)
 target_link_libraries(user PRIVATE boneyard::boneyard)
 CMAKE
 # Not top-level: no CLI, tests or benchmarks, so neither CLI11 nor GTest may be looked for.
-cmake -S "$tmp/sub" -B "$tmp/sub/build" -G Ninja -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON \
+cmake --no-warn-unused-cli -S "$tmp/sub" -B "$tmp/sub/build" -G Ninja -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON \
   -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >/dev/null
 ninja -C "$tmp/sub/build" CMakeFiles/user.dir/main.cpp.o >/dev/null
 echo "package: ok"
