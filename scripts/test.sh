@@ -11,6 +11,9 @@ asan_unit_tests='BadInput|Truncat|Corrupt|AbsurdCounts|HugeCounts|ParentCycles|E
 cmake --build --preset release -j"$(nproc)"
 ctest --preset release -j"$(nproc)"
 
+# boneyard as a library: installed (examples/consumer), without CLI11, through add_subdirectory.
+scripts/test_package.sh
+
 # The crafted- and corrupted-input tests again under AddressSanitizer + UBSan (Debug): the hostile
 # suite (tests/hostile, label "hostile") and the readers' truncation/corruption unit tests.
 cmake --preset asan >/dev/null

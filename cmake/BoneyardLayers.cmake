@@ -1,0 +1,70 @@
+# The layer rules of docs/architecture.md, checked on every build:
+#  * links (at configure time): each library links only the layers below it;
+#  * includes (a build step re-run when a source changes): each folder and each public header
+#    includes only headers of its own layer or of the layers it may use.
+# A public header must be listed in the table below, so a new header gets a layer on purpose.
+
+# Layer -> the layers it may use (itself included).
+set(BONEYARD_LAYER_USES_core core)
+set(BONEYARD_LAYER_USES_scene core scene)
+set(BONEYARD_LAYER_USES_gltf core scene gltf)
+set(BONEYARD_LAYER_USES_xray core scene xray)
+set(BONEYARD_LAYER_USES_mgs2 core scene mgs2)
+set(BONEYARD_LAYER_USES_registry core scene gltf xray mgs2 registry)
+set(BONEYARD_LAYER_USES_view core scene gltf xray mgs2 registry view)
+set(BONEYARD_LAYER_USES_cli core scene gltf xray mgs2 registry view cli)
+
+# Public header (include/boneyard/NAME.h) -> layer.
+set(BONEYARD_HEADERS_core bytes chunks crc32 diagnostics file_io interrupt json_writer limits math text)
+set(BONEYARD_HEADERS_scene scene)
+set(BONEYARD_HEADERS_gltf gltf gltf_read)
+set(BONEYARD_HEADERS_xray ogf omf omf_edit omf_report omf_validate xray_import xray_options xray_scene)
+set(BONEYARD_HEADERS_mgs2 evm kms mgs2_layout mgs2_options mgs2_report mgs2_scene mgs2_validate strcode strips)
+set(BONEYARD_HEADERS_registry batch document)
+set(BONEYARD_HEADERS_view view)
+
+# Library target -> the boneyard libraries it may link.
+set(BONEYARD_LINKS_boneyard_core "")
+set(BONEYARD_LINKS_boneyard_scene boneyard_core)
+set(BONEYARD_LINKS_boneyard_gltf boneyard_scene)
+set(BONEYARD_LINKS_boneyard_gltf_read boneyard_scene)
+set(BONEYARD_LINKS_boneyard_xray boneyard_core boneyard_scene)
+set(BONEYARD_LINKS_boneyard_mgs2 boneyard_core boneyard_scene)
+set(BONEYARD_LINKS_boneyard boneyard_xray boneyard_mgs2 boneyard_gltf boneyard_gltf_read)
+
+function(boneyard_check_layers)
+  get_property(libraries GLOBAL PROPERTY BONEYARD_LIBRARIES)
+  foreach(lib IN LISTS libraries)
+    get_target_property(items ${lib} LINK_LIBRARIES)
+    foreach(item IN LISTS items)
+      if(item MATCHES "^boneyard" AND NOT item STREQUAL "boneyard_warnings" AND NOT item IN_LIST BONEYARD_LINKS_${lib})
+        message(FATAL_ERROR "layer rule: ${lib} links ${item}; it may link only: ${BONEYARD_LINKS_${lib}} (cmake/BoneyardLayers.cmake)")
+      endif()
+    endforeach()
+  endforeach()
+
+  set(args "")
+  set(depends "")
+  foreach(layer core scene gltf xray mgs2 registry view cli)
+    # Lists travel through the command line as "USES_x=a+b,HEADERS_x=c+d,...".
+    string(REPLACE ";" "+" uses "${BONEYARD_LAYER_USES_${layer}}")
+    string(REPLACE ";" "+" owned "${BONEYARD_HEADERS_${layer}}")
+    list(APPEND args "USES_${layer}=${uses}" "HEADERS_${layer}=${owned}")
+    file(GLOB files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${layer}/*.cpp ${PROJECT_SOURCE_DIR}/src/${layer}/*.h)
+    list(APPEND depends ${files})
+  endforeach()
+  file(GLOB headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/boneyard/*.h)
+  list(APPEND depends ${headers})
+  set(stamp ${CMAKE_CURRENT_BINARY_DIR}/layer_check.stamp)
+  string(REPLACE ";" "," args "${args}")
+  add_custom_command(OUTPUT ${stamp}
+    COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} "-DRULES=${args}" -DSTAMP=${stamp}
+            -P ${PROJECT_SOURCE_DIR}/cmake/check_layers.cmake
+    DEPENDS ${depends} ${PROJECT_SOURCE_DIR}/cmake/check_layers.cmake ${PROJECT_SOURCE_DIR}/cmake/BoneyardLayers.cmake
+    COMMENT "Checking the layer rules (includes)"
+    VERBATIM)
+  add_custom_target(layer_check ALL DEPENDS ${stamp})
+  foreach(lib IN LISTS libraries)
+    add_dependencies(${lib} layer_check)
+  endforeach()
+endfunction()
