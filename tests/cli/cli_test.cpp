@@ -29,9 +29,14 @@ TEST_F(Cli, HelpForEveryCommand) {
     EXPECT_EQ(r.code, 0) << c;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << c << r.out;
   }
-  EXPECT_EQ(run_cli("").code, 2);
-  EXPECT_EQ(run_cli("frobnicate").code, 2);
-  EXPECT_EQ(run_cli("validate").code, 2);
+  for (const char* args : {"", "frobnicate"}) {
+    const CliRun r = run_cli(args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(r.err, "A subcommand is required\nRun with --help for more information.\n") << args;
+  }
+  const CliRun r = run_cli("validate");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "files is required\nRun with --help for more information.\n");
 }
 
 TEST_F(Cli, ValidateExitCodes) {
@@ -77,7 +82,9 @@ TEST_F(Cli, BadInputGetsOneClearLine) {
   r = run_cli("info " + quote(dir_));
   EXPECT_EQ(r.code, 2);  // a directory is an I/O problem, like a missing file (issue 11)
   EXPECT_NE(r.err.find("is a directory"), std::string::npos);
-  EXPECT_EQ(run_cli("info " + quote(dir_ / "missing.omf")).code, 2);
+  r = run_cli("info " + quote(dir_ / "missing.omf"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, (dir_ / "missing.omf").string() + ": cannot open: No such file or directory\n");
 }
 
 TEST_F(Cli, DumpIsJsonFollowingTheSchema) {
@@ -112,13 +119,20 @@ TEST_F(Cli, ConvertRewritesByteExactAndNeverClobbers) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("refusing to overwrite the input"), std::string::npos);
 
-  EXPECT_EQ(run_cli("convert " + quote(omf) + " -o " + quote(dir_ / "x.kms")).code, 2);
-  EXPECT_EQ(run_cli("convert " + quote(omf) + " -o " + quote(dir_ / "no" / "dir.omf")).code, 2);
+  r = run_cli("convert " + quote(omf) + " -o " + quote(dir_ / "x.kms"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, omf.string() + ": cannot convert omf to '.kms' (possible: .omf, .glb, .gltf)\n");
+  r = run_cli("convert " + quote(omf) + " -o " + quote(dir_ / "no" / "dir.omf"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("cannot create " + (dir_ / "no").string() + "/", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(": No such file or directory"), std::string::npos) << r.err;
   const std::size_t before = files_in_dir();
   auto cut = bytes;
   cut.resize(40);
   const auto broken = write("broken.omf", cut);
-  EXPECT_EQ(run_cli("convert " + quote(broken) + " -o " + quote(dir_ / "never.omf")).code, 1);
+  r = run_cli("convert " + quote(broken) + " -o " + quote(dir_ / "never.omf"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(broken.string() + ": error at byte"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "never.omf"));
   EXPECT_EQ(files_in_dir(), before + 1);  // only broken.omf was added: no temporaries left behind
 }
@@ -172,8 +186,12 @@ TEST_F(Cli, OmfEditingCommands) {
   EXPECT_EQ(run_cli("validate " + quote(dir_ / "b.omf")).code, 0);
   EXPECT_EQ(slurp(in), std::string(bytes.begin(), bytes.end()));  // input untouched
 
-  EXPECT_EQ(run_cli("omf rename " + quote(in) + " walk stroll").code, 2);  // no -o nor --in-place
-  EXPECT_EQ(run_cli("omf rename " + quote(in) + " walk stroll -o " + quote(in)).code, 2);
+  r = run_cli("omf rename " + quote(in) + " walk stroll");  // no -o nor --in-place
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, in.string() + ": say where the result goes: -o FILE or --in-place\n");
+  r = run_cli("omf rename " + quote(in) + " walk stroll -o " + quote(in));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, in.string() + ": refusing to overwrite the input; use --in-place to replace it (keeps a .bak)\n");
   r = run_cli("omf rename " + quote(in) + " walk stroll --in-place");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(slurp(dir_ / "a.omf.bak"), std::string(bytes.begin(), bytes.end()));
@@ -183,10 +201,17 @@ TEST_F(Cli, OmfEditingCommands) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("no motion matches"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "c.omf"));
-  EXPECT_EQ(run_cli("omf set " + quote(in) + " walk --flags bogus -o " + quote(dir_ / "c.omf")).code, 1);
+  r = run_cli("omf set " + quote(in) + " walk --flags bogus -o " + quote(dir_ / "c.omf"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(in.string() + ": error: unknown motion flag ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("found bogus)"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "c.omf"));
 
   r = run_cli("omf merge " + quote(in) + " " + quote(dir_ / "a.omf.bak") + " -o " + quote(dir_ / "m.omf"));
-  EXPECT_EQ(r.code, 1);  // "shoot" is in both
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, in.string() +
+                       ": error: motion name in more than one file (use --rename-clashes) (expected unique names, found "
+                       "shoot)\n");
   r = run_cli("omf merge " + quote(in) + " " + quote(dir_ / "a.omf.bak") + " -o " + quote(dir_ / "m.omf") + " --rename-clashes");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(run_cli("omf list " + quote(dir_ / "m.omf")).out.find("shoot_2"), std::string::npos);
