@@ -26,7 +26,9 @@ TEST_F(Mgs2Cli, Strcode) {
   const CliRun r = run_cli("strcode null_msk.bmp w03b1");
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.out, "0x00B7E31E  null_msk.bmp\n0x0088D878  w03b1\n");
-  EXPECT_EQ(run_cli("strcode").code, 2);
+  const CliRun usage = run_cli("strcode");
+  EXPECT_EQ(usage.code, 2);
+  EXPECT_EQ(usage.err, "names is required\nRun with --help for more information.\n");
 }
 
 TEST_F(Mgs2Cli, InfoDumpValidate) {
@@ -67,6 +69,7 @@ TEST_F(Mgs2Cli, Names) {
   r = run_cli("dump --names " + path("missing.txt") + " " + kms);
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(r.out.empty());
+  EXPECT_EQ(r.err, (dir_ / "missing.txt").string() + ": cannot read names file: cannot open: No such file or directory\n");
 }
 
 TEST_F(Mgs2Cli, ValidateFindingsAndBadFiles) {
@@ -92,6 +95,7 @@ TEST_F(Mgs2Cli, ValidateFindingsAndBadFiles) {
   EXPECT_TRUE(r.out.empty());
   r = run_cli("info " + path("nonexistent.kms"));
   EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, (dir_ / "nonexistent.kms").string() + ": cannot open: No such file or directory\n");
 
   auto w = standard_evm(false, false, false);
   w.bones[1].bmax = {1, 1, 1, 0};
@@ -99,7 +103,9 @@ TEST_F(Mgs2Cli, ValidateFindingsAndBadFiles) {
   r = run_cli("validate " + warn);
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("1 warning"), std::string::npos) << r.out;
-  EXPECT_EQ(run_cli("validate --strict " + warn).code, 1);
+  r = run_cli("validate --strict " + warn);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find((dir_ / "warn.evm").string() + ": FAIL (evm): 0 errors, 1 warning"), std::string::npos) << r.out;
 }
 
 TEST_F(Mgs2Cli, ConvertLayouts) {
@@ -117,8 +123,12 @@ TEST_F(Mgs2Cli, ConvertLayouts) {
   const std::string d1 = run_cli("dump " + kms).out;
   const std::string d2 = run_cli("dump " + path("back.kms")).out;
   EXPECT_EQ(d1, d2);
-  EXPECT_EQ(run_cli("convert " + kms + " -o " + path("x.evm")).code, 2);
-  EXPECT_EQ(run_cli("convert " + kms + " --layout xbox -o " + path("y.kms")).code, 2);
+  r = run_cli("convert " + kms + " -o " + path("x.evm"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, (dir_ / "a.kms").string() + ": cannot convert kms to '.evm' (possible: .kms, .glb, .gltf)\n");
+  r = run_cli("convert " + kms + " --layout xbox -o " + path("y.kms"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "--layout: xbox not in {ps2,mc}\nRun with --help for more information.\n");
 
   const auto evm_original = evm_bytes(standard_evm(true, true, false));
   const std::string evm = write_quoted("e.evm", evm_original);
@@ -129,7 +139,9 @@ TEST_F(Mgs2Cli, ConvertLayouts) {
   EXPECT_EQ(r.code, 0) << r.err;
   r = run_cli("dump " + path("e3.evm"));
   EXPECT_EQ(nlohmann::json::parse(r.out)["layout"], "ps2");
-  EXPECT_EQ(run_cli("dump --layout mc " + path("e3.evm")).code, 1);
+  r = run_cli("dump --layout mc " + path("e3.evm"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find((dir_ / "e3.evm").string() + ": error at byte 48 (0x30) in header packet: table past the end"), std::string::npos) << r.err;
 }
 
 TEST_F(Mgs2Cli, GltfRoundTripWithTemplateIsByteExact) {
