@@ -182,145 +182,154 @@ void add_edit(CLI::App& omf, const char* name, const char* help, int& exit_code,
   });
 }
 
-}  // namespace
-
-void add_omf_command(CLI::App& app, int& exit_code) {
-  auto* omf = app.add_subcommand("omf", "Edit .omf motion files (untouched motions keep their bytes)");
-  omf->require_subcommand(1);
-  add_list(*omf, exit_code);
-
-  {
-    auto* cmd = omf->add_subcommand("merge", "Join two or more motion files with identical bone parts");
-    auto inputs = std::make_shared<std::vector<std::string>>();
-    auto output = std::make_shared<std::string>();
-    auto rename = std::make_shared<bool>(false);
-    cmd->add_option("inputs", *inputs, "Two or more .omf files, joined in this order")->required()->expected(2, -1);
-    cmd->add_option("-o,--output", *output, "Merged file")->required();
-    cmd->add_flag("--rename-clashes", *rename, "Rename a repeated motion name to name_2, name_3, ...");
-    cmd->callback([inputs, output, rename, &exit_code] {
-      std::vector<OmfFile> files;
-      Diagnostics before;
-      for (const auto& in : *inputs) {
-        if (same_file(in, *output)) {
-          std::fprintf(stderr, "%s: refusing to overwrite an input\n", output->c_str());
-          exit_code = kExitUsage;
-          return;
-        }
-        auto f = read_or_report(in, exit_code);
-        if (!f) return;
-        const Diagnostics found = xray::validate_omf(*f);
-        for (const auto& finding : found.findings()) before.add(finding);
-        files.push_back(std::move(*f));
-      }
-      EditReport report;
-      auto merged = xray::merge_omfs(std::move(files), *rename, report);
-      if (!merged) {
-        exit_code = edit_failed(inputs->front(), merged.error());
+void add_merge(CLI::App& omf, int& exit_code) {
+  auto* cmd = omf.add_subcommand("merge", "Join two or more motion files with identical bone parts");
+  auto inputs = std::make_shared<std::vector<std::string>>();
+  auto output = std::make_shared<std::string>();
+  auto rename = std::make_shared<bool>(false);
+  cmd->add_option("inputs", *inputs, "Two or more .omf files, joined in this order")->required()->expected(2, -1);
+  cmd->add_option("-o,--output", *output, "Merged file")->required();
+  cmd->add_flag("--rename-clashes", *rename, "Rename a repeated motion name to name_2, name_3, ...");
+  cmd->callback([inputs, output, rename, &exit_code] {
+    std::vector<OmfFile> files;
+    Diagnostics before;
+    for (const auto& in : *inputs) {
+      if (same_file(in, *output)) {
+        std::fprintf(stderr, "%s: refusing to overwrite an input\n", output->c_str());
+        exit_code = kExitUsage;
         return;
       }
-      Target t{*output, false};
-      exit_code = std::max(exit_code, write_result(inputs->front(), t, merged.value(), report, before));
-    });
-  }
-  {
-    auto* cmd = omf->add_subcommand("extract", "Write the chosen motions to a new file");
-    auto input = std::make_shared<std::string>();
-    auto output = std::make_shared<std::string>();
-    auto names = std::make_shared<std::vector<std::string>>();
-    cmd->add_option("input", *input, ".omf file")->required();
-    cmd->add_option("names", *names, "Motion names or globs (* ?)")->required();
-    cmd->add_option("-o,--output", *output, "New file")->required();
-    cmd->callback([input, output, names, &exit_code] {
-      auto f = read_or_report(*input, exit_code);
+      auto f = read_or_report(in, exit_code);
       if (!f) return;
-      EditReport report;
-      const Diagnostics before = xray::validate_omf(*f);
-      auto out = xray::extract_motions(*f, *names, report);
-      if (!out) {
-        exit_code = edit_failed(*input, out.error());
-        return;
-      }
-      exit_code = std::max(exit_code, write_result(*input, Target{*output, false}, out.value(), report, before));
-    });
-  }
+      const Diagnostics found = xray::validate_omf(*f);
+      for (const auto& finding : found.findings()) before.add(finding);
+      files.push_back(std::move(*f));
+    }
+    EditReport report;
+    auto merged = xray::merge_omfs(std::move(files), *rename, report);
+    if (!merged) {
+      exit_code = edit_failed(inputs->front(), merged.error());
+      return;
+    }
+    Target t{*output, false};
+    exit_code = std::max(exit_code, write_result(inputs->front(), t, merged.value(), report, before));
+  });
+}
 
+void add_extract(CLI::App& omf, int& exit_code) {
+  auto* cmd = omf.add_subcommand("extract", "Write the chosen motions to a new file");
+  auto input = std::make_shared<std::string>();
+  auto output = std::make_shared<std::string>();
   auto names = std::make_shared<std::vector<std::string>>();
-  add_edit(*omf, "delete", "Remove motions by name or glob", exit_code,
+  cmd->add_option("input", *input, ".omf file")->required();
+  cmd->add_option("names", *names, "Motion names or globs (* ?)")->required();
+  cmd->add_option("-o,--output", *output, "New file")->required();
+  cmd->callback([input, output, names, &exit_code] {
+    auto f = read_or_report(*input, exit_code);
+    if (!f) return;
+    EditReport report;
+    const Diagnostics before = xray::validate_omf(*f);
+    auto out = xray::extract_motions(*f, *names, report);
+    if (!out) {
+      exit_code = edit_failed(*input, out.error());
+      return;
+    }
+    exit_code = std::max(exit_code, write_result(*input, Target{*output, false}, out.value(), report, before));
+  });
+}
+
+void add_delete(CLI::App& omf, int& exit_code) {
+  auto names = std::make_shared<std::vector<std::string>>();
+  add_edit(omf, "delete", "Remove motions by name or glob", exit_code,
            [names](CLI::App& c) { c.add_option("names", *names, "Motion names or globs (* ?)")->required(); },
            [names](OmfFile& f) { return xray::delete_motions(f, *names); });
+}
 
+void add_rename(CLI::App& omf, int& exit_code) {
   auto rename_args = std::make_shared<std::vector<std::string>>();
-  add_edit(*omf, "rename", "Rename one motion", exit_code,
+  add_edit(omf, "rename", "Rename one motion", exit_code,
            [rename_args](CLI::App& c) { c.add_option("old_new", *rename_args, "OLD NEW")->required()->expected(2); },
            [rename_args](OmfFile& f) { return xray::rename_motion(f, (*rename_args)[0], (*rename_args)[1]); });
+}
 
-  struct SetArgs {
-    std::vector<std::string> names;
-    std::optional<float> speed, power, accrue, falloff;
-    std::optional<std::string> flags, part, bone;
-    std::vector<std::string> marks;
-    bool clear_marks = false;
-  };
+struct SetArgs {
+  std::vector<std::string> names;
+  std::optional<float> speed, power, accrue, falloff;
+  std::optional<std::string> flags, part, bone;
+  std::vector<std::string> marks;
+  bool clear_marks = false;
+};
+
+void add_set_options(CLI::App& c, SetArgs& a) {
+  c.add_option("names", a.names, "Motion names or globs (* ?)")->required();
+  c.add_option("--speed", a.speed, "Playback speed");
+  c.add_option("--power", a.power, "Blend power");
+  c.add_option("--accrue", a.accrue, "Blend-in speed");
+  c.add_option("--falloff", a.falloff, "Blend-out speed");
+  c.add_option("--flags", a.flags,
+               "Comma list: fx,stop_at_end,no_mix,sync_part,foot_steps,root_mover,idle,weapon_bone (or none)");
+  c.add_option("--part", a.part, "Cycles: bone part name, or all");
+  c.add_option("--bone", a.bone, "FX: start bone name");
+  c.add_option("--add-mark", a.marks, "NAME START END (seconds); repeatable")->expected(3);
+  c.add_flag("--clear-marks", a.clear_marks, "Remove every mark (before --add-mark)");
+}
+
+Result<EditReport> apply_set(OmfFile& f, const SetArgs& a) {
+  xray::ParamEdit e;
+  e.speed = a.speed;
+  e.power = a.power;
+  e.accrue = a.accrue;
+  e.falloff = a.falloff;
+  if (a.flags) {
+    auto flags = xray::parse_motion_flags(*a.flags);
+    if (!flags) return flags.error();
+    e.flags = flags.value();
+  }
+  e.part = a.part;
+  e.bone = a.bone;
+  e.clear_marks = a.clear_marks;
+  for (std::size_t i = 0; i + 2 < a.marks.size(); i += 3) {
+    try {
+      e.add_marks.push_back({a.marks[i], std::stof(a.marks[i + 1]), std::stof(a.marks[i + 2])});
+    } catch (const std::exception&) {
+      return Finding{Severity::error, 0, "--add-mark", "start and end must be numbers (seconds)", "NAME START END",
+                     a.marks[i + 1] + " " + a.marks[i + 2]};
+    }
+  }
+  return xray::set_params(f, a.names, e);
+}
+
+std::optional<std::string> set_usage_problem(const SetArgs& a) {
+  const std::pair<const char*, const std::optional<float>*> values[] = {
+      {"--speed", &a.speed}, {"--power", &a.power}, {"--accrue", &a.accrue}, {"--falloff", &a.falloff}};
+  for (const auto& [option, value] : values)
+    if (*value && !xray::valid_motion_param(**value))
+      return std::string(option) + " must be a finite number >= 0 (found " + number_text(**value) + ")";
+  return std::nullopt;
+}
+
+void add_set(CLI::App& omf, int& exit_code) {
   auto set_args = std::make_shared<SetArgs>();
   add_edit(
-      *omf, "set", "Change motion params, flags, part or bone, and marks", exit_code,
-      [set_args](CLI::App& c) {
-        c.add_option("names", set_args->names, "Motion names or globs (* ?)")->required();
-        c.add_option("--speed", set_args->speed, "Playback speed");
-        c.add_option("--power", set_args->power, "Blend power");
-        c.add_option("--accrue", set_args->accrue, "Blend-in speed");
-        c.add_option("--falloff", set_args->falloff, "Blend-out speed");
-        c.add_option("--flags", set_args->flags,
-                     "Comma list: fx,stop_at_end,no_mix,sync_part,foot_steps,root_mover,idle,weapon_bone (or none)");
-        c.add_option("--part", set_args->part, "Cycles: bone part name, or all");
-        c.add_option("--bone", set_args->bone, "FX: start bone name");
-        c.add_option("--add-mark", set_args->marks, "NAME START END (seconds); repeatable")->expected(3);
-        c.add_flag("--clear-marks", set_args->clear_marks, "Remove every mark (before --add-mark)");
-      },
-      [set_args](OmfFile& f) -> Result<EditReport> {
-        xray::ParamEdit e;
-        e.speed = set_args->speed;
-        e.power = set_args->power;
-        e.accrue = set_args->accrue;
-        e.falloff = set_args->falloff;
-        if (set_args->flags) {
-          auto flags = xray::parse_motion_flags(*set_args->flags);
-          if (!flags) return flags.error();
-          e.flags = flags.value();
-        }
-        e.part = set_args->part;
-        e.bone = set_args->bone;
-        e.clear_marks = set_args->clear_marks;
-        for (std::size_t i = 0; i + 2 < set_args->marks.size(); i += 3) {
-          try {
-            e.add_marks.push_back({set_args->marks[i], std::stof(set_args->marks[i + 1]), std::stof(set_args->marks[i + 2])});
-          } catch (const std::exception&) {
-            return Finding{Severity::error, 0, "--add-mark", "start and end must be numbers (seconds)", "NAME START END",
-                           set_args->marks[i + 1] + " " + set_args->marks[i + 2]};
-          }
-        }
-        return xray::set_params(f, set_args->names, e);
-      },
-      [set_args]() -> std::optional<std::string> {
-        const std::pair<const char*, const std::optional<float>*> values[] = {
-            {"--speed", &set_args->speed}, {"--power", &set_args->power},
-            {"--accrue", &set_args->accrue}, {"--falloff", &set_args->falloff}};
-        for (const auto& [option, value] : values)
-          if (*value && !xray::valid_motion_param(**value))
-            return std::string(option) + " must be a finite number >= 0 (found " + number_text(**value) + ")";
-        return std::nullopt;
-      });
+      omf, "set", "Change motion params, flags, part or bone, and marks", exit_code,
+      [set_args](CLI::App& c) { add_set_options(c, *set_args); },
+      [set_args](OmfFile& f) { return apply_set(f, *set_args); }, [set_args] { return set_usage_problem(*set_args); });
+}
 
-  add_edit(*omf, "repair", "Fix what can be fixed safely (0xE names, motion ids, CRCs, ...) and list each change",
+void add_repair(CLI::App& omf, int& exit_code) {
+  add_edit(omf, "repair", "Fix what can be fixed safely (0xE names, motion ids, CRCs, ...) and list each change",
            exit_code, [](CLI::App&) {}, [](OmfFile& f) -> Result<EditReport> { return xray::repair_omf(f); });
+}
 
-  struct RetargetArgs {
-    std::optional<int> version;
-    std::string game;
-  };
+struct RetargetArgs {
+  std::optional<int> version;
+  std::string game;
+};
+
+void add_retarget(CLI::App& omf, int& exit_code) {
   auto rt = std::make_shared<RetargetArgs>();
   add_edit(
-      *omf, "retarget", "Rewrite for another game (soc: 8-bit translations) or params version (3 drops marks)",
+      omf, "retarget", "Rewrite for another game (soc: 8-bit translations) or params version (3 drops marks)",
       exit_code,
       [rt](CLI::App& c) {
         c.add_option("--params-version", rt->version, "3 or 4")->check(CLI::IsMember({3, 4}));
@@ -333,6 +342,21 @@ void add_omf_command(CLI::App& app, int& exit_code) {
                                                  : xray::Game::keep;
         return xray::retarget_omf(f, rt->version, g);
       });
+}
+
+}  // namespace
+
+void add_omf_command(CLI::App& app, int& exit_code) {
+  auto* omf = app.add_subcommand("omf", "Edit .omf motion files (untouched motions keep their bytes)");
+  omf->require_subcommand(1);
+  add_list(*omf, exit_code);
+  add_merge(*omf, exit_code);
+  add_extract(*omf, exit_code);
+  add_delete(*omf, exit_code);
+  add_rename(*omf, exit_code);
+  add_set(*omf, exit_code);
+  add_repair(*omf, exit_code);
+  add_retarget(*omf, exit_code);
 }
 
 }  // namespace boneyard::cli

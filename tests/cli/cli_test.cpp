@@ -1,11 +1,7 @@
 // End-to-end: the `boneyard` binary on files written to a temporary folder.
-#include <sys/wait.h>
-
-#include <cstdlib>
-#include <fstream>
-
 #include <nlohmann/json.hpp>
 
+#include "cli_harness.h"
 #include "omf_fixture.h"
 #include "test_support.h"
 
@@ -14,66 +10,33 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliResult {
-  int code = -1;
-  std::string out, err;
-};
+using test::CliRun;
+using test::quote;
+using test::run_cli;
+using test::slurp;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-class Cli : public ::testing::Test {
+class Cli : public test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("boneyard_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path write(const std::string& name, const std::vector<std::uint8_t>& bytes) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                             static_cast<std::streamsize>(bytes.size()));
-    return p;
-  }
-
-  CliResult run(const std::string& args) {
-    const fs::path out = dir_ / ".stdout", err = dir_ / ".stderr";
-    const std::string cmd = test::cli_path().string() + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(cmd.c_str());
-    CliResult r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    fs::remove(out);
-    fs::remove(err);
-    return r;
-  }
-
   std::size_t files_in_dir() const {
     return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()));
   }
-
-  fs::path dir_;
 };
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
 TEST_F(Cli, HelpForEveryCommand) {
   for (const char* c : {"", "info", "dump", "validate", "convert", "omf", "omf list", "omf merge", "omf extract",
                         "omf delete", "omf rename", "omf set", "omf repair", "omf retarget"}) {
-    const CliResult r = run(std::string(c) + " --help");
+    const CliRun r = run_cli(std::string(c) + " --help");
     EXPECT_EQ(r.code, 0) << c;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << c << r.out;
   }
-  EXPECT_EQ(run("").code, 2);
-  EXPECT_EQ(run("frobnicate").code, 2);
-  EXPECT_EQ(run("validate").code, 2);
+  for (const char* args : {"", "frobnicate"}) {
+    const CliRun r = run_cli(args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(r.err, "A subcommand is required\nRun with --help for more information.\n") << args;
+  }
+  const CliRun r = run_cli("validate");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "files is required\nRun with --help for more information.\n");
 }
 
 TEST_F(Cli, ValidateExitCodes) {
@@ -85,18 +48,18 @@ TEST_F(Cli, ValidateExitCodes) {
   err_spec.params.pop_back();
   const auto bad = write("bad.omf", test::omf_bytes(err_spec));
 
-  CliResult r = run("validate " + q(clean));
+  CliRun r = run_cli("validate " + quote(clean));
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("ok (omf): 0 errors, 0 warnings"), std::string::npos) << r.out;
-  r = run("validate " + q(warn));
+  r = run_cli("validate " + quote(warn));
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("warning at byte"), std::string::npos) << r.out;
-  EXPECT_EQ(run("validate --strict " + q(warn)).code, 1);
-  r = run("validate " + q(clean) + " " + q(bad));
+  EXPECT_EQ(run_cli("validate --strict " + quote(warn)).code, 1);
+  r = run_cli("validate " + quote(clean) + " " + quote(bad));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("error at byte"), std::string::npos);
   EXPECT_NE(r.out.find("0xE and 0xF motion counts differ"), std::string::npos) << r.out;
-  EXPECT_EQ(run("validate -q " + q(bad)).out.find("error at byte"), std::string::npos);
+  EXPECT_EQ(run_cli("validate -q " + quote(bad)).out.find("error at byte"), std::string::npos);
 }
 
 TEST_F(Cli, BadInputGetsOneClearLine) {
@@ -106,37 +69,39 @@ TEST_F(Cli, BadInputGetsOneClearLine) {
   bytes.resize(bytes.size() / 2);
   const auto cut = write("cut.omf", bytes);
 
-  CliResult r = run("info " + q(empty));
+  CliRun r = run_cli("info " + quote(empty));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("empty file"), std::string::npos) << r.err;
-  r = run("validate " + q(junk));
+  r = run_cli("validate " + quote(junk));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("not a recognised file"), std::string::npos) << r.err;
-  r = run("dump " + q(cut));
+  r = run_cli("dump " + quote(cut));
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("cut.omf: error at byte"), std::string::npos) << r.err;
-  r = run("info " + q(dir_));
+  r = run_cli("info " + quote(dir_));
   EXPECT_EQ(r.code, 2);  // a directory is an I/O problem, like a missing file (issue 11)
   EXPECT_NE(r.err.find("is a directory"), std::string::npos);
-  EXPECT_EQ(run("info " + q(dir_ / "missing.omf")).code, 2);
+  r = run_cli("info " + quote(dir_ / "missing.omf"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, (dir_ / "missing.omf").string() + ": cannot open: No such file or directory\n");
 }
 
 TEST_F(Cli, DumpIsJsonFollowingTheSchema) {
   const auto f = write("a.omf", test::omf_bytes(test::rich_spec()));
-  CliResult r = run("dump " + q(f));
+  CliRun r = run_cli("dump " + quote(f));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["format"], "omf");
   EXPECT_EQ(j["motions"].size(), 2u);
   EXPECT_EQ(j["motions"][1]["name"], "shoot");
-  r = run("dump --raw " + q(f));
+  r = run_cli("dump --raw " + quote(f));
   EXPECT_TRUE(nlohmann::json::parse(r.out)["motions"][0]["bones"][0].contains("translation_crc"));
 }
 
 TEST_F(Cli, InfoShowsMotionTable) {
   const auto f = write("a.omf", test::omf_bytes(test::rich_spec()));
-  const CliResult r = run("info " + q(f) + " " + q(f));
+  const CliRun r = run_cli("info " + quote(f) + " " + quote(f));
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("walk"), std::string::npos);
   EXPECT_NE(r.out.find("fx,stop_at_end"), std::string::npos);
@@ -145,22 +110,29 @@ TEST_F(Cli, InfoShowsMotionTable) {
 TEST_F(Cli, ConvertRewritesByteExactAndNeverClobbers) {
   const auto bytes = test::omf_bytes(test::rich_spec());
   const auto in = write("in.bin", bytes);  // detected from content, not the extension
-  CliResult r = run("convert " + q(in) + " -o " + q(dir_ / "out.omf"));
+  CliRun r = run_cli("convert " + quote(in) + " -o " + quote(dir_ / "out.omf"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(slurp(dir_ / "out.omf"), std::string(bytes.begin(), bytes.end()));
 
   const auto omf = write("same.omf", bytes);
-  r = run("convert " + q(omf) + " -o " + q(omf));
+  r = run_cli("convert " + quote(omf) + " -o " + quote(omf));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("refusing to overwrite the input"), std::string::npos);
 
-  EXPECT_EQ(run("convert " + q(omf) + " -o " + q(dir_ / "x.kms")).code, 2);
-  EXPECT_EQ(run("convert " + q(omf) + " -o " + q(dir_ / "no" / "dir.omf")).code, 2);
+  r = run_cli("convert " + quote(omf) + " -o " + quote(dir_ / "x.kms"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, omf.string() + ": cannot convert omf to '.kms' (possible: .omf, .glb, .gltf)\n");
+  r = run_cli("convert " + quote(omf) + " -o " + quote(dir_ / "no" / "dir.omf"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("cannot create " + (dir_ / "no").string() + "/", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(": No such file or directory"), std::string::npos) << r.err;
   const std::size_t before = files_in_dir();
   auto cut = bytes;
   cut.resize(40);
   const auto broken = write("broken.omf", cut);
-  EXPECT_EQ(run("convert " + q(broken) + " -o " + q(dir_ / "never.omf")).code, 1);
+  r = run_cli("convert " + quote(broken) + " -o " + quote(dir_ / "never.omf"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(broken.string() + ": error at byte"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "never.omf"));
   EXPECT_EQ(files_in_dir(), before + 1);  // only broken.omf was added: no temporaries left behind
 }
@@ -189,59 +161,70 @@ TEST_F(Cli, ExtractsEmbeddedMotionsFromOgf) {
   test::Buf ogf;
   ogf.chunk(0x1, header).chunk(0xD, bones).chunk(0x10, ik).chunk(0xE, test::motions_payload(spec)).chunk(0xF, test::params_payload(spec));
   const auto in = write("model.ogf", ogf.b);
-  CliResult r = run("convert " + q(in) + " -o " + q(dir_ / "motions.omf"));
+  CliRun r = run_cli("convert " + quote(in) + " -o " + quote(dir_ / "motions.omf"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto expected = test::omf_bytes(spec);
   EXPECT_EQ(slurp(dir_ / "motions.omf"), std::string(expected.begin(), expected.end()));
-  r = run("convert " + q(in) + " -o " + q(dir_ / "copy.ogf"));
+  r = run_cli("convert " + quote(in) + " -o " + quote(dir_ / "copy.ogf"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(slurp(dir_ / "copy.ogf"), std::string(ogf.b.begin(), ogf.b.end()));
-  const CliResult v = run("validate " + q(in));
+  const CliRun v = run_cli("validate " + quote(in));
   EXPECT_EQ(v.code, 0) << v.out << v.err;
 }
 
 TEST_F(Cli, OmfEditingCommands) {
   const auto bytes = test::omf_bytes(test::rich_spec());
   const auto in = write("a.omf", bytes);
-  CliResult r = run("omf list " + q(in));
+  CliRun r = run_cli("omf list " + quote(in));
   ASSERT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("walk"), std::string::npos);
   EXPECT_NE(r.out.find("shoot"), std::string::npos);
 
-  r = run("omf set " + q(in) + " walk --speed 2 --flags stop_at_end --add-mark Left 0 0.05 -o " + q(dir_ / "b.omf"));
+  r = run_cli("omf set " + quote(in) + " walk --speed 2 --flags stop_at_end --add-mark Left 0 0.05 -o " + quote(dir_ / "b.omf"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("speed 1 -> 2"), std::string::npos) << r.out;
-  EXPECT_EQ(run("validate " + q(dir_ / "b.omf")).code, 0);
+  EXPECT_EQ(run_cli("validate " + quote(dir_ / "b.omf")).code, 0);
   EXPECT_EQ(slurp(in), std::string(bytes.begin(), bytes.end()));  // input untouched
 
-  EXPECT_EQ(run("omf rename " + q(in) + " walk stroll").code, 2);  // no -o nor --in-place
-  EXPECT_EQ(run("omf rename " + q(in) + " walk stroll -o " + q(in)).code, 2);
-  r = run("omf rename " + q(in) + " walk stroll --in-place");
+  r = run_cli("omf rename " + quote(in) + " walk stroll");  // no -o nor --in-place
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, in.string() + ": say where the result goes: -o FILE or --in-place\n");
+  r = run_cli("omf rename " + quote(in) + " walk stroll -o " + quote(in));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, in.string() + ": refusing to overwrite the input; use --in-place to replace it (keeps a .bak)\n");
+  r = run_cli("omf rename " + quote(in) + " walk stroll --in-place");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(slurp(dir_ / "a.omf.bak"), std::string(bytes.begin(), bytes.end()));
-  EXPECT_NE(run("omf list " + q(in)).out.find("stroll"), std::string::npos);
+  EXPECT_NE(run_cli("omf list " + quote(in)).out.find("stroll"), std::string::npos);
 
-  r = run("omf set " + q(in) + " nothing --speed 1 -o " + q(dir_ / "c.omf"));
+  r = run_cli("omf set " + quote(in) + " nothing --speed 1 -o " + quote(dir_ / "c.omf"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("no motion matches"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "c.omf"));
-  EXPECT_EQ(run("omf set " + q(in) + " walk --flags bogus -o " + q(dir_ / "c.omf")).code, 1);
+  r = run_cli("omf set " + quote(in) + " walk --flags bogus -o " + quote(dir_ / "c.omf"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(in.string() + ": error: unknown motion flag ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("found bogus)"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "c.omf"));
 
-  r = run("omf merge " + q(in) + " " + q(dir_ / "a.omf.bak") + " -o " + q(dir_ / "m.omf"));
-  EXPECT_EQ(r.code, 1);  // "shoot" is in both
-  r = run("omf merge " + q(in) + " " + q(dir_ / "a.omf.bak") + " -o " + q(dir_ / "m.omf") + " --rename-clashes");
+  r = run_cli("omf merge " + quote(in) + " " + quote(dir_ / "a.omf.bak") + " -o " + quote(dir_ / "m.omf"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, in.string() +
+                       ": error: motion name in more than one file (use --rename-clashes) (expected unique names, found "
+                       "shoot)\n");
+  r = run_cli("omf merge " + quote(in) + " " + quote(dir_ / "a.omf.bak") + " -o " + quote(dir_ / "m.omf") + " --rename-clashes");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(run("omf list " + q(dir_ / "m.omf")).out.find("shoot_2"), std::string::npos);
-  r = run("omf extract " + q(dir_ / "m.omf") + " 'shoot*' -o " + q(dir_ / "x.omf"));
+  EXPECT_NE(run_cli("omf list " + quote(dir_ / "m.omf")).out.find("shoot_2"), std::string::npos);
+  r = run_cli("omf extract " + quote(dir_ / "m.omf") + " 'shoot*' -o " + quote(dir_ / "x.omf"));
   ASSERT_EQ(r.code, 0) << r.err;
-  r = run("omf delete " + q(dir_ / "x.omf") + " shoot_2 --in-place");
+  r = run_cli("omf delete " + quote(dir_ / "x.omf") + " shoot_2 --in-place");
   ASSERT_EQ(r.code, 0) << r.err;
-  r = run("omf list " + q(dir_ / "x.omf"));
+  r = run_cli("omf list " + quote(dir_ / "x.omf"));
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
-  r = run("omf retarget " + q(in) + " --game soc -o " + q(dir_ / "soc.omf"));
+  r = run_cli("omf retarget " + quote(in) + " --game soc -o " + quote(dir_ / "soc.omf"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("requantised"), std::string::npos) << r.out;
-  r = run("omf repair " + q(dir_ / "soc.omf") + " -o " + q(dir_ / "rep.omf"));
+  r = run_cli("omf repair " + quote(dir_ / "soc.omf") + " -o " + quote(dir_ / "rep.omf"));
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
@@ -250,7 +233,7 @@ TEST_F(Cli, OmfEditingCommands) {
 // 4 segments x 2 triangles per side.
 TEST_F(Cli, DumpListsMeshesAndRawAddsEveryVertexAndIndex) {
   const fs::path arm = test::source_dir() / "examples/wave_arm.ogf";
-  const CliResult plain = run("dump " + q(arm));
+  const CliRun plain = run_cli("dump " + quote(arm));
   ASSERT_EQ(plain.code, 0) << plain.err;
   const auto summary = nlohmann::json::parse(plain.out).at("meshes");
   ASSERT_EQ(summary.size(), 1u);
@@ -262,7 +245,7 @@ TEST_F(Cli, DumpListsMeshesAndRawAddsEveryVertexAndIndex) {
   EXPECT_EQ(summary[0]["full_detail_triangles"], 32);
   EXPECT_FALSE(summary[0].contains("vertices"));
 
-  const CliResult raw = run("dump --raw " + q(arm));
+  const CliRun raw = run_cli("dump --raw " + quote(arm));
   ASSERT_EQ(raw.code, 0) << raw.err;
   const auto mesh = nlohmann::json::parse(raw.out).at("meshes").at(0);
   const auto& vertices = mesh.at("vertices");

@@ -1,14 +1,9 @@
 // End-to-end: the boneyard binary on MGS2 fixture files written to a temporary folder.
-#include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "cli_harness.h"
 #include "mgs2_fixture.h"
 #include "test_support.h"
 
@@ -18,193 +13,170 @@ namespace {
 namespace fs = std::filesystem;
 using namespace boneyard::test::mgs2fx;
 
-struct CliRun {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class Mgs2Cli : public ::testing::Test {
+// Paths come back quoted for the command line.
+class Mgs2Cli : public CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("boneyard_mgs2_cli_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+  std::string write_quoted(const std::string& name, const std::vector<std::uint8_t>& bytes) {
+    return quote(write(name, bytes));
   }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::vector<std::uint8_t>& bytes) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                             static_cast<std::streamsize>(bytes.size()));
-    return "'" + p.string() + "'";
-  }
-  std::string path(const std::string& name) const { return "'" + (dir_ / name).string() + "'"; }
-
-  CliRun run(const std::string& args) {
-    const fs::path out = dir_ / ".stdout", err = dir_ / ".stderr";
-    const std::string cmd = cli_path().string() + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(cmd.c_str());
-    CliRun r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-
-  fs::path dir_;
+  std::string path(const std::string& name) const { return quote(dir_ / name); }
 };
 
 TEST_F(Mgs2Cli, Strcode) {
-  const CliRun r = run("strcode null_msk.bmp w03b1");
+  const CliRun r = run_cli("strcode null_msk.bmp w03b1");
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.out, "0x00B7E31E  null_msk.bmp\n0x0088D878  w03b1\n");
-  EXPECT_EQ(run("strcode").code, 2);
+  const CliRun usage = run_cli("strcode");
+  EXPECT_EQ(usage.code, 2);
+  EXPECT_EQ(usage.err, "names is required\nRun with --help for more information.\n");
 }
 
 TEST_F(Mgs2Cli, InfoDumpValidate) {
-  const std::string kms = write("a.kms", kms_bytes(standard_kms(false, false)));
-  CliRun r = run("info " + kms);
+  const std::string kms = write_quoted("a.kms", kms_bytes(standard_kms(false, false)));
+  CliRun r = run_cli("info " + kms);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("layout ps2"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("extended"), std::string::npos) << r.out;
-  r = run("validate " + kms);
+  r = run_cli("validate " + kms);
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("ok (kms)"), std::string::npos) << r.out;
-  r = run("dump " + kms);
+  r = run_cli("dump " + kms);
   EXPECT_EQ(r.code, 0);
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["units"][0]["packets"][0]["triangles"], nlohmann::json({{0, 2, 1}, {1, 2, 3}}));
-  r = run("dump --raw " + kms);
+  r = run_cli("dump --raw " + kms);
   EXPECT_EQ(nlohmann::json::parse(r.out)["units"][0]["packets"][0]["vertices"][3], nlohmann::json({10, 10, 0, 2048}));
 
-  const std::string evm = write("b.evm", evm_bytes(standard_evm(true, false, false)));
-  r = run("info " + evm);
+  const std::string evm = write_quoted("b.evm", evm_bytes(standard_evm(true, false, false)));
+  r = run_cli("info " + evm);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("layout mc"), std::string::npos) << r.out;
-  r = run("validate " + evm);
+  r = run_cli("validate " + evm);
   EXPECT_EQ(r.code, 0) << r.out;
-  r = run("dump " + evm);
+  r = run_cli("dump " + evm);
   EXPECT_EQ(nlohmann::json::parse(r.out)["format"], "evm");
 }
 
 TEST_F(Mgs2Cli, Names) {
-  const std::string kms = write("a.kms", kms_bytes(standard_kms(true, false)));
+  const std::string kms = write_quoted("a.kms", kms_bytes(standard_kms(true, false)));
   std::ofstream(dir_ / "names.txt") << "w03b1\nnull_msk.bmp\n";
-  CliRun r = run("info --names " + path("names.txt") + " " + kms);
+  CliRun r = run_cli("info --names " + path("names.txt") + " " + kms);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("0x88D878 (w03b1)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(null_msk.bmp)"), std::string::npos) << r.out;
-  r = run("dump --names " + path("names.txt") + " " + kms);
+  r = run_cli("dump --names " + path("names.txt") + " " + kms);
   EXPECT_EQ(nlohmann::json::parse(r.out)["texture"], "w03b1");
-  r = run("dump --names " + path("missing.txt") + " " + kms);
+  r = run_cli("dump --names " + path("missing.txt") + " " + kms);
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(r.out.empty());
+  EXPECT_EQ(r.err, (dir_ / "missing.txt").string() + ": cannot read names file: cannot open: No such file or directory\n");
 }
 
 TEST_F(Mgs2Cli, ValidateFindingsAndBadFiles) {
   auto f = standard_kms(false, false);
   f.units[0].parent = 1;
   f.units[1].parent = 0;
-  const std::string cyc = write("cyc.kms", kms_bytes(f));
-  CliRun r = run("validate " + cyc);
+  const std::string cyc = write_quoted("cyc.kms", kms_bytes(f));
+  CliRun r = run_cli("validate " + cyc);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("parent cycle"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("error at byte"), std::string::npos) << r.out;
 
   auto bytes = kms_bytes(standard_kms(false, false));
   bytes.resize(0x130);
-  const std::string cut = write("cut.kms", bytes);
-  r = run("info " + cut);
+  const std::string cut = write_quoted("cut.kms", bytes);
+  r = run_cli("info " + cut);
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(r.out.empty());
   EXPECT_NE(r.err.find("array past the end of the file"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("in unit 0 packet 0 vertices"), std::string::npos) << r.err;
-  r = run("dump " + cut);
+  r = run_cli("dump " + cut);
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(r.out.empty());
-  r = run("info " + path("nonexistent.kms"));
+  r = run_cli("info " + path("nonexistent.kms"));
   EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, (dir_ / "nonexistent.kms").string() + ": cannot open: No such file or directory\n");
 
   auto w = standard_evm(false, false, false);
   w.bones[1].bmax = {1, 1, 1, 0};
-  const std::string warn = write("warn.evm", evm_bytes(w));
-  r = run("validate " + warn);
+  const std::string warn = write_quoted("warn.evm", evm_bytes(w));
+  r = run_cli("validate " + warn);
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("1 warning"), std::string::npos) << r.out;
-  EXPECT_EQ(run("validate --strict " + warn).code, 1);
+  r = run_cli("validate --strict " + warn);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find((dir_ / "warn.evm").string() + ": FAIL (evm): 0 errors, 1 warning"), std::string::npos) << r.out;
 }
 
 TEST_F(Mgs2Cli, ConvertLayouts) {
   const auto original = kms_bytes(standard_kms(false, true));
-  const std::string kms = write("a.kms", original);
-  CliRun r = run("convert " + kms + " -o " + path("same.kms"));
+  const std::string kms = write_quoted("a.kms", original);
+  CliRun r = run_cli("convert " + kms + " -o " + path("same.kms"));
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(read_file(dir_ / "same.kms"), original);
-  r = run("convert " + kms + " --layout mc -o " + path("mc.kms"));
+  r = run_cli("convert " + kms + " --layout mc -o " + path("mc.kms"));
   EXPECT_EQ(r.code, 0) << r.err;
-  r = run("info " + path("mc.kms"));
+  r = run_cli("info " + path("mc.kms"));
   EXPECT_NE(r.out.find("layout mc"), std::string::npos) << r.out;
-  r = run("convert " + path("mc.kms") + " --layout ps2 -o " + path("back.kms"));
+  r = run_cli("convert " + path("mc.kms") + " --layout ps2 -o " + path("back.kms"));
   EXPECT_EQ(r.code, 0) << r.err;
-  const std::string d1 = run("dump " + kms).out;
-  const std::string d2 = run("dump " + path("back.kms")).out;
+  const std::string d1 = run_cli("dump " + kms).out;
+  const std::string d2 = run_cli("dump " + path("back.kms")).out;
   EXPECT_EQ(d1, d2);
-  EXPECT_EQ(run("convert " + kms + " -o " + path("x.evm")).code, 2);
-  EXPECT_EQ(run("convert " + kms + " --layout xbox -o " + path("y.kms")).code, 2);
+  r = run_cli("convert " + kms + " -o " + path("x.evm"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, (dir_ / "a.kms").string() + ": cannot convert kms to '.evm' (possible: .kms, .glb, .gltf)\n");
+  r = run_cli("convert " + kms + " --layout xbox -o " + path("y.kms"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "--layout: xbox not in {ps2,mc}\nRun with --help for more information.\n");
 
   const auto evm_original = evm_bytes(standard_evm(true, true, false));
-  const std::string evm = write("e.evm", evm_original);
-  r = run("convert " + evm + " -o " + path("e2.evm"));
+  const std::string evm = write_quoted("e.evm", evm_original);
+  r = run_cli("convert " + evm + " -o " + path("e2.evm"));
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(read_file(dir_ / "e2.evm"), evm_original);
-  r = run("convert " + evm + " --layout ps2 -o " + path("e3.evm"));
+  r = run_cli("convert " + evm + " --layout ps2 -o " + path("e3.evm"));
   EXPECT_EQ(r.code, 0) << r.err;
-  r = run("dump " + path("e3.evm"));
+  r = run_cli("dump " + path("e3.evm"));
   EXPECT_EQ(nlohmann::json::parse(r.out)["layout"], "ps2");
-  EXPECT_EQ(run("dump --layout mc " + path("e3.evm")).code, 1);
+  r = run_cli("dump --layout mc " + path("e3.evm"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find((dir_ / "e3.evm").string() + ": error at byte 48 (0x30) in header packet: table past the end"), std::string::npos) << r.err;
 }
 
 TEST_F(Mgs2Cli, GltfRoundTripWithTemplateIsByteExact) {
   // Fixtures with alignment filler and trailing bytes: only --template brings those back.
   const auto kms_bytes_in = kms_bytes(standard_kms(false, false));
-  const std::string kms = write("a.kms", kms_bytes_in);
-  CliRun r = run("convert " + kms + " -o " + path("a.glb"));
+  const std::string kms = write_quoted("a.kms", kms_bytes_in);
+  CliRun r = run_cli("convert " + kms + " -o " + path("a.glb"));
   ASSERT_EQ(r.code, 0) << r.err;
-  r = run("convert " + path("a.glb") + " -o " + path("b.kms") + " --template " + kms);
+  r = run_cli("convert " + path("a.glb") + " -o " + path("b.kms") + " --template " + kms);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(slurp(dir_ / "b.kms"), std::string(kms_bytes_in.begin(), kms_bytes_in.end()));
-  r = run("info " + path("a.glb"));
+  r = run_cli("info " + path("a.glb"));
   EXPECT_NE(r.out.find("2 meshes (2 primitives, 7 vertices, 3 triangles)"), std::string::npos) << r.out;
 
   const auto evm_bytes_in = evm_bytes(standard_evm(true, false, false));
-  const std::string evm = write("a.evm", evm_bytes_in);
-  r = run("convert " + evm + " -o " + path("a.gltf"));
+  const std::string evm = write_quoted("a.evm", evm_bytes_in);
+  r = run_cli("convert " + evm + " -o " + path("a.gltf"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(fs::exists(dir_ / "a.bin"));
-  r = run("convert " + path("a.gltf") + " -o " + path("b.evm") + " --template " + evm);
+  r = run_cli("convert " + path("a.gltf") + " -o " + path("b.evm") + " --template " + evm);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(slurp(dir_ / "b.evm"), std::string(evm_bytes_in.begin(), evm_bytes_in.end()));
   // Without a template: a valid model in the builder's layout, in the layout asked for.
-  r = run("convert " + path("a.gltf") + " -o " + path("c.evm") + " --layout ps2");
+  r = run_cli("convert " + path("a.gltf") + " -o " + path("c.evm") + " --layout ps2");
   ASSERT_EQ(r.code, 0) << r.err;
-  r = run("info " + path("c.evm"));
+  r = run_cli("info " + path("c.evm"));
   EXPECT_NE(r.out.find("layout ps2"), std::string::npos) << r.out;
 }
 
 TEST_F(Mgs2Cli, GltfScaleTexturesAndErrors) {
-  const std::string kms = write("a.kms", kms_bytes(standard_kms(false, false)));
+  const std::string kms = write_quoted("a.kms", kms_bytes(standard_kms(false, false)));
   fs::create_directories(dir_ / "tex");
   std::ofstream(dir_ / "tex" / "null_msk.png") << "png";
   std::ofstream(dir_ / "names.txt") << "null_msk.bmp\n";
-  CliRun r = run("convert " + kms + " -o " + path("a.gltf") + " --scale 1 --textures " + path("tex") + " --names " +
+  CliRun r = run_cli("convert " + kms + " -o " + path("a.gltf") + " --scale 1 --textures " + path("tex") + " --names " +
                  path("names.txt"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir_ / "a.gltf"));
@@ -212,15 +184,15 @@ TEST_F(Mgs2Cli, GltfScaleTexturesAndErrors) {
   EXPECT_EQ(j["materials"][0]["name"], "null_msk.bmp");
   EXPECT_EQ(j["scenes"][0]["extras"]["mgs2"]["scale"], 1.0);
   // Scale 1 (metres = units) is kept in the extras and used on the way back.
-  r = run("convert " + path("a.gltf") + " -o " + path("b.kms"));
+  r = run_cli("convert " + path("a.gltf") + " -o " + path("b.kms"));
   ASSERT_EQ(r.code, 0) << r.err;
   // A model unit of 1 km does not fit 16 bits: a clear error, no output.
-  r = run("convert " + path("a.gltf") + " -o " + path("c.kms") + " --scale 0.0000001");
+  r = run_cli("convert " + path("a.gltf") + " -o " + path("c.kms") + " --scale 0.0000001");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("--scale"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "c.kms"));
   // A mesh-only glTF is no motion file.
-  r = run("convert " + path("a.gltf") + " -o " + path("c.omf"));
+  r = run_cli("convert " + path("a.gltf") + " -o " + path("c.omf"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("no animations"), std::string::npos) << r.err;
 }

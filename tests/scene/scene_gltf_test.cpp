@@ -13,6 +13,7 @@
 #include "scene/extras_json.h"
 #include "boneyard/gltf.h"
 #include "boneyard/scene.h"
+#include "cli_harness.h"
 #include "test_support.h"
 
 namespace boneyard::test {
@@ -223,10 +224,10 @@ TEST(SceneGltf, ComputedNormalsFollowTheCounterClockwiseWinding) {
 
 TEST(SceneGltf, KhronosValidatorAndThreeJsAcceptTheMeshScene) {
   const fs::path src = source_dir();
-  if (!fs::is_directory(src / "node_modules" / "gltf-validator") || std::system("node --version > /dev/null 2>&1") != 0)
+  if (!fs::is_directory(src / "node_modules" / "gltf-validator") || run_shell("node --version").code != 0)
     GTEST_SKIP() << "node or " << (src / "node_modules") << " missing; run 'npm ci' to enable the validator check";
-  std::random_device rd;
-  const fs::path dir = fs::temp_directory_path() / ("boneyard_scene_" + std::to_string(rd()));
+  TempDir tmp("scene");
+  const fs::path& dir = tmp.path();
   fs::create_directories(dir / "textures");
   auto sc = make_scene();
   // A 1x1 PNG so that the image reference resolves.
@@ -241,12 +242,10 @@ TEST(SceneGltf, KhronosValidatorAndThreeJsAcceptTheMeshScene) {
   }
   for (const char* name : {"mesh.glb", "mesh.gltf"}) {
     ASSERT_EQ(gltf::write_files(sc, dir / name), "");
-    const std::string cmd = "node '" + (src / "tests/gltf/check_gltf.mjs").string() + "' '" + (dir / name).string() +
-                            "' --joints 2 --animations 0";
-    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    const CliRun r =
+        run_shell("node " + quote(src / "tests/gltf/check_gltf.mjs") + " " + quote(dir / name) + " --joints 2 --animations 0");
+    EXPECT_EQ(r.code, 0) << name << "\n" << r.out << r.err;
   }
-  std::error_code ec;
-  fs::remove_all(dir, ec);
 }
 
 }  // namespace

@@ -21,6 +21,9 @@ inline std::vector<std::uint8_t> read_file(const std::filesystem::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// Whether the real sample folder is there (tests that also run on examples/ add the samples then).
+inline bool have_samples(const std::string& sub) { return std::filesystem::is_directory(samples_dir() / sub); }
+
 // Skips the current test when the real sample folder is absent (it is never part of the repo).
 #define BONEYARD_REQUIRE_SAMPLES(sub)                                                              \
   do {                                                                                             \

@@ -1,15 +1,10 @@
 // `boneyard view` on the command line: where the page goes, refusals, --open through xdg-open.
-#include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "boneyard/view.h"
+#include "cli_harness.h"
 #include "test_support.h"
 
 namespace {
@@ -17,48 +12,23 @@ namespace {
 namespace fs = std::filesystem;
 using namespace boneyard;
 
-struct CliRun {
-  int code = -1;
-  std::string out, err;
-};
+using test::CliRun;
+using test::quote;
+using test::slurp;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
-
-class ViewCli : public ::testing::Test {
+class ViewCli : public test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("boneyard_view_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    arm_ = dir_ / "wave_arm.ogf";
+  ViewCli() {
     fs::copy_file(test::source_dir() / "examples/wave_arm.ogf", arm_);
     fs::copy_file(test::source_dir() / "examples/wave.omf", dir_ / "wave.omf");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // `env` is prepended to the command (e.g. "PATH=/x").
-  CliRun run(const std::string& args, const std::string& env = "") {
-    const fs::path out = dir_ / ".stdout", err = dir_ / ".stderr";
-    const std::string cmd = env + " " + q(test::cli_path()) + " view " + args + " >" + q(out) + " 2>" + q(err);
-    const int status = std::system(cmd.c_str());
-    CliRun r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    fs::remove(out);
-    fs::remove(err);
-    return r;
+  static CliRun run_view(const std::string& args, const std::string& env = "") {
+    return test::run_cli("view " + args, env);
   }
 
-  fs::path dir_, arm_;
+  const fs::path arm_ = dir_ / "wave_arm.ogf";
 };
 
 #define REQUIRE_BUNDLE()                                                              \
@@ -68,7 +38,7 @@ class ViewCli : public ::testing::Test {
 
 TEST_F(ViewCli, WithoutThreeJsSaysWhy) {
   if (view::bundle_available()) GTEST_SKIP() << "this build has three.js";
-  const CliRun r = run(q(arm_));
+  const CliRun r = run_view(quote(arm_));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("npm ci"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "wave_arm.ogf.html"));
@@ -76,7 +46,7 @@ TEST_F(ViewCli, WithoutThreeJsSaysWhy) {
 
 TEST_F(ViewCli, WritesNextToTheInputByDefault) {
   REQUIRE_BUNDLE();
-  const CliRun r = run(q(arm_));
+  const CliRun r = run_view(quote(arm_));
   EXPECT_EQ(r.code, 0) << r.err;
   const std::string html = slurp(dir_ / "wave_arm.ogf.html");
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
@@ -87,7 +57,7 @@ TEST_F(ViewCli, WritesNextToTheInputByDefault) {
 
 TEST_F(ViewCli, SeveralFilesMakeOnePage) {
   REQUIRE_BUNDLE();
-  const CliRun r = run(q(arm_) + " " + q(dir_ / "wave.omf") + " --skeleton " + q(arm_) + " -o " + q(dir_ / "both.html"));
+  const CliRun r = run_view(quote(arm_) + " " + quote(dir_ / "wave.omf") + " --skeleton " + quote(arm_) + " -o " + quote(dir_ / "both.html"));
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("2 files"), std::string::npos) << r.out;
   const std::string html = slurp(dir_ / "both.html");
@@ -99,7 +69,7 @@ TEST_F(ViewCli, SeveralFilesMakeOnePage) {
 TEST_F(ViewCli, RefusesToOverwriteAnInput) {
   REQUIRE_BUNDLE();
   const auto before = slurp(arm_);
-  const CliRun r = run(q(arm_) + " -o " + q(arm_));
+  const CliRun r = run_view(quote(arm_) + " -o " + quote(arm_));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("refusing"), std::string::npos) << r.err;
   EXPECT_EQ(slurp(arm_), before);
@@ -107,11 +77,11 @@ TEST_F(ViewCli, RefusesToOverwriteAnInput) {
 
 TEST_F(ViewCli, UnreadableFilesAreReportedAndLeftOut) {
   REQUIRE_BUNDLE();
-  CliRun r = run(q(dir_ / "missing.ogf") + " -o " + q(dir_ / "none.html"));
+  CliRun r = run_view(quote(dir_ / "missing.ogf") + " -o " + quote(dir_ / "none.html"));
   EXPECT_EQ(r.code, 2);
   EXPECT_FALSE(fs::exists(dir_ / "none.html"));  // nothing to show: no page
   std::ofstream(dir_ / "junk.ogf") << "not a model";
-  r = run(q(dir_ / "junk.ogf") + " " + q(arm_) + " -o " + q(dir_ / "some.html"));
+  r = run_view(quote(dir_ / "junk.ogf") + " " + quote(arm_) + " -o " + quote(dir_ / "some.html"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("junk.ogf"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("1 file"), std::string::npos) << r.out;
@@ -121,7 +91,7 @@ TEST_F(ViewCli, UnreadableFilesAreReportedAndLeftOut) {
 TEST_F(ViewCli, OpenWithoutXdgOpenIsAnError) {
   REQUIRE_BUNDLE();
   fs::create_directories(dir_ / "empty_bin");
-  const CliRun r = run(q(arm_) + " --open", "PATH=" + q(dir_ / "empty_bin"));
+  const CliRun r = run_view(quote(arm_) + " --open", "PATH=" + quote(dir_ / "empty_bin"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("xdg-open was not found"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::exists(dir_ / "wave_arm.ogf.html"));  // the page is written anyway
@@ -133,7 +103,7 @@ TEST_F(ViewCli, OpenRunsXdgOpenOnThePage) {
   fs::create_directories(bin);
   std::ofstream(bin / "xdg-open") << "#!/bin/sh\nprintf '%s' \"$1\" > '" << (dir_ / "opened").string() << "'\n";
   fs::permissions(bin / "xdg-open", fs::perms::owner_all);
-  const CliRun r = run(q(arm_) + " --open -o " + q(dir_ / "page.html"), "PATH=" + q(bin) + ":/usr/bin:/bin");
+  const CliRun r = run_view(quote(arm_) + " --open -o " + quote(dir_ / "page.html"), "PATH=" + quote(bin) + ":/usr/bin:/bin");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(slurp(dir_ / "opened"), fs::absolute(dir_ / "page.html").string());
 }

@@ -20,6 +20,12 @@ OmfFile load(const std::vector<std::uint8_t>& bytes) {
 
 OmfFile reload(const OmfFile& f) { return load(write_omf(f)); }
 
+// The error's message, or "succeeded": tests of refused edits name the refusal they expect.
+template <class T>
+std::string error_message(const Result<T>& r) {
+  return r ? "succeeded" : r.error().message;
+}
+
 // The stored payload of motion i's 0xE sub-chunk, and its 0xF entry, as bytes.
 std::vector<std::uint8_t> keys_bytes(const OmfFile& f, std::size_t i) {
   for (const auto& s : f.motions.subchunks) {
@@ -92,9 +98,9 @@ TEST(OmfEdit, RenameChangesOnlyTheName) {
   EXPECT_EQ(out.motions.motions[1].name, "fire");  // the 0xE name followed since it matched
   EXPECT_EQ(keys_bytes(out, 0), keys_bytes(original, 0));
   EXPECT_EQ(params_bytes(out, 2), params_bytes(original, 2));
-  EXPECT_FALSE(rename_motion(f, "walk", "run"));  // clash among cycles
-  EXPECT_FALSE(rename_motion(f, "nope", "x"));
-  EXPECT_FALSE(rename_motion(f, "walk", std::string(128, 'a')));
+  EXPECT_EQ(error_message(rename_motion(f, "walk", "run")), "another motion already has this name");  // clash among cycles
+  EXPECT_EQ(error_message(rename_motion(f, "nope", "x")), "no motion has this name");
+  EXPECT_EQ(error_message(rename_motion(f, "walk", std::string(128, 'a'))), "new name too long for the engine");
 }
 
 TEST(OmfEdit, SetParamsFlagsPartAndMarks) {
@@ -124,8 +130,8 @@ TEST(OmfEdit, SetParamsFlagsPartAndMarks) {
 
   ParamEdit bad_part;
   bad_part.part = "all";
-  EXPECT_FALSE(set_params(f, {"shoot"}, bad_part));  // FX motions take a bone
-  EXPECT_FALSE(parse_motion_flags("fx,flying"));
+  EXPECT_EQ(error_message(set_params(f, {"shoot"}, bad_part)), "FX motions start at a bone, not a part: use --bone");  // FX motions take a bone
+  EXPECT_EQ(error_message(parse_motion_flags("fx,flying")), "unknown motion flag");
   ParamEdit clear;
   clear.clear_marks = true;
   ASSERT_TRUE(set_params(f, {"*"}, clear));
@@ -137,8 +143,16 @@ TEST(OmfEdit, MarksNeedVersion4) {
   s.version = 3;
   OmfFile f = load(test::omf_bytes(s));
   ParamEdit e;
-  e.add_marks = {{"Left", 0.0f, 0.1f}};
-  EXPECT_FALSE(set_params(f, {"walk"}, e));
+  e.add_marks = {{"Left", 0.0f, 0.05f}};  // within the 3-frame motion
+  auto r = set_params(f, {"walk"}, e);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "marks need params version 4 (use: boneyard omf retarget --params-version 4)");
+  EXPECT_EQ(r.error().expected, "version 4");
+  EXPECT_EQ(r.error().found, "3");
+  // The same edit on a version 4 file succeeds: the version, not the mark, was refused.
+  s.version = 4;
+  OmfFile v4 = load(test::omf_bytes(s));
+  EXPECT_TRUE(set_params(v4, {"walk"}, e));
 }
 
 TEST(OmfEdit, MergeChecksPartsAndNames) {
@@ -159,14 +173,14 @@ TEST(OmfEdit, MergeChecksPartsAndNames) {
   EXPECT_EQ(keys_bytes(out, 2), keys_bytes(load(a_bytes), 2));
   EXPECT_FALSE(validate_omf(out).has_errors());
 
-  EXPECT_FALSE(merge_omfs({load(a_bytes), load(a_bytes)}, false, report));
+  EXPECT_EQ(error_message(merge_omfs({load(a_bytes), load(a_bytes)}, false, report)), "motion name in more than one file (use --rename-clashes)");
   auto renamed = merge_omfs({load(a_bytes), load(a_bytes)}, true, report);
   ASSERT_TRUE(renamed);
   EXPECT_EQ(renamed->motions.params.motions[3].name, "walk_2");
 
   OmfSpec other_parts = b_spec;
   other_parts.parts[0].name = "torso";
-  EXPECT_FALSE(merge_omfs({load(a_bytes), load(test::omf_bytes(other_parts))}, false, report));
+  EXPECT_EQ(error_message(merge_omfs({load(a_bytes), load(test::omf_bytes(other_parts))}, false, report)), "bone parts differ between the files to merge (file 2)");
 }
 
 TEST(OmfEdit, RepairFixesWhatIsSafe) {
@@ -235,7 +249,7 @@ TEST(OmfEdit, RetargetVersion3To4) {
   const OmfFile out = reload(f);
   EXPECT_EQ(out.motions.params.version, 4);
   EXPECT_TRUE(out.motions.params.motions[0].marks.empty());
-  EXPECT_FALSE(retarget_omf(f, 2, Game::keep));
+  EXPECT_EQ(error_message(retarget_omf(f, 2, Game::keep)), "unsupported target params version");
 }
 
 TEST(OmfEdit, SetRefusesNonFiniteOrNegativeParamsAndMarksOutsideTheMotion) {
@@ -260,7 +274,7 @@ TEST(OmfEdit, SetRefusesNonFiniteOrNegativeParamsAndMarksOutsideTheMotion) {
   EXPECT_EQ(f.motions.params.motions[0].speed, before);  // nothing changed
   ParamEdit past_end;
   past_end.add_marks = {{"M", 0.0f, length + 0.01f}};
-  EXPECT_FALSE(set_params(f, {"walk"}, past_end));
+  EXPECT_EQ(error_message(set_params(f, {"walk"}, past_end)), "mark \"M\" lies outside motion \"walk\" (3 frames)");
   ParamEdit whole;
   whole.add_marks = {{"M", 0.0f, length}};
   EXPECT_TRUE(set_params(f, {"walk"}, whole));

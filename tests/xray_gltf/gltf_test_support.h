@@ -1,4 +1,4 @@
-// Helpers for the glTF tests: temporary folders, a meshes tree of symlinks to the real samples
+// Helpers for the glTF tests: a meshes tree of symlinks to the real samples
 // (the samples are never copied into the repository), and the engine's pose convention written
 // independently of the library (row-vector matrices, parent after child).
 #pragma once
@@ -10,28 +10,12 @@
 
 #include "boneyard/ogf.h"
 #include "boneyard/omf.h"
+#include "cli_harness.h"
 #include "test_support.h"
 
 namespace boneyard::test {
 
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    std::random_device rd;
-    path_ = fs::temp_directory_path() / ("boneyard_gltf_" + std::to_string(rd()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 inline std::shared_ptr<const FileData> open_file(const fs::path& p) {
   auto f = FileData::open(p);

@@ -16,28 +16,12 @@
 #include "boneyard/omf.h"
 #include "boneyard/xray_import.h"
 #include "boneyard/xray_scene.h"
+#include "cli_harness.h"
 #include "test_support.h"
 
 namespace boneyard::test {
 
 namespace fs = std::filesystem;
-
-class ImportTempDir {
- public:
-  ImportTempDir() {
-    std::random_device rd;
-    path_ = fs::temp_directory_path() / ("boneyard_import_" + std::to_string(rd()));
-    fs::create_directories(path_);
-  }
-  ~ImportTempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 inline std::shared_ptr<const FileData> load(const fs::path& p) {
   return std::get<std::shared_ptr<const FileData>>(FileData::open(p));
