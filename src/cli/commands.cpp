@@ -248,7 +248,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   auto target_layout = std::make_shared<std::string>();
   auto skeleton = std::make_shared<std::string>();
   auto meshes = std::make_shared<std::string>();
-  auto template_omf = std::make_shared<std::string>();
+  auto template_file = std::make_shared<std::string>();
   auto hq = std::make_shared<bool>(false);
   auto textures = std::make_shared<std::string>();
   auto keep_going = std::make_shared<bool>(false);
@@ -258,7 +258,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->add_option("input", *in, "Input file (a folder with --recursive)")->required();
   cmd->add_option("-o,--output", *out, "Output file (a folder with --recursive)")->required();
   cmd->add_option("--skeleton", *skeleton, "X-Ray .omf <-> glTF: the .ogf whose skeleton plays the motions");
-  cmd->add_option("--template", *template_omf,
+  cmd->add_option("--template", *template_file,
                   "glTF to .omf/.kms/.evm: the original file (parts, params, fields, placement; unedited bytes)");
   auto scale = std::make_shared<double>(0);
   cmd->add_option("--scale", *scale, "MGS2 <-> glTF: metres per model unit (default: the glTF's extras, else 0.001)")
@@ -278,7 +278,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"ps2", "mc"}));
   add_names_option(*cmd, *common);
   add_allow_outside_uris_option(*cmd, common->allow_outside_uris);
-  cmd->callback([cmd, in, out, common, target_layout, skeleton, meshes, template_omf, hq, recursive, jobs, textures,
+  cmd->callback([cmd, in, out, common, target_layout, skeleton, meshes, template_file, hq, recursive, jobs, textures,
                  keep_going, force, scale, &exit_code] {
     InterruptScope interruptible;  // SIGINT/SIGTERM: stop at a safe point, leave no temporary file
     const unsigned given = given_convert_options(*cmd);
@@ -304,7 +304,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       exit_code = kExitUsage;
       return;
     }
-    if (!option_file_ok("--skeleton", *skeleton, exit_code) || !option_file_ok("--template", *template_omf, exit_code))
+    if (!option_file_ok("--skeleton", *skeleton, exit_code) || !option_file_ok("--template", *template_file, exit_code))
       return;
     auto doc = open_or_report(*in, *common, exit_code);
     if (!doc) return;
@@ -323,8 +323,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     std::vector<std::pair<fs::path, std::vector<std::uint8_t>>> side_files;
     options.input = *in;
     options.output = *out;
-    options.xray = {*skeleton, *meshes, *textures, *keep_going, *template_omf, *hq};
-    options.mgs2 = {*target_layout, *scale, *template_omf, *textures};
+    options.xray = {*skeleton, *meshes, *textures, *keep_going, *template_file, *hq};
+    options.mgs2 = {*target_layout, *scale, *template_file, *textures};
     options.warnings = &warnings;
     options.side_files = &side_files;
     if (auto err = doc->check_convert_options(ext, given, options); !err.empty()) {
