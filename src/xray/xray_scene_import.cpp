@@ -351,17 +351,23 @@ class OmfImporter {
     }
   }
 
-  // The motion's frame count, checked against the limits for one motion and for all so far.
-  // A motion whose every channel is static or constant was exported as single keys at t = 0,
-  // so the glTF has no duration; the exported frame count restores it (glTF holds the last
-  // key's value past the end, so the longer motion means the same).
-  // Such a motion is "held": its records are static and constant, whatever the frame count, so
-  // nothing below is allocated per frame for it; the count is still bounded (limits.h).
-  std::optional<Finding> motion_frames(const nlohmann::json& x, const std::string& aw, std::size_t sampled, bool& held,
-                                       std::uint64_t& frames) {
+  // The motion's frame count: from the glTF duration (the template motion's count when they agree
+  // within half a frame), checked against the limits for one motion and for all so far. A motion
+  // whose every channel holds one value is read as one sample: it is "held", its records static
+  // and constant whatever the frame count, so nothing below is allocated per frame for it. Files
+  // written before static motions spanned their length have no duration; their extras' frame
+  // count restores it (glTF holds the last key's value past the end, so that means the same).
+  std::optional<Finding> motion_frames(const scene::Animation& anim, const nlohmann::json& x, const MotionKeys* tmk,
+                                       const std::string& aw, bool& held, std::uint64_t& frames) {
+    const std::size_t sampled = anim.timelines[0].times.size();
+    const double span = anim.duration * kSampleFps;  // in frames; bounded by the reader's limits
+    frames = sampled;
+    if (sampled == 1 && span >= 0.5) frames = static_cast<std::uint64_t>(std::llround(span)) + 1;
     const auto* exported_frames = member(x, "frames");
-    held = sampled == 1 && exported_frames && exported_frames->is_number_unsigned() && exported_frames->get<std::uint64_t>() > 1;
-    frames = held ? exported_frames->get<std::uint64_t>() : sampled;
+    if (sampled == 1 && span < 0.5 && exported_frames && exported_frames->is_number_unsigned())
+      frames = std::max<std::uint64_t>(1, exported_frames->get<std::uint64_t>());
+    if (tmk && std::fabs(span - double(tmk->frames - 1)) <= 0.5) frames = tmk->frames;
+    held = sampled == 1 && frames > 1;
     if (frames > kMaxMotionFrames)
       return import_error(aw, "motion too long to convert", "<= " + frames_text(kMaxMotionFrames),
                           std::to_string(frames) + " frames");
@@ -435,9 +441,6 @@ class OmfImporter {
     if (anim.timelines.size() != 1 || anim.timelines[0].times.empty())
       return import_error(aw, "animation was not sampled (one timeline expected)");
     const std::size_t sampled = anim.timelines[0].times.size();
-    bool held = false;
-    std::uint64_t frames = 0;
-    if (auto e = motion_frames(x, aw, sampled, held, frames)) return e;
     auto name = extras_name(x, "name");
     if (!name) name = utf8_to_cp1251(anim.name);
     if (!name) return import_error(aw, "motion name has no cp1251 encoding", "Latin or Cyrillic characters", anim.name);
@@ -450,6 +453,9 @@ class OmfImporter {
                                     tpl_->motions.motions[ti].bones.size() == n_ && tpl_->motions.motions[ti].frames > 0
                                 ? &tpl_->motions.motions[ti]
                                 : nullptr;
+    bool held = false;
+    std::uint64_t frames = 0;
+    if (auto e = motion_frames(anim, x, tmk, aw, held, frames)) return e;
     const auto motion_set = number<std::size_t>(x, "motion_set");
     const nlohmann::json* records = member(x, "records");
     if (!(records && records->is_array() && records->size() == n_ && motion_set && *motion_set < set_order_ok_.size() &&
