@@ -47,7 +47,7 @@ bool have_samples(benchmark::State& state) {
   return false;
 }
 
-std::shared_ptr<const FileData> open(const fs::path& p) { return std::get<std::shared_ptr<const FileData>>(FileData::open(p)); }
+std::shared_ptr<const FileData> open(const fs::path& p) { return FileData::open(p).value(); }
 
 // Whole conversion from files: read the OGF, find and read the OMF, build the scene, write .glb bytes.
 void BM_ZombiToGlb(benchmark::State& state) {

@@ -25,15 +25,15 @@ struct Inputs {
   Inputs() {
     auto o = FileData::open(kSamples / "soc/zombi_1.ogf");
     auto m = FileData::open(kSamples / "soc/zombi_animation.omf");
-    if (o.index() != 0 || m.index() != 0) return;
-    auto ro = xray::read_ogf(std::get<0>(o));
-    auto rm = xray::read_omf(std::get<0>(m));
+    if (!o || !m) return;
+    auto ro = xray::read_ogf(o.value());
+    auto rm = xray::read_omf(m.value());
     if (!ro || !rm) return;
     ogf = std::move(ro).value();
     omf = std::move(rm).value();
     auto s = xray::skeleton_scene(*ogf, "zombi");
     Diagnostics w;
-    if (!s || xray::add_motions(s.value(), &*ogf, omf->motions, "zombi_animation", w)) return;
+    if (!s || !xray::add_motions(s.value(), &*ogf, omf->motions, "zombi_animation", w)) return;
     glb = gltf::write(s.value(), gltf::Container::glb).main;
     ok = true;
   }

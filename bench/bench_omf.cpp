@@ -21,11 +21,11 @@ using namespace boneyard;
 std::vector<std::uint8_t> make_large_omf(std::size_t target_bytes) {
   const auto path = std::filesystem::path(BONEYARD_SAMPLES_DIR) / "xray/soc/zombi_animation.omf";
   auto opened = FileData::open(path);
-  if (!std::holds_alternative<std::shared_ptr<const FileData>>(opened)) {
+  if (!opened.ok()) {
     std::fprintf(stderr, "sample not found: %s\n", path.c_str());
     std::exit(2);
   }
-  auto src = xray::read_omf(std::get<std::shared_ptr<const FileData>>(opened));
+  auto src = xray::read_omf(opened.value());
   xray::OmfFile f = std::move(src).value();
   auto& set = f.motions;
   const std::size_t base = set.motions.size();
@@ -99,9 +99,9 @@ int main(int argc, char** argv) {
   if (argc >= 3 && std::strcmp(argv[1], "--make") == 0) {
     const std::size_t mb = argc >= 4 ? std::strtoul(argv[3], nullptr, 10) : 100;
     const auto bytes = make_large_omf(mb << 20);
-    const auto err = boneyard::write_file_atomic(argv[2], bytes);
-    if (!err.empty()) {
-      std::fprintf(stderr, "%s\n", err.c_str());
+    const auto written = boneyard::write_file_atomic(argv[2], bytes);
+    if (!written) {
+      std::fprintf(stderr, "%s\n", written.error().message.c_str());
       return 2;
     }
     std::printf("%s: %zu bytes\n", argv[2], bytes.size());

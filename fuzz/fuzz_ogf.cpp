@@ -43,16 +43,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     base = std::move(sc).value();
     if (ogf->motions) {
       Diagnostics warnings;
-      if (xray::add_motions(base, &ogf.value(), *ogf->motions, "embedded", warnings)) return 0;
+      if (!xray::add_motions(base, &ogf.value(), *ogf->motions, "embedded", warnings)) return 0;
       xray::resolve_duplicate_motions(base, warnings);
     }
   }
   Diagnostics warnings;
   scene::Scene strict = base;
   xray::XrayExportOptions o{"fuzz.ogf", {}, {}, {}, {}, false};
-  if (!xray::add_meshes(strict, ogf.value(), o, warnings)) write_or_abort(strict);
+  if (xray::add_meshes(strict, ogf.value(), o, warnings)) write_or_abort(strict);
   o.keep_going = true;  // never fails: broken children are left out
-  if (xray::add_meshes(base, ogf.value(), o, warnings)) std::abort();
+  if (!xray::add_meshes(base, ogf.value(), o, warnings)) std::abort();
   write_or_abort(base);
   return 0;
 }

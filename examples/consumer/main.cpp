@@ -17,15 +17,15 @@ int main(int argc, char** argv) {
   using namespace boneyard;
   if (argc != 5) return fail("usage: consumer IN.omf OLD NEW OUT.omf", 2);
   auto opened = FileData::open(argv[1]);
-  if (const auto* error = std::get_if<FileError>(&opened)) return fail(error->message, 2);
-  auto omf = xray::read_omf(std::get<std::shared_ptr<const FileData>>(opened));
+  if (!opened) return fail(std::string(argv[1]) + ": " + opened.error().message, 2);
+  auto omf = xray::read_omf(opened.value());
   if (!omf) return fail(format_finding(omf.error(), argv[1]), 1);
   auto report = xray::rename_motion(omf.value(), argv[2], argv[3]);
   if (!report) return fail(format_finding(report.error(), argv[1]), 1);
   // Like every boneyard writer: the new bytes must read back and validate before they are saved.
   auto bytes = xray::checked_omf_bytes(xray::write_omf(omf.value()));
   if (!bytes) return fail(format_finding(bytes.error(), argv[4]), 1);
-  if (auto error = write_file_atomic(argv[4], bytes.value()); !error.empty()) return fail(error, 2);
+  if (auto written = write_file_atomic(argv[4], bytes.value()); !written) return fail(written.error().message, 2);
   for (const auto& change : report.value().changes) std::printf("%s\n", change.c_str());
   return 0;
 }

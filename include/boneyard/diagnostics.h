@@ -27,11 +27,21 @@ struct Finding {
   // The problem is a file that could not be read (missing, a directory, a FIFO...), not the
   // content of one: the CLI exits with 2 (I/O) instead of 1.
   bool io = false;
+  // The problem is the request, not a file: an option that does not apply, a template of the
+  // wrong format. Exit code 2 (usage) as well.
+  bool usage = false;
 };
 
 // An error about a file that could not be read (missing, a directory, a FIFO...): `io` set.
 inline Finding io_error_finding(std::string path, std::string message) {
   return Finding{Severity::error, 0, std::move(path), std::move(message), {}, {}, true};
+}
+
+// An error about what was asked (an option, a combination of options): `usage` set.
+inline Finding usage_error_finding(std::string message) {
+  Finding f{Severity::error, 0, {}, std::move(message), {}, {}, false};
+  f.usage = true;
+  return f;
 }
 
 // "file: error at byte 1234 (0x4D2) in 0xE/3 bone 1 rotation keys: truncated (expected 80 bytes, found 12)"
@@ -87,6 +97,23 @@ class Result {
  private:
   std::variant<T, Finding> v_;
 };
+
+// Success, or the Finding that explains the failure: what functions that produce no value
+// return (writes, checks). `Status()` is success.
+template <>
+class Result<void> {
+ public:
+  Result() = default;
+  Result(Finding error) : error_(std::move(error)), failed_(true) {}  // NOLINT(google-explicit-constructor)
+  bool ok() const { return !failed_; }
+  explicit operator bool() const { return ok(); }
+  const Finding& error() const { return error_; }
+
+ private:
+  Finding error_;
+  bool failed_ = false;
+};
+using Status = Result<void>;
 
 // Runs `fn` and turns a ParseError into an error Result.
 template <class Fn>

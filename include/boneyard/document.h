@@ -41,8 +41,16 @@ struct ConvertOptions {
   xray::ConvertOptions xray;        // --skeleton, --meshes, --textures, --keep-going, --template, --hq
   mgs2::ConvertOptions mgs2;        // --layout, --scale, --template, --textures
   Diagnostics* warnings = nullptr;  // conversion warnings (missing refs, moved weights, ...)
-  // Files to write before the returned bytes (the .bin of a .gltf), as (path, bytes).
-  std::vector<std::pair<std::filesystem::path, std::vector<std::uint8_t>>>* side_files = nullptr;
+};
+
+// Where a conversion writes: its own file, streamed, and files beside it (a .gltf's .bin). What
+// is written becomes visible only when the whole conversion succeeded (convert_to_files).
+class ConvertOutputs {
+ public:
+  virtual ~ConvertOutputs() = default;
+  virtual ByteSink& main() = 0;
+  // A further file of the output (the .bin a .gltf names).
+  virtual Result<ByteSink*> side_file(const std::filesystem::path& path) = 0;
 };
 
 // The options of `boneyard convert` as bits, so that each conversion can say which it reads. An
@@ -85,14 +93,29 @@ class Document {
   // The ConvertOption bits that the conversion to `target_extension` reads.
   virtual unsigned convert_options(std::string_view target_extension) const = 0;
   // Why options the user gave (`given`, ConvertOption bits) do not fit the conversion to
-  // `target_extension`: an option it would ignore, or a --template of another format. Empty when
-  // they fit. Checked before convert(); a usage error (exit 2), not a finding in the file.
-  virtual std::string check_convert_options(std::string_view target_extension, unsigned given,
-                                            const ConvertOptions& options) const;
-  // The bytes of the converted file, or a Finding explaining why not.
-  virtual Result<std::vector<std::uint8_t>> convert(std::string_view target_extension,
-                                                    const ConvertOptions& options) const = 0;
+  // `target_extension`: an option it would ignore, or a --template of another format. Checked
+  // before convert(); a usage error (Finding::usage, exit 2), not a finding in the file.
+  virtual Status check_convert_options(std::string_view target_extension, unsigned given,
+                                       const ConvertOptions& options) const;
+  // Writes the converted file (and its side files) into `out`, or says why not. Callers use
+  // convert_to_files or convert_in_memory below.
+  virtual Status convert(std::string_view target_extension, const ConvertOptions& options,
+                         ConvertOutputs& out) const = 0;
 };
+
+// A conversion held in memory (the view page, tests): the file and its side files.
+struct ConvertedFiles {
+  std::vector<std::uint8_t> main;
+  std::vector<std::pair<std::filesystem::path, std::vector<std::uint8_t>>> side_files;
+};
+Result<ConvertedFiles> convert_in_memory(const Document& document, std::string_view target_extension,
+                                         const ConvertOptions& options);
+
+// Streams the conversion to `options.output` and its side files through temporary files, then
+// renames the side files into place and the output last, so the output never names a missing
+// file. On failure or interruption nothing is left: temporary files are removed, and side files
+// already renamed are removed again (the error says so).
+Status convert_to_files(const Document& document, std::string_view target_extension, const ConvertOptions& options);
 
 // The format ("omf", "ogf", "gltf", "kms", "evm") the bytes look like, or "" when none.
 std::string_view detect_format(Bytes bytes, std::string_view file_name);

@@ -5,32 +5,28 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <variant>
 #include <string>
 #include <vector>
 
 #include "boneyard/bytes.h"
+#include "boneyard/diagnostics.h"
 
 namespace boneyard {
 
-// Why a file could not be opened. Every such failure is an I/O problem (exit code 2): a missing
-// file, no permission, or a path that is not a regular file ("is a directory, not a file", "is a
-// FIFO, not a regular file", devices, sockets).
-struct FileError {
-  enum class Kind { io } kind = Kind::io;
-  std::string message;
-};
+// Failures to open or write files are Findings with `io` set (exit code 2): a missing file, no
+// permission, or a path that is not a regular file ("is a directory, not a file", "is a FIFO,
+// not a regular file", devices, sockets). The message says what failed; `path` is empty.
 
-// Why `path` cannot be read as a file, or nullopt when it is a regular file (symlinks followed).
+// Success when `path` is a regular file (symlinks followed), else why it cannot be read as one.
 // Only stats the path: nothing is opened, so a FIFO or a device is refused without side effects.
-std::optional<FileError> check_regular_file(const std::filesystem::path& path);
+Status check_regular_file(const std::filesystem::path& path);
 
 // Read-only view of a whole file. Maps it when possible; keeps it alive while shared.
 // Only regular files are read: anything else (directory, FIFO, device, socket) is a FileError
 // before a byte is read, so /dev/zero cannot be read forever and a FIFO cannot block.
 class FileData {
  public:
-  static std::variant<std::shared_ptr<const FileData>, FileError> open(const std::filesystem::path& path);
+  static Result<std::shared_ptr<const FileData>> open(const std::filesystem::path& path);
   static std::shared_ptr<const FileData> from_vector(std::vector<std::uint8_t> bytes);
   ~FileData();
   FileData(const FileData&) = delete;
@@ -46,9 +42,51 @@ class FileData {
   std::vector<std::uint8_t> owned_;
 };
 
-// Writes to a temporary file beside `path`, then renames it over `path`: readers never see a
-// partial file and a failed write leaves the old file untouched. Returns an error message or "".
-std::string write_file_atomic(const std::filesystem::path& path, Bytes data);
+// Where output bytes go, in order: a vector in memory, or a file being written atomically. Writers
+// of large outputs (glTF) stream into one instead of building the whole file first.
+class ByteSink {
+ public:
+  virtual ~ByteSink() = default;
+  virtual Status write(Bytes data) = 0;
+  Status zeros(std::size_t count);
+};
+
+class VectorSink final : public ByteSink {
+ public:
+  explicit VectorSink(std::vector<std::uint8_t>& out) : out_(out) {}
+  Status write(Bytes data) override;
+
+ private:
+  std::vector<std::uint8_t>& out_;
+};
+
+// A file written through a hidden temporary file beside `path` (registered for interrupt clean-up,
+// interrupt.h) and renamed over `path` by commit(): readers never see a partial file, and a failed
+// write leaves the old file untouched. Destroyed without commit() (a failed or interrupted
+// conversion), it removes the temporary file: nothing is left. Writes are buffered and noticed an
+// interruption within one buffer (1 MiB).
+class AtomicFile final : public ByteSink {
+ public:
+  static Result<std::unique_ptr<AtomicFile>> create(const std::filesystem::path& path);
+  ~AtomicFile() override;
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  Status write(Bytes data) override;
+  Status commit();
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  AtomicFile(std::filesystem::path path, std::filesystem::path temporary, int fd);
+  Status flush();
+  Status abandon(Finding why);
+  std::filesystem::path path_, temporary_;
+  int fd_ = -1;
+  bool done_ = false;
+  std::vector<std::uint8_t> buffer_;
+};
+
+// `data` as the whole of `path`, through an AtomicFile.
+Status write_file_atomic(const std::filesystem::path& path, Bytes data);
 
 // Like write_file_atomic, but the new file gets exactly `mode` (permission bits, umask not
 // applied) and, when `owner` is given, that owner and group (best effort: only root may give a
@@ -57,8 +95,8 @@ std::string write_file_atomic(const std::filesystem::path& path, Bytes data);
 struct FileOwner {
   unsigned uid = 0, gid = 0;
 };
-std::string write_file_atomic_mode(const std::filesystem::path& path, Bytes data, unsigned mode,
-                                   const FileOwner* owner = nullptr);
+Status write_file_atomic_mode(const std::filesystem::path& path, Bytes data, unsigned mode,
+                              const FileOwner* owner = nullptr);
 
 // Where an in-place edit of a file writes, and what it must keep.
 struct InPlaceTarget {
@@ -70,13 +108,12 @@ struct InPlaceTarget {
 // write permission bit set for someone and writable by this process (access(W_OK)), in a folder
 // this process may create files in. The permission-bit rule makes a read-only file (0444) refused
 // even for root, for whom access() always succeeds. Returns the target or a one-line reason.
-std::variant<InPlaceTarget, std::string> prepare_in_place_edit(const std::filesystem::path& path);
+Result<InPlaceTarget> prepare_in_place_edit(const std::filesystem::path& path);
 
 // The first of `path`.bak, `path`.bak.1, `path`.bak.2, ... that does not exist yet, written with
 // `data` and `mode` without ever replacing an existing file (the name is claimed with link(2),
 // which fails on an existing name). Returns the backup's path or a one-line reason.
-std::variant<std::filesystem::path, std::string> write_backup(const std::filesystem::path& path, Bytes data,
-                                                              unsigned mode);
+Result<std::filesystem::path> write_backup(const std::filesystem::path& path, Bytes data, unsigned mode);
 
 // True when both paths name the same existing file (so an output would overwrite its input).
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);

@@ -203,11 +203,6 @@ struct OmfFile {
   Bytes keep(std::vector<std::uint8_t> bytes);  // stores edited bytes and returns a view
 };
 
-// Parses 0xE + 0xF payloads (either may be absent for 0xE: pass nullptr). Throws ParseError only
-// when 0xF cannot be parsed (without it the 0xE records cannot be delimited); a motion whose
-// records are broken is kept raw with MotionKeys::error set.
-MotionSet parse_motion_set(const Chunk* motions_chunk, const Chunk& params_chunk);
-
 // True when the bytes look like an .omf (chunk 0xE or 0xF first).
 bool looks_like_omf(Bytes bytes);
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "boneyard/diagnostics.h"
+
 namespace boneyard {
 
 namespace mgs2 {
@@ -21,8 +23,8 @@ class TextureNames {
  public:
   void add(std::string name);
   // Loads one name per line (CR LF or LF; blank lines and surrounding spaces ignored).
-  // Returns an error message, or "" on success.
-  std::string load_file(const std::string& path);
+  // Fails (an io Finding, whose message names the file) when the file cannot be read.
+  Status load_file(const std::string& path);
   void load_text(std::string_view text);
   const std::string* find(std::uint32_t id) const;
   std::size_t size() const { return names_.size(); }

@@ -37,8 +37,8 @@ scene::Scene flat_scene(const MotionSet& set, std::string_view name);
 // motion set in extras ("monsters\\zombi_animation" or "embedded"). Errors: a bone name missing from the
 // skeleton, a bone-count mismatch, a broken motion. Warnings (absurd translations, skipped
 // duplicate names) go to `warnings`.
-std::optional<Finding> add_motions(scene::Scene& scene, const OgfFile* ogf, const MotionSet& set,
-                                   std::string_view source, Diagnostics& warnings);
+Status add_motions(scene::Scene& scene, const OgfFile* ogf, const MotionSet& set, std::string_view source,
+                   Diagnostics& warnings);
 
 // Removes animations shadowed by the engine's lookup: within one motion set the first of
 // several same-named motions wins (map::insert), across sets the later set wins. FX and cycles
@@ -70,8 +70,7 @@ struct XrayExportOptions {
 // meshes on those bones' nodes; static (FVF) children a plain mesh on the root node. One material
 // per (texture, shader). A child with errors (validate_ogf_child) fails the export, or with
 // keep_going is left out with a warning. Conventions: docs/xray-gltf.md "Meshes".
-std::optional<Finding> add_meshes(scene::Scene& scene, const OgfFile& ogf, const XrayExportOptions& options,
-                                  Diagnostics& warnings);
+Status add_meshes(scene::Scene& scene, const OgfFile& ogf, const XrayExportOptions& options, Diagnostics& warnings);
 
 // `relative` (with \ or / separators) under `root`, each component matched ignoring ASCII case
 // (game data comes from Windows); nullopt when there is no such regular file.

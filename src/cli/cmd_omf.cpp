@@ -69,21 +69,21 @@ int edit_failed(const std::string& input, const Finding& f) {
 // reported only once the file is written.
 int write_in_place(const std::string& input, const OmfFile& file, Bytes bytes, const EditReport& report) {
   auto prepared = prepare_in_place_edit(input);
-  if (const auto* why = std::get_if<std::string>(&prepared)) {
-    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), why->c_str());
+  if (!prepared) {
+    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), prepared.error().message.c_str());
     return kExitUsage;
   }
-  const auto& target = std::get<InPlaceTarget>(prepared);
+  const auto& target = prepared.value();
   auto backup = write_backup(input, file.source->bytes(), target.mode);
-  if (const auto* why = std::get_if<std::string>(&backup)) {
-    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), why->c_str());
+  if (!backup) {
+    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), backup.error().message.c_str());
     return kExitUsage;
   }
-  const auto& backup_path = std::get<fs::path>(backup);
-  if (auto err = write_file_atomic_mode(target.target, bytes, target.mode, &target.owner); !err.empty()) {
+  const auto& backup_path = backup.value();
+  if (auto written = write_file_atomic_mode(target.target, bytes, target.mode, &target.owner); !written) {
     std::error_code ec;
     fs::remove(backup_path, ec);  // the input is untouched: the backup would only be clutter
-    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), err.c_str());
+    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), written.error().message.c_str());
     return kExitUsage;
   }
   print_report(report);
@@ -112,8 +112,8 @@ int write_result(const std::string& input, const Target& t, const OmfFile& file,
   }
   const auto& bytes = checked.value();
   if (t.in_place) return write_in_place(input, file, bytes, report);
-  if (auto err = write_file_atomic(t.output, bytes); !err.empty()) {
-    std::fprintf(stderr, "%s\n", err.c_str());
+  if (auto written = write_file_atomic(t.output, bytes); !written) {
+    std::fprintf(stderr, "%s\n", written.error().message.c_str());
     return kExitUsage;
   }
   print_report(report);

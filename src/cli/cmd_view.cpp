@@ -123,9 +123,9 @@ void add_view_command(CLI::App& app, int& exit_code) {
     std::string title = items.front().name;
     if (items.size() > 1) title += " and " + std::to_string(items.size() - 1) + " more";
     const std::string html = view::build_html(items, view::embedded_bundle(), title);
-    if (auto err = write_file_atomic(page, Bytes(reinterpret_cast<const std::uint8_t*>(html.data()), html.size()));
-        !err.empty()) {
-      std::fprintf(stderr, "%s\n", err.c_str());
+    if (auto written = write_file_atomic(page, Bytes(reinterpret_cast<const std::uint8_t*>(html.data()), html.size()));
+        !written) {
+      std::fprintf(stderr, "%s\n", written.error().message.c_str());
       exit_code = kExitUsage;
       return;
     }

@@ -34,8 +34,8 @@ const TextureNames* load_names(const CommonOptions& common, int& exit_code) {
   static bool loaded = false, failed = false;
   if (common.names_file.empty() || failed) return nullptr;
   if (!loaded) {
-    if (auto err = names.load_file(common.names_file); !err.empty()) {
-      std::fprintf(stderr, "%s\n", err.c_str());
+    if (auto read = names.load_file(common.names_file); !read) {
+      std::fprintf(stderr, "%s\n", read.error().message.c_str());
       exit_code = kExitUsage;
       failed = true;
       return nullptr;
@@ -85,27 +85,6 @@ unsigned given_convert_options(const CLI::App& cmd) {
   return given;
 }
 
-// Side files first (a .gltf's .bin), so that the main file never points at a missing one; when a
-// later write fails (or is interrupted), the side files already written are removed again: a .bin
-// without its .gltf is half an output. Returns the error or "".
-std::string write_outputs(const fs::path& out, Bytes main,
-                          const std::vector<std::pair<fs::path, std::vector<std::uint8_t>>>& side_files) {
-  std::vector<fs::path> written;
-  std::string err;
-  for (const auto& [path, data] : side_files) {
-    err = write_file_atomic(path, data);
-    if (!err.empty()) break;
-    written.push_back(path);
-  }
-  if (err.empty()) err = write_file_atomic(out, main);
-  if (!err.empty())
-    for (const auto& path : written) {
-      std::error_code ec;
-      if (fs::remove(path, ec)) err += "; removed " + path.string() + ", written before it";
-    }
-  return err;
-}
-
 // The gate before every conversion: a file that validate rejects (errors, not warnings) is not
 // converted, so a broken input never silently becomes a broken or emptier output. Prints the
 // errors; returns true when the conversion must stop. --force converts anyway and says so.
@@ -136,21 +115,28 @@ std::string lower_extension(const fs::path& p) {
 
 std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int& exit_code) {
   auto opened = FileData::open(path);
-  if (auto* err = std::get_if<FileError>(&opened)) {
-    std::fprintf(stderr, "%s: %s\n", path.c_str(), err->message.c_str());
+  if (!opened) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), opened.error().message.c_str());
     exit_code = std::max(exit_code, kExitUsage);
     return nullptr;
   }
-  return std::get<std::shared_ptr<const FileData>>(std::move(opened));
+  return std::move(opened).value();
 }
 
-int exit_code_for(const Finding& f) { return f.io ? kExitUsage : kExitFindings; }
+int exit_code_for(const Finding& f) { return f.io || f.usage ? kExitUsage : kExitFindings; }
+
+std::string describe_failure(const Finding& f, const std::string& file) {
+  // A file that could not be written names itself in the message: no place in `file` to show.
+  if (f.io && f.path.empty() && f.offset == 0) return f.message;
+  if (f.usage) return file + ": " + f.message;
+  return format_finding(f, file);
+}
 
 bool option_file_ok(const char* option, const std::string& path, int& exit_code) {
   if (path.empty()) return true;
-  const auto err = check_regular_file(path);
-  if (!err) return true;
-  std::fprintf(stderr, "%s %s: %s\n", option, path.c_str(), err->message.c_str());
+  const auto regular = check_regular_file(path);
+  if (regular) return true;
+  std::fprintf(stderr, "%s %s: %s\n", option, path.c_str(), regular.error().message.c_str());
   exit_code = kExitUsage;
   return false;
 }
@@ -320,30 +306,23 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     }
     ConvertOptions options;
     Diagnostics warnings;
-    std::vector<std::pair<fs::path, std::vector<std::uint8_t>>> side_files;
     options.input = *in;
     options.output = *out;
     options.xray = {*skeleton, *meshes, *textures, *keep_going, *template_file, *hq};
     options.mgs2 = {*target_layout, *scale, *template_file, *textures};
     options.warnings = &warnings;
-    options.side_files = &side_files;
-    if (auto err = doc->check_convert_options(ext, given, options); !err.empty()) {
-      std::fprintf(stderr, "%s: %s\n", in->c_str(), err.c_str());
+    if (auto fits = doc->check_convert_options(ext, given, options); !fits) {
+      std::fprintf(stderr, "%s\n", describe_failure(fits.error(), *in).c_str());
       exit_code = kExitUsage;
       return;
     }
     if (refuse_invalid_input(*doc, ext, options, *in, *force, exit_code)) return;
-    auto bytes = doc->convert(ext, options);
+    const auto converted = convert_to_files(*doc, ext, options);
     for (const auto& f : warnings.findings())
       if (f.severity != Severity::info) std::fprintf(stderr, "%s\n", format_finding(f, *in).c_str());
-    if (!bytes) {
-      std::fprintf(stderr, "%s\n", format_finding(bytes.error(), *in).c_str());
-      exit_code = std::max(exit_code, exit_code_for(bytes.error()));
-      return;
-    }
-    if (auto err = write_outputs(*out, bytes.value(), side_files); !err.empty()) {
-      std::fprintf(stderr, "%s\n", err.c_str());
-      exit_code = std::max(kExitUsage, InterruptScope::exit_code());
+    if (!converted) {
+      std::fprintf(stderr, "%s\n", describe_failure(converted.error(), *in).c_str());
+      exit_code = std::max({exit_code, exit_code_for(converted.error()), InterruptScope::exit_code()});
     }
   });
 }

@@ -52,6 +52,10 @@ std::string percent_decode(std::string_view s);
 Result<Bytes> load_external_buffer(Model& m, const std::string& uri, const std::filesystem::path& base_dir,
                                    bool allow_outside, const std::string& where);
 
+// Reads the container (a .glb's chunks or a .gltf's JSON text) and every buffer into `m`; external
+// buffers resolve against `base_dir` (confined unless `allow_outside_uris`, gltf_uri.cpp).
+std::optional<Finding> parse(Bytes bytes, const std::filesystem::path& base_dir, bool allow_outside_uris, Model& m);
+
 // A checked accessor: every element lies inside its buffer view and buffer.
 struct AccessorView {
   const std::uint8_t* data = nullptr;

@@ -146,10 +146,10 @@ Result<Bytes> load_external_buffer(Model& m, const std::string& uri, const fs::p
   auto path = buffer_path(uri, base_dir, allow_outside, where);
   if (!path) return path.error();
   auto opened = FileData::open(path.value());
-  if (auto* err = std::get_if<FileError>(&opened)) {
-    return io_error_finding(where, "cannot read external buffer " + shown(uri) + ": " + err->message);
+  if (!opened) {
+    return io_error_finding(where, "cannot read external buffer " + shown(uri) + ": " + opened.error().message);
   }
-  m.files.push_back(std::get<std::shared_ptr<const FileData>>(std::move(opened)));
+  m.files.push_back(std::move(opened).value());
   return m.files.back()->bytes();
 }
 

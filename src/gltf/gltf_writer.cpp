@@ -1,105 +1,20 @@
-// glTF 2.0 writer. The JSON is built as text (a DOM for ~10k accessors costs more than the key
-// data itself); extras are the adapters' JSON text. The binary buffer is laid out as
-// [inverse bind matrices][key times][3-float outputs][4-float outputs][one view per mesh
-// attribute or index array], every view 4-byte aligned and tightly packed, so no accessor needs a
-// byteStride (vertex attributes cannot share a view without one). Indices are 16-bit when the
-// primitive has at most 65536 vertices.
+// glTF 2.0 writer. Everything is laid out first (buffer views, accessors, the JSON text, in which
+// extras are the adapters' JSON text), then streamed: the .glb header, the JSON chunk and the
+// binary chunk copied straight from the scene's arrays, so a large output is never held whole in
+// memory. The binary buffer is [inverse bind matrices][key times][3-float outputs][4-float
+// outputs][one view per mesh attribute or index array]; indices are 16-bit when the primitive
+// has at most 65536 vertices.
 #include "boneyard/gltf.h"
 
-#include <algorithm>
-#include <array>
-#include <cctype>
-#include <charconv>
-#include <cstdio>
-#include <cstring>
 #include <map>
 #include <optional>
 
 #include "boneyard/bytes.h"
 #include "boneyard/file_io.h"
+#include "gltf_buffer_layout.h"
+#include "gltf_json_text.h"
 
 namespace boneyard::gltf {
-
-namespace {
-
-class Json {
- public:
-  std::string s;
-  void raw(std::string_view v) { s.append(v); }
-  void str(std::string_view v) {
-    s.push_back('"');
-    for (unsigned char c : v) {
-      if (c == '"' || c == '\\') {
-        s.push_back('\\');
-        s.push_back(static_cast<char>(c));
-      } else if (c < 0x20) {
-        char b[8];
-        std::snprintf(b, sizeof b, "\\u%04x", c);
-        s.append(b);
-      } else {
-        s.push_back(static_cast<char>(c));
-      }
-    }
-    s.push_back('"');
-  }
-  void num(std::uint64_t v) {
-    char b[24];
-    auto r = std::to_chars(b, b + sizeof b, v);
-    s.append(b, r.ptr);
-  }
-  void num(float v) {
-    char b[32];
-    auto r = std::to_chars(b, b + sizeof b, v);  // shortest text that reads back to the same float
-    s.append(b, r.ptr);
-  }
-  void extras(const scene::Extras& e) {
-    if (e.empty()) return;
-    raw(",\"extras\":");
-    raw(e.text());
-  }
-};
-
-struct AccessorInfo {
-  std::uint32_t view = 0;  // index into the views list (not yet the glTF index)
-  std::size_t offset = 0;  // within the view
-  std::size_t count = 0;
-  const char* type = "SCALAR";
-  std::uint32_t component = 5126;  // FLOAT
-  int minmax = 0;                  // number of components that carry min/max
-  std::array<float, 3> min{}, max{};
-};
-
-// A region of the binary buffer; views with data become glTF bufferViews in this order.
-struct View {
-  std::size_t start = 0, size = 0;
-  std::uint32_t target = 0;  // 34962 ARRAY_BUFFER, 34963 ELEMENT_ARRAY_BUFFER, 0 none
-};
-
-// A copy into the binary buffer, recorded while laying it out and run once its place is known.
-struct Copy {
-  std::uint32_t view = 0;
-  std::size_t offset = 0;
-  const void* data = nullptr;
-  std::size_t bytes = 0;
-};
-
-std::string percent_encode(std::string_view s, bool keep_slashes = false) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || (keep_slashes && c == '/')) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
-
-
-}  // namespace
 
 std::optional<Container> container_for(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
@@ -111,161 +26,76 @@ std::optional<Container> container_for(const std::filesystem::path& path) {
 
 namespace {
 
-// Lays out the binary buffer: views are appended in order, each 4-byte aligned.
-class Layout {
- public:
-  std::vector<View> views;
-  std::vector<AccessorInfo> accessors;
-  std::vector<Copy> copies;
-
-  std::uint32_t add_view(std::uint32_t target = 0) {
-    views.push_back({0, 0, target});
-    return static_cast<std::uint32_t>(views.size() - 1);
-  }
-  // Reserves `bytes` at the end of `view`; returns the offset within it.
-  std::size_t reserve(std::uint32_t view, std::size_t bytes) {
-    const std::size_t at = views[view].size;
-    views[view].size += bytes;
-    return at;
-  }
-  std::size_t add_accessor(const AccessorInfo& info) {
-    accessors.push_back(info);
-    return accessors.size() - 1;
-  }
-  // A view holding exactly one accessor over `data` (vertex attributes cannot share a view
-  // without a byteStride).
-  std::size_t add_array(const void* data, std::size_t bytes, std::size_t count, const char* type,
-                        std::uint32_t component, std::uint32_t target) {
-    const std::uint32_t v = add_view(target);
-    copies.push_back({v, reserve(v, bytes), data, bytes});
-    return add_accessor({v, 0, count, type, component});
-  }
-  // Assigns each view its place; returns the buffer's total size.
-  std::size_t finish() {
-    std::size_t total = 0;
-    for (auto& v : views) {
-      if (v.size == 0) continue;
-      v.start = total;
-      total = (total + v.size + 3) & ~std::size_t{3};
-    }
-    return total;
-  }
-};
-
 struct PrimitiveAccessors {
   std::size_t position = 0;
   std::optional<std::size_t> normal, joints, weights, indices;
   std::vector<std::size_t> uvs;
 };
 
-void put_floats(Json& j, const float* v, int n) {
-  for (int k = 0; k < n; ++k) {
-    if (k) j.raw(",");
-    j.num(v[k]);
-  }
-}
-
-// "meshes", "materials", "textures" and "images" (images deduplicated by URI).
-void write_meshes_json(Json& j, const scene::Scene& sc, const std::vector<bool>& written,
-                       const std::vector<std::vector<PrimitiveAccessors>>& acc) {
-  bool first_mesh = true;
-  for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
-    if (!written[mi]) continue;
-    const auto& mesh = sc.meshes[mi];
-    j.raw(first_mesh ? ",\"meshes\":[{\"name\":" : ",{\"name\":");
-    first_mesh = false;
-    j.str(mesh.name);
-    j.raw(",\"primitives\":[");
-    std::size_t k = 0;
-    for (const auto& p : mesh.primitives) {
-      if (p.vertex_count() == 0) continue;
-      const auto& pa = acc[mi][k];
-      j.raw(k++ ? ",{\"attributes\":{\"POSITION\":" : "{\"attributes\":{\"POSITION\":");
-      j.num(std::uint64_t{pa.position});
-      if (pa.normal) j.raw(",\"NORMAL\":"), j.num(std::uint64_t{*pa.normal});
-      for (std::size_t u = 0; u < pa.uvs.size(); ++u) {
-        j.raw(",\"TEXCOORD_"), j.num(std::uint64_t{u}), j.raw("\":");
-        j.num(std::uint64_t{pa.uvs[u]});
-      }
-      if (pa.joints) {
-        j.raw(",\"JOINTS_0\":"), j.num(std::uint64_t{*pa.joints});
-        j.raw(",\"WEIGHTS_0\":"), j.num(std::uint64_t{*pa.weights});
-      }
-      j.raw("}");
-      if (pa.indices) j.raw(",\"indices\":"), j.num(std::uint64_t{*pa.indices});
-      if (p.material < sc.materials.size()) j.raw(",\"material\":"), j.num(std::uint64_t{p.material});
-      j.extras(p.extras);
-      j.raw("}");
-    }
-    j.raw("]");
-    j.extras(mesh.extras);
-    j.raw("}");
-  }
-  if (!first_mesh) j.raw("]");
-  if (sc.materials.empty()) return;
-  std::map<std::string, std::size_t> image_of;
-  std::vector<const std::string*> images;
-  for (const auto& m : sc.materials)
-    if (!m.image_uri.empty() && image_of.try_emplace(m.image_uri, images.size()).second) images.push_back(&m.image_uri);
-  j.raw(",\"materials\":[");
-  for (std::size_t i = 0; i < sc.materials.size(); ++i) {
-    const auto& m = sc.materials[i];
-    j.raw(i ? ",{\"name\":" : "{\"name\":");
-    j.str(m.name);
-    j.raw(",\"pbrMetallicRoughness\":{");
-    if (!m.image_uri.empty()) {
-      j.raw("\"baseColorTexture\":{\"index\":");
-      j.num(std::uint64_t{image_of[m.image_uri]});  // texture i samples image i
-      j.raw("},");
-    }
-    j.raw("\"metallicFactor\":0,\"roughnessFactor\":1}");
-    if (m.double_sided) j.raw(",\"doubleSided\":true");
-    j.extras(m.extras);
-    j.raw("}");
-  }
-  j.raw("]");
-  if (images.empty()) return;
-  j.raw(",\"textures\":[");
-  for (std::size_t i = 0; i < images.size(); ++i) {
-    j.raw(i ? ",{\"source\":" : "{\"source\":");
-    j.num(std::uint64_t{i});
-    j.raw("}");
-  }
-  j.raw("],\"images\":[");
-  for (std::size_t i = 0; i < images.size(); ++i) {
-    j.raw(i ? ",{\"uri\":" : "{\"uri\":");
-    j.str(percent_encode(*images[i], true));
-    j.raw("}");
-  }
-  j.raw("]");
-}
+constexpr std::uint32_t kFloat = 5126, kUnsignedShort = 5123, kUnsignedInt = 5125;
+constexpr std::uint32_t kArrayBuffer = 34962, kElementArrayBuffer = 34963;
 
 }  // namespace
 
-Output write(const scene::Scene& sc, Container container, std::string_view bin_uri) {
-  const auto& joints = sc.skeleton.joints;
-  const std::size_t n = joints.size();
-  Layout L;
+// The laid-out document: buffer layout, node numbering and JSON text, built once by the steps
+// below (in the order the constructor runs them).
+struct Encoding::State {
+  const scene::Scene& sc;
+  Container container;
+  std::size_t n;  // joints: nodes 0..n-1, the armature node n, then one node per written mesh
+  BufferLayout L;
+  JsonText j;
 
-  // ---- inverse bind matrices, key times, key values ----
-  std::vector<float> ibm;
+  std::vector<float> ibm;  // inverse bind matrices (the buffer copies them from here)
   std::optional<std::size_t> ibm_accessor;
-  if (n > 0) {
-    const auto world = scene::world_matrices(sc.skeleton);
-    ibm.resize(n * 16);
-    for (std::size_t ji = 0; ji < n; ++ji) {
-      const scene::Mat4 inv = scene::inverse_affine(world[ji]);
-      float* m = &ibm[ji * 16];
-      for (int k = 0; k < 16; ++k) m[k] = static_cast<float>(inv[k]);
-      m[3] = m[7] = m[11] = 0, m[15] = 1;  // exact affine bottom row (the validator checks it)
-    }
-    ibm_accessor = L.add_array(ibm.data(), ibm.size() * 4, n, "MAT4", 5126, 0);
-  }
-  const std::uint32_t times_view = L.add_view(), vec3_view = L.add_view(), vec4_view = L.add_view();
-  // Key times are shared across animations when equal (every 30 fps timeline of k keys is).
+  // Key times are shared across animations when equal (every 30 fps timeline of k keys is); the
+  // buffer copies the shared times from these keys.
   std::map<std::vector<float>, std::size_t> time_accessor;
-  std::vector<std::vector<std::size_t>> timeline_acc(sc.animations.size());
-  std::vector<std::vector<std::size_t>> channel_acc(sc.animations.size());
+  std::vector<std::vector<std::size_t>> timeline_acc, channel_acc;
+  std::vector<std::vector<PrimitiveAccessors>> mesh_acc;
+  std::vector<std::vector<std::uint16_t>> short_indices;  // u32 indices narrowed where they fit
+  std::vector<bool> mesh_written;
+  std::vector<std::size_t> mesh_index, mesh_node;
+  std::vector<std::vector<std::size_t>> children;
+  std::vector<std::size_t> scene_roots;
+
+  State(const scene::Scene& s, Container c) : sc(s), container(c), n(s.skeleton.joints.size()) {}
+
+  void lay_out_inverse_bind_matrices();
+  void lay_out_animations();
+  void lay_out_meshes();
+  void number_nodes();
+  bool skinned_mesh(std::size_t mi) const {
+    return sc.meshes[mi].skinned && n > 0 && mesh_acc[mi].front().joints.has_value();
+  }
+
+  void json_nodes();
+  void json_skin();
+  void json_meshes();
+  void json_materials();
+  void json_animations();
+  void json_accessors();
+  void json_buffer_views(std::string_view bin_uri);
+  void json(std::string_view bin_uri);
+};
+
+void Encoding::State::lay_out_inverse_bind_matrices() {
+  if (n == 0) return;
+  const auto world = scene::world_matrices(sc.skeleton);
+  ibm.resize(n * 16);
+  for (std::size_t ji = 0; ji < n; ++ji) {
+    const scene::Mat4 inv = scene::inverse_affine(world[ji]);
+    float* m = &ibm[ji * 16];
+    for (int k = 0; k < 16; ++k) m[k] = static_cast<float>(inv[k]);
+    m[3] = m[7] = m[11] = 0, m[15] = 1;  // exact affine bottom row (the validator checks it)
+  }
+  ibm_accessor = L.add_array(ibm.data(), ibm.size() * 4, n, "MAT4", kFloat, 0);
+}
+
+void Encoding::State::lay_out_animations() {
+  const std::uint32_t times_view = L.add_view(), vec3_view = L.add_view(), vec4_view = L.add_view();
+  timeline_acc.resize(sc.animations.size());
+  channel_acc.resize(sc.animations.size());
   for (std::size_t a = 0; a < sc.animations.size(); ++a) {
     const auto& anim = sc.animations[a];
     std::vector<bool> used(anim.timelines.size(), false);
@@ -296,22 +126,21 @@ Output write(const scene::Scene& sc, Container container, std::string_view bin_u
       L.copies.push_back({view, at, ch.values.data(), ch.values.size() * 4});
     }
   }
+}
 
-  // ---- meshes: one view per attribute accessor ----
-  std::vector<std::vector<PrimitiveAccessors>> mesh_acc(sc.meshes.size());
-  std::vector<std::vector<std::uint16_t>> short_indices;  // u32 indices narrowed where they fit
-  short_indices.reserve([&] {
-    std::size_t c = 0;
-    for (const auto& m : sc.meshes) c += m.primitives.size();
-    return c;
-  }());
-  std::vector<bool> mesh_written(sc.meshes.size(), false);
+// One view per attribute accessor.
+void Encoding::State::lay_out_meshes() {
+  mesh_acc.resize(sc.meshes.size());
+  mesh_written.assign(sc.meshes.size(), false);
+  std::size_t primitives = 0;
+  for (const auto& m : sc.meshes) primitives += m.primitives.size();
+  short_indices.reserve(primitives);  // the copies point into it: it must never reallocate
   for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
     for (const auto& p : sc.meshes[mi].primitives) {
       const std::size_t vc = p.vertex_count();
       if (vc == 0) continue;  // glTF has no empty primitives; the mesh keeps the others
       PrimitiveAccessors pa;
-      pa.position = L.add_array(p.positions.data(), vc * 12, vc, "VEC3", 5126, 34962);
+      pa.position = L.add_array(p.positions.data(), vc * 12, vc, "VEC3", kFloat, kArrayBuffer);
       auto& pos = L.accessors[pa.position];
       pos.minmax = 3;
       pos.min = {p.positions[0], p.positions[1], p.positions[2]};
@@ -321,100 +150,72 @@ Output write(const scene::Scene& sc, Container container, std::string_view bin_u
           pos.min[k] = std::min(pos.min[k], p.positions[v * 3 + k]);
           pos.max[k] = std::max(pos.max[k], p.positions[v * 3 + k]);
         }
-      if (p.normals.size() == vc * 3) pa.normal = L.add_array(p.normals.data(), vc * 12, vc, "VEC3", 5126, 34962);
+      if (p.normals.size() == vc * 3) pa.normal = L.add_array(p.normals.data(), vc * 12, vc, "VEC3", kFloat, kArrayBuffer);
       for (const auto& uv : p.uvs)
-        if (uv.size() == vc * 2) pa.uvs.push_back(L.add_array(uv.data(), vc * 8, vc, "VEC2", 5126, 34962));
+        if (uv.size() == vc * 2) pa.uvs.push_back(L.add_array(uv.data(), vc * 8, vc, "VEC2", kFloat, kArrayBuffer));
       const bool skinned = sc.meshes[mi].skinned && n > 0 && p.joints.size() == vc * 4 && p.weights.size() == vc * 4;
       if (skinned) {
-        pa.joints = L.add_array(p.joints.data(), vc * 8, vc, "VEC4", 5123, 34962);
-        pa.weights = L.add_array(p.weights.data(), vc * 16, vc, "VEC4", 5126, 34962);
+        pa.joints = L.add_array(p.joints.data(), vc * 8, vc, "VEC4", kUnsignedShort, kArrayBuffer);
+        pa.weights = L.add_array(p.weights.data(), vc * 16, vc, "VEC4", kFloat, kArrayBuffer);
       }
       if (!p.indices.empty()) {
-        const bool narrow = vc <= 0x10000;
-        if (narrow) {
+        if (vc <= 0x10000) {
           auto& s16 = short_indices.emplace_back(p.indices.begin(), p.indices.end());
-          pa.indices = L.add_array(s16.data(), s16.size() * 2, s16.size(), "SCALAR", 5123, 34963);
+          pa.indices = L.add_array(s16.data(), s16.size() * 2, s16.size(), "SCALAR", kUnsignedShort, kElementArrayBuffer);
         } else {
-          pa.indices = L.add_array(p.indices.data(), p.indices.size() * 4, p.indices.size(), "SCALAR", 5125, 34963);
+          pa.indices = L.add_array(p.indices.data(), p.indices.size() * 4, p.indices.size(), "SCALAR", kUnsignedInt,
+                                   kElementArrayBuffer);
         }
       }
       mesh_acc[mi].push_back(std::move(pa));
       mesh_written[mi] = true;
     }
   }
-  const std::size_t total = L.finish();
-  std::vector<int> view_index(L.views.size(), -1);
-  int views = 0;
-  for (std::size_t v = 0; v < L.views.size(); ++v)
-    if (L.views[v].size > 0) view_index[v] = views++;
+}
 
-  // ---- nodes: joints 0..n-1, the armature n, then one node per written mesh ----
-  std::vector<std::size_t> mesh_index(sc.meshes.size(), 0), mesh_node(sc.meshes.size(), 0);
-  std::vector<std::vector<std::size_t>> children(n + 1);
-  std::vector<std::size_t> scene_roots{n};
-  {
-    std::size_t meshes = 0;
-    for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
-      if (!mesh_written[mi]) continue;
-      mesh_index[mi] = meshes;
-      mesh_node[mi] = n + 1 + meshes++;
-    }
+void Encoding::State::number_nodes() {
+  mesh_index.assign(sc.meshes.size(), 0);
+  mesh_node.assign(sc.meshes.size(), 0);
+  children.assign(n + 1, {});
+  scene_roots = {n};
+  std::size_t meshes = 0;
+  for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
+    if (!mesh_written[mi]) continue;
+    mesh_index[mi] = meshes;
+    mesh_node[mi] = n + 1 + meshes++;
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    const int p = joints[i].parent;
-    children[p >= 0 && static_cast<std::size_t>(p) < n ? static_cast<std::size_t>(p) : n].push_back(i);
-  }
-  auto skinned_mesh = [&](std::size_t mi) {
-    return sc.meshes[mi].skinned && n > 0 && mesh_acc[mi].front().joints.has_value();
-  };
+  auto parent_node = [&](int p) { return p >= 0 && static_cast<std::size_t>(p) < n ? static_cast<std::size_t>(p) : n; };
+  for (std::size_t i = 0; i < n; ++i) children[parent_node(sc.skeleton.joints[i].parent)].push_back(i);
   for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
     if (!mesh_written[mi]) continue;
     // Skinned mesh nodes are scene roots: glTF ignores their transform and parents' transforms.
-    if (skinned_mesh(mi)) {
+    if (skinned_mesh(mi))
       scene_roots.push_back(mesh_node[mi]);
-    } else {
-      const int jt = sc.meshes[mi].joint;
-      children[jt >= 0 && static_cast<std::size_t>(jt) < n ? static_cast<std::size_t>(jt) : n].push_back(mesh_node[mi]);
-    }
+    else
+      children[parent_node(sc.meshes[mi].joint)].push_back(mesh_node[mi]);
   }
+}
 
-  // ---- JSON ----
-  Json j;
-  j.s.reserve(256 + n * 200 + L.accessors.size() * 110 + sc.animations.size() * 300 + sc.materials.size() * 200);
-  j.raw("{\"asset\":{\"version\":\"2.0\",\"generator\":");
-  j.str(sc.generator.empty() ? "boneyard" : sc.generator);
-  j.raw("},\"scene\":0,\"scenes\":[{\"nodes\":[");
-  for (std::size_t r = 0; r < scene_roots.size(); ++r) {
-    if (r) j.raw(",");
-    j.num(std::uint64_t{scene_roots[r]});
-  }
-  j.raw("]");
-  j.extras(sc.extras);
-  j.raw("}],\"nodes\":[");
+void Encoding::State::json_nodes() {
+  j.raw("\"nodes\":[");
   auto put_children = [&](std::size_t node) {
-    if (children[node].empty()) return;
-    j.raw(",\"children\":[");
-    for (std::size_t k = 0; k < children[node].size(); ++k) {
-      if (k) j.raw(",");
-      j.num(std::uint64_t{children[node][k]});
-    }
-    j.raw("]");
+    if (!children[node].empty()) j.index_list("children", children[node]);
   };
   for (std::size_t i = 0; i < n; ++i) {
-    const auto& jt = joints[i];
+    const auto& jt = sc.skeleton.joints[i];
     j.raw(i ? ",{\"name\":" : "{\"name\":");
     j.str(jt.name);
     j.raw(",\"translation\":[");
     const float t[3] = {jt.translation.x, jt.translation.y, jt.translation.z};
-    put_floats(j, t, 3);
+    j.floats(t, 3);
     j.raw("],\"rotation\":[");
     const float r[4] = {jt.rotation.x, jt.rotation.y, jt.rotation.z, jt.rotation.w};
-    put_floats(j, r, 4);
+    j.floats(r, 4);
     j.raw("]");
     if (jt.scale != Vec3{1, 1, 1}) {
       j.raw(",\"scale\":[");
-      const float sc3[3] = {jt.scale.x, jt.scale.y, jt.scale.z};
-      put_floats(j, sc3, 3);
+      const float s3[3] = {jt.scale.x, jt.scale.y, jt.scale.z};
+      j.floats(s3, 3);
       j.raw("]");
     }
     put_children(i);
@@ -436,20 +237,101 @@ Output write(const scene::Scene& sc, Container container, std::string_view bin_u
     j.raw("}");
   }
   j.raw("]");
-  if (n > 0) {
-    j.raw(",\"skins\":[{\"inverseBindMatrices\":");
-    j.num(std::uint64_t{*ibm_accessor});
-    j.raw(",\"skeleton\":");
-    j.num(std::uint64_t{n});
-    j.raw(",\"joints\":[");
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i) j.raw(",");
-      j.num(std::uint64_t{i});
-    }
-    j.raw("]}]");
+}
+
+void Encoding::State::json_skin() {
+  if (n == 0) return;
+  j.raw(",\"skins\":[{\"inverseBindMatrices\":");
+  j.num(std::uint64_t{*ibm_accessor});
+  j.raw(",\"skeleton\":");
+  j.num(std::uint64_t{n});
+  j.raw(",\"joints\":[");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) j.raw(",");
+    j.num(std::uint64_t{i});
   }
-  write_meshes_json(j, sc, mesh_written, mesh_acc);
-  // Animations (channels without keys cannot be written; adapters never make them).
+  j.raw("]}]");
+}
+
+void Encoding::State::json_meshes() {
+  bool first_mesh = true;
+  for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
+    if (!mesh_written[mi]) continue;
+    const auto& mesh = sc.meshes[mi];
+    j.raw(first_mesh ? ",\"meshes\":[{\"name\":" : ",{\"name\":");
+    first_mesh = false;
+    j.str(mesh.name);
+    j.raw(",\"primitives\":[");
+    std::size_t k = 0;
+    for (const auto& p : mesh.primitives) {
+      if (p.vertex_count() == 0) continue;
+      const auto& pa = mesh_acc[mi][k];
+      j.raw(k++ ? ",{\"attributes\":{\"POSITION\":" : "{\"attributes\":{\"POSITION\":");
+      j.num(std::uint64_t{pa.position});
+      if (pa.normal) j.raw(",\"NORMAL\":"), j.num(std::uint64_t{*pa.normal});
+      for (std::size_t u = 0; u < pa.uvs.size(); ++u) {
+        j.raw(",\"TEXCOORD_"), j.num(std::uint64_t{u}), j.raw("\":");
+        j.num(std::uint64_t{pa.uvs[u]});
+      }
+      if (pa.joints) {
+        j.raw(",\"JOINTS_0\":"), j.num(std::uint64_t{*pa.joints});
+        j.raw(",\"WEIGHTS_0\":"), j.num(std::uint64_t{*pa.weights});
+      }
+      j.raw("}");
+      if (pa.indices) j.raw(",\"indices\":"), j.num(std::uint64_t{*pa.indices});
+      if (p.material < sc.materials.size()) j.raw(",\"material\":"), j.num(std::uint64_t{p.material});
+      j.extras(p.extras);
+      j.raw("}");
+    }
+    j.raw("]");
+    j.extras(mesh.extras);
+    j.raw("}");
+  }
+  if (!first_mesh) j.raw("]");
+}
+
+// "materials", "textures" and "images" (images deduplicated by URI; texture i samples image i).
+void Encoding::State::json_materials() {
+  if (sc.materials.empty()) return;
+  std::map<std::string, std::size_t> image_of;
+  std::vector<const std::string*> images;
+  for (const auto& m : sc.materials)
+    if (!m.image_uri.empty() && image_of.try_emplace(m.image_uri, images.size()).second) images.push_back(&m.image_uri);
+  j.raw(",\"materials\":[");
+  for (std::size_t i = 0; i < sc.materials.size(); ++i) {
+    const auto& m = sc.materials[i];
+    j.raw(i ? ",{\"name\":" : "{\"name\":");
+    j.str(m.name);
+    j.raw(",\"pbrMetallicRoughness\":{");
+    if (!m.image_uri.empty()) {
+      j.raw("\"baseColorTexture\":{\"index\":");
+      j.num(std::uint64_t{image_of[m.image_uri]});
+      j.raw("},");
+    }
+    j.raw("\"metallicFactor\":0,\"roughnessFactor\":1}");
+    if (m.double_sided) j.raw(",\"doubleSided\":true");
+    j.extras(m.extras);
+    j.raw("}");
+  }
+  j.raw("]");
+  if (images.empty()) return;
+  j.raw(",\"textures\":[");
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    j.raw(i ? ",{\"source\":" : "{\"source\":");
+    j.num(std::uint64_t{i});
+    j.raw("}");
+  }
+  j.raw("],\"images\":[");
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    j.raw(i ? ",{\"uri\":" : "{\"uri\":");
+    j.str(percent_encode(*images[i], true));
+    j.raw("}");
+  }
+  j.raw("]");
+}
+
+// Animations (channels without keys cannot be written; adapters never make them).
+void Encoding::State::json_animations() {
   bool first_anim = true;
   for (std::size_t a = 0; a < sc.animations.size(); ++a) {
     const auto& anim = sc.animations[a];
@@ -481,111 +363,177 @@ Output write(const scene::Scene& sc, Container container, std::string_view bin_u
     j.raw("}");
   }
   if (!first_anim) j.raw("]");
+}
+
+void Encoding::State::json_accessors() {
+  j.raw(",\"accessors\":[");
+  for (std::size_t i = 0; i < L.accessors.size(); ++i) {
+    const auto& info = L.accessors[i];
+    j.raw(i ? ",{\"bufferView\":" : "{\"bufferView\":");
+    j.num(std::uint64_t(L.view_index[info.view]));
+    if (info.offset) {
+      j.raw(",\"byteOffset\":");
+      j.num(std::uint64_t{info.offset});
+    }
+    j.raw(",\"componentType\":");
+    j.num(std::uint64_t{info.component});
+    j.raw(",\"count\":");
+    j.num(std::uint64_t{info.count});
+    j.raw(",\"type\":\"");
+    j.raw(info.type);
+    j.raw("\"");
+    if (info.minmax) {
+      j.raw(",\"min\":["), j.floats(info.min.data(), info.minmax);
+      j.raw("],\"max\":["), j.floats(info.max.data(), info.minmax), j.raw("]");
+    }
+    j.raw("}");
+  }
+  j.raw("]");
+}
+
+void Encoding::State::json_buffer_views(std::string_view bin_uri) {
+  j.raw(",\"bufferViews\":[");
+  bool first = true;
+  for (const auto& v : L.views) {
+    if (v.size == 0) continue;
+    j.raw(first ? "{\"buffer\":0" : ",{\"buffer\":0");
+    first = false;
+    if (v.start) {
+      j.raw(",\"byteOffset\":");
+      j.num(std::uint64_t{v.start});
+    }
+    j.raw(",\"byteLength\":");
+    j.num(std::uint64_t{v.size});
+    if (v.target) {
+      j.raw(",\"target\":");
+      j.num(std::uint64_t{v.target});
+    }
+    j.raw("}");
+  }
+  j.raw("],\"buffers\":[{\"byteLength\":");
+  j.num(std::uint64_t{L.total()});
+  if (container == Container::gltf) {
+    j.raw(",\"uri\":");
+    j.str(percent_encode(bin_uri));
+  }
+  j.raw("}]");
+}
+
+void Encoding::State::json(std::string_view bin_uri) {
+  j.s.reserve(256 + n * 200 + L.accessors.size() * 110 + sc.animations.size() * 300 + sc.materials.size() * 200);
+  j.raw("{\"asset\":{\"version\":\"2.0\",\"generator\":");
+  j.str(sc.generator.empty() ? "boneyard" : sc.generator);
+  j.raw("},\"scene\":0,\"scenes\":[{\"nodes\":[");
+  for (std::size_t r = 0; r < scene_roots.size(); ++r) {
+    if (r) j.raw(",");
+    j.num(std::uint64_t{scene_roots[r]});
+  }
+  j.raw("]");
+  j.extras(sc.extras);
+  j.raw("}],");
+  json_nodes();
+  json_skin();
+  json_meshes();
+  json_materials();
+  json_animations();
   if (!L.accessors.empty()) {
-    j.raw(",\"accessors\":[");
-    for (std::size_t i = 0; i < L.accessors.size(); ++i) {
-      const auto& info = L.accessors[i];
-      j.raw(i ? ",{\"bufferView\":" : "{\"bufferView\":");
-      j.num(std::uint64_t(view_index[info.view]));
-      if (info.offset) {
-        j.raw(",\"byteOffset\":");
-        j.num(std::uint64_t{info.offset});
-      }
-      j.raw(",\"componentType\":");
-      j.num(std::uint64_t{info.component});
-      j.raw(",\"count\":");
-      j.num(std::uint64_t{info.count});
-      j.raw(",\"type\":\"");
-      j.raw(info.type);
-      j.raw("\"");
-      if (info.minmax) {
-        j.raw(",\"min\":["), put_floats(j, info.min.data(), info.minmax);
-        j.raw("],\"max\":["), put_floats(j, info.max.data(), info.minmax), j.raw("]");
-      }
-      j.raw("}");
-    }
-    j.raw("],\"bufferViews\":[");
-    bool first = true;
-    for (const auto& v : L.views) {
-      if (v.size == 0) continue;
-      j.raw(first ? "{\"buffer\":0" : ",{\"buffer\":0");
-      first = false;
-      if (v.start) {
-        j.raw(",\"byteOffset\":");
-        j.num(std::uint64_t{v.start});
-      }
-      j.raw(",\"byteLength\":");
-      j.num(std::uint64_t{v.size});
-      if (v.target) {
-        j.raw(",\"target\":");
-        j.num(std::uint64_t{v.target});
-      }
-      j.raw("}");
-    }
-    j.raw("],\"buffers\":[{\"byteLength\":");
-    j.num(std::uint64_t{total});
-    if (container == Container::gltf) {
-      j.raw(",\"uri\":");
-      j.str(percent_encode(bin_uri));
-    }
-    j.raw("}]");
+    json_accessors();
+    json_buffer_views(bin_uri);
   }
   j.raw("}");
+  if (container == Container::gltf)
+    j.raw("\n");
+  else
+    while (j.s.size() % 4 != 0) j.s.push_back(' ');  // the GLB JSON chunk is padded with spaces
+}
 
-  // ---- binary buffer, written straight into its final place (the .bin, or the GLB's BIN chunk) ----
-  auto fill_bin = [&](std::uint8_t* bin) {
-    for (const auto& c : L.copies)
-      if (c.bytes) std::memcpy(bin + L.views[c.view].start + c.offset, c.data, c.bytes);
-  };
+Encoding::Encoding(const scene::Scene& scene, Container container, std::string_view bin_uri)
+    : state_(std::make_unique<State>(scene, container)) {
+  state_->lay_out_inverse_bind_matrices();
+  state_->lay_out_animations();
+  state_->lay_out_meshes();
+  state_->L.finish();
+  state_->number_nodes();
+  state_->json(bin_uri);
+}
 
-  Output out;
-  if (container == Container::gltf) {
-    out.main.assign(j.s.begin(), j.s.end());
-    out.main.push_back('\n');
-    if (total > 0) {
-      out.bin.resize(total);
-      fill_bin(out.bin.data());
-    }
-    return out;
-  }
+Encoding::~Encoding() = default;
+
+std::size_t Encoding::bin_size() const { return state_->L.total(); }
+
+std::size_t Encoding::size() const {
+  const std::size_t json = state_->j.s.size(), total = state_->L.total();
+  if (state_->container == Container::gltf) return json;
+  return 12 + 8 + json + (total == 0 ? 0 : 8 + ((total + 3) & ~std::size_t{3}));
+}
+
+Status Encoding::write(ByteSink& out) const {
+  const std::string& json = state_->j.s;
+  const Bytes json_bytes{reinterpret_cast<const std::uint8_t*>(json.data()), json.size()};
+  if (state_->container == Container::gltf) return out.write(json_bytes);
   // GLB: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros.
-  while (j.s.size() % 4 != 0) j.s.push_back(' ');
+  const std::size_t total = state_->L.total();
   const std::size_t bin_padded = (total + 3) & ~std::size_t{3};
-  const std::size_t length = 12 + 8 + j.s.size() + (total == 0 ? 0 : 8 + bin_padded);
-  out.main.reserve(length);
-  ByteWriter w(out.main);
+  std::vector<std::uint8_t> header;
+  ByteWriter w(header);
   w.u32(0x46546C67);  // "glTF"
   w.u32(2);
-  w.u32(static_cast<std::uint32_t>(length));
-  w.u32(static_cast<std::uint32_t>(j.s.size()));
+  w.u32(static_cast<std::uint32_t>(size()));
+  w.u32(static_cast<std::uint32_t>(json.size()));
   w.u32(0x4E4F534A);  // "JSON"
-  w.bytes(std::string_view(j.s));
-  if (total > 0) {
-    w.u32(static_cast<std::uint32_t>(bin_padded));
-    w.u32(0x004E4942);  // "BIN\0"
-    const std::size_t at = out.main.size();
-    w.zeros(bin_padded);
-    fill_bin(out.main.data() + at);
+  if (auto s = out.write(header); !s) return s;
+  if (auto s = out.write(json_bytes); !s) return s;
+  if (total == 0) return {};
+  header.clear();
+  w.u32(static_cast<std::uint32_t>(bin_padded));
+  w.u32(0x004E4942);  // "BIN\0"
+  if (auto s = out.write(header); !s) return s;
+  if (auto s = state_->L.stream(out); !s) return s;
+  return out.zeros(bin_padded - total);
+}
+
+Status Encoding::write_bin(ByteSink& out) const { return state_->L.stream(out); }
+
+Output write(const scene::Scene& sc, Container container, std::string_view bin_uri) {
+  const Encoding encoding(sc, container, bin_uri);
+  Output out;
+  out.main.reserve(encoding.size());
+  VectorSink main(out.main);
+  (void)encoding.write(main);  // writing to memory cannot fail
+  if (container == Container::gltf && encoding.bin_size() > 0) {
+    out.bin.reserve(encoding.bin_size());
+    VectorSink bin(out.bin);
+    (void)encoding.write_bin(bin);
   }
   return out;
 }
 
-std::string write_files(const scene::Scene& scene, const std::filesystem::path& path) {
+Status write_files(const scene::Scene& scene, const std::filesystem::path& path) {
   const auto container = container_for(path);
-  if (!container) return path.string() + ": not a .glb or .gltf file name";
-  if (*container == Container::glb) return write_file_atomic(path, write(scene, Container::glb).main);
+  if (!container) return io_error_finding({}, path.string() + ": not a .glb or .gltf file name");
   std::filesystem::path bin_path = path;
   bin_path.replace_extension(".bin");
-  Output out = write(scene, Container::gltf, bin_path.filename().string());
-  if (!out.bin.empty())
-    if (auto err = write_file_atomic(bin_path, out.bin); !err.empty()) return err;
-  auto err = write_file_atomic(path, out.main);
-  if (!err.empty() && !out.bin.empty()) {
+  const Encoding encoding(scene, *container, bin_path.filename().string());
+  std::unique_ptr<AtomicFile> bin;
+  if (*container == Container::gltf && encoding.bin_size() > 0) {
+    auto created = AtomicFile::create(bin_path);
+    if (!created) return created.error();
+    bin = std::move(created).value();
+    if (auto s = encoding.write_bin(*bin); !s) return s;
+  }
+  auto main = AtomicFile::create(path);
+  if (!main) return main.error();
+  if (auto s = encoding.write(*main.value()); !s) return s;
+  // The .bin first, so that the .gltf never refers to a missing or partial buffer.
+  if (bin)
+    if (auto s = bin->commit(); !s) return s;
+  auto s = main.value()->commit();
+  if (!s && bin) {
     // A .bin without its .gltf is half an output: take it back.
     std::error_code ec;
     std::filesystem::remove(bin_path, ec);
   }
-  return err;
+  return s;
 }
 
 }  // namespace boneyard::gltf

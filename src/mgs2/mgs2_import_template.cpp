@@ -19,9 +19,9 @@ Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& s, std::str
   std::optional<EvmModel> evm_tpl;
   if (!o.template_model.empty()) {
     auto opened = FileData::open(o.template_model);
-    if (auto* err = std::get_if<FileError>(&opened))
-      return io_error_finding("--template", "cannot read " + o.template_model.string() + ": " + err->message);
-    tpl_file = std::get<std::shared_ptr<const FileData>>(std::move(opened));
+    if (!opened)
+      return io_error_finding("--template", "cannot read " + o.template_model.string() + ": " + opened.error().message);
+    tpl_file = std::move(opened).value();
     Finding bad;
     if (kms) {
       auto r = read_kms(tpl_file->bytes());

@@ -38,11 +38,11 @@ void TextureNames::load_text(std::string_view text) {
   }
 }
 
-std::string TextureNames::load_file(const std::string& path) {
+Status TextureNames::load_file(const std::string& path) {
   // Through FileData, like every input: a FIFO or /dev/zero is refused instead of read forever.
   auto opened = FileData::open(path);
-  if (auto* err = std::get_if<FileError>(&opened)) return path + ": cannot read names file: " + err->message;
-  const Bytes bytes = std::get<std::shared_ptr<const FileData>>(opened)->bytes();
+  if (!opened) return io_error_finding({}, path + ": cannot read names file: " + opened.error().message);
+  const Bytes bytes = opened.value()->bytes();
   load_text(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   return {};
 }

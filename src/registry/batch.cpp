@@ -35,11 +35,11 @@ fs::path canonical_or_self(const fs::path& p) {
 
 std::shared_ptr<const FileData> open_or_finding(const fs::path& p, std::vector<Finding>& findings) {
   auto opened = FileData::open(p);
-  if (auto* err = std::get_if<FileError>(&opened)) {
-    findings.insert(findings.begin(), io_error_finding({}, "cannot read: " + err->message));
+  if (!opened) {
+    findings.insert(findings.begin(), io_error_finding({}, "cannot read: " + opened.error().message));
     return nullptr;
   }
-  return std::get<std::shared_ptr<const FileData>>(std::move(opened));
+  return std::move(opened).value();
 }
 
 bool iequal(std::string_view a, std::string_view b) { return lower_ascii(a) == lower_ascii(b); }
@@ -109,12 +109,12 @@ void convert_one(BatchItem& item, const BatchOptions& o) {
   } else {
     std::error_code ec;
     fs::create_directories(item.output.parent_path(), ec);
-    if (auto err = gltf::write_files(sc.value(), item.output); !err.empty()) {
+    if (auto written = gltf::write_files(sc.value(), item.output); !written) {
       if (interrupted()) {  // the write was abandoned, not failed: no finding for it
         item.status = BatchItem::Status::interrupted;
         return;
       }
-      error = Finding{Severity::error, 0, {}, err, {}, {}};
+      error = written.error();
     }
   }
   for (auto& f : warnings.findings())
@@ -147,8 +147,8 @@ BatchResult convert_tree(const BatchOptions& o) {
   std::set<fs::path> referenced;
   for (const auto& p : ogfs) {
     auto opened = FileData::open(p);
-    if (!std::holds_alternative<std::shared_ptr<const FileData>>(opened)) continue;  // reported by its item
-    auto ogf = read_ogf(std::get<std::shared_ptr<const FileData>>(std::move(opened)));
+    if (!opened.ok()) continue;  // reported by its item
+    auto ogf = read_ogf(std::move(opened).value());
     if (!ogf) continue;
     const fs::path root = meshes_root_for(p, o);
     for (const auto& ref : ogf->motion_refs)

@@ -9,7 +9,7 @@ namespace boneyard::registry {
 
 namespace {
 
-std::string template_mismatch(const std::filesystem::path& tpl, std::string_view ext);
+Status template_mismatch(const std::filesystem::path& tpl, std::string_view ext);
 
 // A glTF file: read once (meshes, skin, animations sampled at 30 fps), then converted by the game
 // that asks for it: .omf (X-Ray motions) or .kms/.evm (MGS2 models).
@@ -69,18 +69,19 @@ class GltfDocument final : public Document {
     if (ext == ".omf") return kOptSkeleton | kOptTemplate | kOptHq;
     return kOptTemplate | kOptLayout | kOptScale;  // .kms, .evm
   }
-  std::string check_convert_options(std::string_view ext, unsigned given, const ConvertOptions& o) const override {
-    if (auto err = Document::check_convert_options(ext, given, o); !err.empty()) return err;
-    return (given & kOptTemplate) ? template_mismatch(ext == ".omf" ? o.xray.template_omf : o.mgs2.template_model, ext)
-                                   : std::string();
+  Status check_convert_options(std::string_view ext, unsigned given, const ConvertOptions& o) const override {
+    if (auto fits = Document::check_convert_options(ext, given, o); !fits) return fits;
+    if ((given & kOptTemplate) == 0) return {};
+    return template_mismatch(ext == ".omf" ? o.xray.template_omf : o.mgs2.template_model, ext);
   }
 
-  Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
+  Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     Diagnostics scratch;
     Diagnostics& warnings = o.warnings ? *o.warnings : scratch;
     for (const auto& f : read_.findings()) warnings.add(f);
-    if (ext == ".omf") return xray::scene_to_omf_bytes(s_, o.xray, warnings);
-    if (ext == ".kms" || ext == ".evm") return mgs2::scene_to_model(s_, ext, o.mgs2, o.output.stem().string(), warnings);
+    if (ext == ".omf") return write_converted(xray::scene_to_omf_bytes(s_, o.xray, warnings), out);
+    if (ext == ".kms" || ext == ".evm")
+      return write_converted(mgs2::scene_to_model(s_, ext, o.mgs2, o.output.stem().string(), warnings), out);
     return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .kms or .evm", std::string(ext)};
   }
 
@@ -91,16 +92,15 @@ class GltfDocument final : public Document {
 
 // A --template must be a file of the target's format (an .omf for .omf, ...). Only the sniffers
 // look at it here; a template that cannot be read is left to the conversion, which says why.
-std::string template_mismatch(const std::filesystem::path& tpl, std::string_view ext) {
+Status template_mismatch(const std::filesystem::path& tpl, std::string_view ext) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(tpl, ec)) return {};
   auto opened = FileData::open(tpl);
-  const auto* file = std::get_if<std::shared_ptr<const FileData>>(&opened);
-  if (file == nullptr) return {};
-  const std::string_view format = detect_format((*file)->bytes(), tpl.string());
+  if (!opened) return {};
+  const std::string_view format = detect_format(opened.value()->bytes(), tpl.string());
   if (format.empty() || ext == "." + std::string(format)) return {};
-  return "--template " + tpl.string() + " holds " + std::string(format) + " data: converting to " + std::string(ext) +
-         " takes the original " + std::string(ext) + " file as template";
+  return usage_error_finding("--template " + tpl.string() + " holds " + std::string(format) + " data: converting to " + std::string(ext) +
+         " takes the original " + std::string(ext) + " file as template");
 }
 
 }  // namespace

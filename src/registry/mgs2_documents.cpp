@@ -60,7 +60,7 @@ class Mgs2Document final : public Document {
     if (ext == Traits::extension) return kOptInputLayout | kOptLayout;
     return kOptInputLayout | kOptScale | kOptNames | kOptTextures;
   }
-  Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
+  Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (is_gltf_extension(ext)) {
       mgs2::ExportOptions e;
       if (o.mgs2.scale != 0) e.scale = o.mgs2.scale;
@@ -69,11 +69,11 @@ class Mgs2Document final : public Document {
       e.output_dir = o.output.parent_path();
       Diagnostics warnings;
       auto sc = Traits::to_scene(m_, e, warnings);
-      return encode_gltf(sc, warnings, ext, o);
+      return encode_gltf(sc, warnings, ext, o, out);
     }
     if (ext != Traits::extension)
       return Finding{Severity::error, 0, {}, "unsupported conversion", std::string(Traits::extension), std::string(ext)};
-    return Traits::write(m_, mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout), o.warnings);
+    return write_converted(Traits::write(m_, mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout), o.warnings), out);
   }
 
  private:

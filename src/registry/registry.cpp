@@ -79,13 +79,14 @@ std::string convert_option_list(unsigned options) {
   return out.empty() ? "none" : out;
 }
 
-std::string Document::check_convert_options(std::string_view ext, unsigned given, const ConvertOptions&) const {
+Status Document::check_convert_options(std::string_view ext, unsigned given, const ConvertOptions&) const {
   const unsigned applies = convert_options(ext);
   const unsigned ignored = given & ~applies;
   if (ignored == 0) return {};
   const unsigned first = ignored & (~ignored + 1);  // the lowest bit: name one option per message
-  return std::string(convert_option_name(first)) + " does not apply when converting " + std::string(format()) + " to " +
-         std::string(ext) + " (options that do: " + convert_option_list(applies) + ")";
+  return usage_error_finding(std::string(convert_option_name(first)) + " does not apply when converting " +
+                             std::string(format()) + " to " + std::string(ext) +
+                             " (options that do: " + convert_option_list(applies) + ")");
 }
 
 std::string_view detect_format(Bytes bytes, std::string_view file_name) {

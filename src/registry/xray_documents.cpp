@@ -27,11 +27,11 @@ class OmfDocument final : public Document {
   std::vector<std::string> convert_targets() const override { return {".omf", ".glb", ".gltf"}; }
   // The rewrite is byte for byte: nothing to choose. glTF: the skeleton to play the motions on.
   unsigned convert_options(std::string_view ext) const override { return ext == ".omf" ? 0u : unsigned{kOptSkeleton}; }
-  Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
-    if (ext == ".omf") return xray::write_omf(file_);
+  Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
+    if (ext == ".omf") return write_converted(xray::write_omf(file_), out);
     Diagnostics warnings;
     auto sc = xray::omf_to_scene(file_.motions, export_options(o, true), warnings);
-    return encode_gltf(sc, warnings, ext, o);
+    return encode_gltf(sc, warnings, ext, o, out);
   }
 
  private:
@@ -53,12 +53,12 @@ class OgfDocument final : public Document {
   unsigned convert_options(std::string_view ext) const override {
     return ext == ".ogf" || ext == ".omf" ? 0u : unsigned{kOptMeshes | kOptTextures | kOptKeepGoing};
   }
-  Result<std::vector<std::uint8_t>> convert(std::string_view ext, const ConvertOptions& o) const override {
-    if (ext == ".ogf") return xray::write_ogf(file_);
-    if (ext == ".omf") return xray::extract_omf(file_);
+  Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
+    if (ext == ".ogf") return write_converted(xray::write_ogf(file_), out);
+    if (ext == ".omf") return write_converted(xray::extract_omf(file_), out);
     Diagnostics warnings;
     auto sc = xray::ogf_to_scene(file_, export_options(o, false), warnings);
-    return encode_gltf(sc, warnings, ext, o);
+    return encode_gltf(sc, warnings, ext, o, out);
   }
 
  private:

@@ -169,8 +169,7 @@ namespace {
 // buffers and images in other files, which a self-contained page cannot fetch.
 void show_gltf_as_is(Item& item, const std::filesystem::path& input) {
   auto opened = FileData::open(input);
-  const auto* file = std::get_if<std::shared_ptr<const FileData>>(&opened);
-  const Bytes bytes = file ? (*file)->bytes() : Bytes{};
+  const Bytes bytes = opened ? opened.value()->bytes() : Bytes{};
   if (bytes.size() >= 4 && std::equal(bytes.begin(), bytes.begin() + 4, "glTF")) {
     item.glb.assign(bytes.begin(), bytes.end());
     return;
@@ -203,14 +202,14 @@ Item make_item(const Document& doc, std::string name, const ItemOptions& options
   convert.xray.skeleton = options.skeleton;
   convert.xray.meshes_root = options.meshes_root;
   convert.warnings = &warnings;
-  auto glb = doc.convert(".glb", convert);
+  auto glb = convert_in_memory(doc, ".glb", convert);
   for (auto& f : warnings.findings())
     if (f.severity != Severity::info) item.warnings.push_back(std::move(f));
   if (!glb) {
     item.no_model = "the glTF export failed: " + format_finding(glb.error(), item.name);
     return item;
   }
-  item.glb = std::move(glb).value();
+  item.glb = std::move(glb).value().main;
   return item;
 }
 

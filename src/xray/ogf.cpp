@@ -2,6 +2,7 @@
 
 #include "boneyard/omf_validate.h"
 #include "ogf_internal.h"
+#include "omf_parse.h"
 
 namespace boneyard::xray {
 

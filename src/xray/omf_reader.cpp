@@ -5,6 +5,7 @@
 
 #include "boneyard/crc32.h"
 #include "boneyard/omf.h"
+#include "omf_parse.h"
 
 namespace boneyard::xray {
 

@@ -10,9 +10,9 @@ namespace {
 template <class T, class Reader>
 Result<T> load(const std::filesystem::path& path, const char* what, Reader reader) {
   auto opened = FileData::open(path);
-  if (auto* err = std::get_if<FileError>(&opened))
-    return io_error_finding(what, "cannot read " + path.string() + ": " + err->message);
-  auto r = reader(std::get<std::shared_ptr<const FileData>>(std::move(opened)));
+  if (!opened)
+    return io_error_finding(what, "cannot read " + path.string() + ": " + opened.error().message);
+  auto r = reader(std::move(opened).value());
   if (!r) {
     Finding f = r.error();
     f.path = std::string(what) + " " + path.string() + (f.path.empty() ? "" : ": " + f.path);

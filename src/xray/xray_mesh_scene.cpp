@@ -133,9 +133,8 @@ std::string image_uri(const std::string& texture, const XrayExportOptions& o) {
 
 }  // namespace
 
-std::optional<Finding> add_meshes(scene::Scene& s, const OgfFile& ogf, const XrayExportOptions& o,
-                                  Diagnostics& warnings) {
-  if (ogf.children.empty()) return std::nullopt;
+Status add_meshes(scene::Scene& s, const OgfFile& ogf, const XrayExportOptions& o, Diagnostics& warnings) {
+  if (ogf.children.empty()) return {};
   const std::string model = s.skeleton.name.empty() ? std::string("model") : s.skeleton.name;
   scene::Mesh skinned{model, true, -1, {}, {}};
   scene::Mesh statics{model + "_static", false, -1, {}, {}};
@@ -207,7 +206,7 @@ std::optional<Finding> add_meshes(scene::Scene& s, const OgfFile& ogf, const Xra
   if (!skinned.primitives.empty()) s.meshes.push_back(std::move(skinned));
   for (auto& [joint, m] : rigid) s.meshes.push_back(std::move(m));
   if (!statics.primitives.empty()) s.meshes.push_back(std::move(statics));
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace boneyard::xray

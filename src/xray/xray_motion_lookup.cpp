@@ -115,7 +115,7 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
     s = std::move(made).value();
   }
   json_of(s.extras)["xray"]["model"] = o.input.filename().string();
-  if (auto err = add_meshes(s, ogf, o, warnings)) return *err;
+  if (auto added = add_meshes(s, ogf, o, warnings); !added) return added.error();
   if (!ogf.motion_refs.empty()) {
     const fs::path root = o.meshes_root.empty() ? default_meshes_root(o.input) : o.meshes_root;
     for (const auto& ref : ogf.motion_refs) {
@@ -128,9 +128,9 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
       }
       for (const auto& file : files) {
         auto opened = FileData::open(file);
-        if (auto* err = std::get_if<FileError>(&opened))
-          return io_error_finding(file.string(), "cannot read motion file: " + err->message);
-        auto omf = read_omf(std::get<std::shared_ptr<const FileData>>(std::move(opened)));
+        if (!opened)
+          return io_error_finding(file.string(), "cannot read motion file: " + opened.error().message);
+        auto omf = read_omf(std::move(opened).value());
         if (!omf) {
           Finding f = omf.error();
           f.path = file.string() + (f.path.empty() ? "" : " " + f.path);
@@ -140,14 +140,15 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
         // A ref expanded from a wildcard is recorded with its file name for the extras.
         std::string source = cp1251_to_utf8(ref);
         if (files.size() > 1 || ref.find('*') != std::string::npos) source += " -> " + file.filename().string();
-        if (auto err = add_motions(s, &ogf, omf->motions, source, warnings)) {
-          err->path = file.string() + " " + err->path;
-          return *err;
+        if (auto added = add_motions(s, &ogf, omf->motions, source, warnings); !added) {
+          Finding f = added.error();
+          f.path = file.string() + " " + f.path;
+          return f;
         }
       }
     }
   } else if (ogf.motions) {
-    if (auto err = add_motions(s, &ogf, *ogf.motions, "embedded", warnings)) return *err;
+    if (auto added = add_motions(s, &ogf, *ogf.motions, "embedded", warnings); !added) return added.error();
   }
   resolve_duplicate_motions(s, warnings);
   return s;
@@ -159,9 +160,9 @@ Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions&
   std::shared_ptr<const FileData> ogf_data;
   if (!o.skeleton.empty()) {
     auto opened = FileData::open(o.skeleton);
-    if (auto* err = std::get_if<FileError>(&opened))
-      return io_error_finding("--skeleton", "cannot read " + o.skeleton.string() + ": " + err->message);
-    auto read = read_ogf(std::get<std::shared_ptr<const FileData>>(std::move(opened)));
+    if (!opened)
+      return io_error_finding("--skeleton", "cannot read " + o.skeleton.string() + ": " + opened.error().message);
+    auto read = read_ogf(std::move(opened).value());
     if (!read) {
       Finding f = read.error();
       f.path = o.skeleton.string() + (f.path.empty() ? "" : " " + f.path);
@@ -179,8 +180,8 @@ Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions&
   } else {
     s = flat_scene(set, stem_of(o.input));
   }
-  if (auto err = add_motions(s, ogf ? &*ogf : nullptr, set, o.input.filename().string(), warnings))
-    return *err;
+  if (auto added = add_motions(s, ogf ? &*ogf : nullptr, set, o.input.filename().string(), warnings); !added)
+    return added.error();
   // Said only of a scene that is written: a failed conversion ends in its one error line.
   if (!ogf)
     warnings.add(Severity::warning, 0, "skeleton",

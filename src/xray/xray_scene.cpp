@@ -243,8 +243,8 @@ scene::Scene flat_scene(const MotionSet& set, std::string_view name) {
   return s;
 }
 
-std::optional<Finding> add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, std::string_view source,
-                                   Diagnostics& warnings) {
+Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, std::string_view source,
+                   Diagnostics& warnings) {
   const Params& p = set.params;
   const std::size_t n = s.skeleton.joints.size();
   if (p.bone_count() != n)
@@ -300,7 +300,7 @@ std::optional<Finding> add_motions(scene::Scene& s, const OgfFile* ogf, const Mo
                      std::to_string(n), std::to_string(k.bones.size())};
     if (k.frames == 0)
       return Finding{Severity::error, k.offset, "0xE/" + std::to_string(m + 1), "motion has no frames", ">= 1", "0"};
-    if (auto err = check_frame_limits(k, p.motions[m], m, total_frames)) return err;
+    if (auto err = check_frame_limits(k, p.motions[m], m, total_frames)) return *err;
     scene::Animation a;
     a.name = cp1251_to_utf8(p.motions[m].name);
     json_of(a.extras)["xray"] = motion_json(p.motions[m], k, set_index, m);
@@ -360,7 +360,7 @@ std::optional<Finding> add_motions(scene::Scene& s, const OgfFile* ogf, const Mo
     }
     s.animations.push_back(std::move(a));
   }
-  return std::nullopt;
+  return {};
 }
 
 void resolve_duplicate_motions(scene::Scene& s, Diagnostics& warnings) {

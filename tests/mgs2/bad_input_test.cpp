@@ -46,7 +46,7 @@ void exercise(const std::vector<std::uint8_t>& b, const char* name) {
   for (const char* layout : {"ps2", "mc"}) {
     boneyard::ConvertOptions o;
     o.mgs2.layout = layout;
-    (void)doc.value()->convert(doc.value()->format() == "kms" ? ".kms" : ".evm", o);
+    (void)convert_in_memory(*doc.value(), doc.value()->format() == "kms" ? ".kms" : ".evm", o);
   }
 }
 

@@ -37,14 +37,18 @@ TEST(TextureNames, LoadsOneNamePerLine) {
     out << "null_msk.bmp\r\n\n  w03b1  \nnull_msk.bmp\n";
   }
   TextureNames names;
-  EXPECT_EQ(names.load_file(path.string()), "");
+  EXPECT_TRUE(names.load_file(path.string()).ok());
   EXPECT_EQ(names.size(), 2U);
   ASSERT_NE(names.find(0xB7E31E), nullptr);
   EXPECT_EQ(*names.find(0xB7E31E), "null_msk.bmp");
   EXPECT_EQ(*names.find(0x88D878), "w03b1");
   EXPECT_EQ(names.find(0x123456), nullptr);
   std::filesystem::remove(path);
-  EXPECT_NE(names.load_file("/nonexistent/names.txt"), "");
+  const auto missing = names.load_file("/nonexistent/names.txt");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(missing.error().io);
+  EXPECT_NE(missing.error().message.find("/nonexistent/names.txt: cannot read names file"), std::string::npos)
+      << missing.error().message;
 }
 
 }  // namespace

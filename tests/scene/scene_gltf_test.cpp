@@ -241,7 +241,7 @@ TEST(SceneGltf, KhronosValidatorAndThreeJsAcceptTheMeshScene) {
     f.write(reinterpret_cast<const char*>(png), sizeof png);
   }
   for (const char* name : {"mesh.glb", "mesh.gltf"}) {
-    ASSERT_EQ(gltf::write_files(sc, dir / name), "");
+    ASSERT_TRUE(gltf::write_files(sc, dir / name).ok());
     const CliRun r =
         run_shell("node " + quote(src / "tests/gltf/check_gltf.mjs") + " " + quote(dir / name) + " --joints 2 --animations 0");
     EXPECT_EQ(r.code, 0) << name << "\n" << r.out << r.err;

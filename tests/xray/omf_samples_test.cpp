@@ -24,7 +24,7 @@ const std::map<std::string, Expect> kExpected = {
 
 std::shared_ptr<const FileData> open(const fs::path& p) {
   auto f = FileData::open(p);
-  return std::get<std::shared_ptr<const FileData>>(f);
+  return f.value();
 }
 
 // The examples first, then the samples (when present), each group sorted.

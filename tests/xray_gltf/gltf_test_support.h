@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 inline std::shared_ptr<const FileData> open_file(const fs::path& p) {
   auto f = FileData::open(p);
-  return std::get<std::shared_ptr<const FileData>>(f);
+  return f.value();
 }
 
 // Builds <root>/meshes/<where>/<model>.ogf and one <root>/meshes/<ref>.omf per motion ref, as

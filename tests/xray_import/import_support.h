@@ -24,7 +24,7 @@ namespace boneyard::test {
 namespace fs = std::filesystem;
 
 inline std::shared_ptr<const FileData> load(const fs::path& p) {
-  return std::get<std::shared_ptr<const FileData>>(FileData::open(p));
+  return FileData::open(p).value();
 }
 
 // OMF (+ optional OGF skeleton) -> .glb bytes through the exporter, as `convert` writes them
@@ -43,8 +43,8 @@ inline std::optional<std::vector<std::uint8_t>> export_glb(const xray::MotionSet
     s = xray::flat_scene(set, "flat");
   }
   Diagnostics w;
-  if (auto e = xray::add_motions(s, ogf, set, "sample", w)) {
-    if (why) *why = e->message;
+  if (auto added = xray::add_motions(s, ogf, set, "sample", w); !added) {
+    if (why) *why = added.error().message;
     return std::nullopt;
   }
   return gltf::write(s, gltf::Container::glb).main;

@@ -37,7 +37,7 @@ TEST(MemoryLimits, StaticMotionAtTheLimitKeepsOneKeyPerTrackAndNoTimeRamp) {
   const auto r = read_spec(static_spec({std::uint32_t(kMaxMotionFrames)}));
   scene::Scene s = xray::flat_scene(r.omf.motions, "flat");
   Diagnostics w;
-  ASSERT_FALSE(xray::add_motions(s, nullptr, r.omf.motions, "t.omf", w));
+  ASSERT_TRUE(xray::add_motions(s, nullptr, r.omf.motions, "t.omf", w));
   ASSERT_EQ(s.animations.size(), 1u);
   const auto& a = s.animations[0];
   ASSERT_EQ(a.timelines.size(), 1u);  // only the single key at t = 0
@@ -50,8 +50,9 @@ TEST(MemoryLimits, MotionOverTheLimitIsAnErrorNamingIt) {
   const auto r = read_spec(static_spec({10, std::uint32_t(kMaxMotionFrames) + 1}));
   scene::Scene s = xray::flat_scene(r.omf.motions, "flat");
   Diagnostics w;
-  const auto err = xray::add_motions(s, nullptr, r.omf.motions, "t.omf", w);
-  ASSERT_TRUE(err);
+  const auto added = xray::add_motions(s, nullptr, r.omf.motions, "t.omf", w);
+  ASSERT_FALSE(added.ok());
+  const Finding* err = &added.error();
   EXPECT_NE(err->path.find("motion \"m1\""), std::string::npos) << err->path;
   EXPECT_EQ(err->found, std::to_string(kMaxMotionFrames + 1) + " frames");
   EXPECT_EQ(err->expected, "<= 1048576 frames (9.7 hours at 30 fps)");
@@ -65,10 +66,11 @@ TEST(MemoryLimits, TotalFramesAreCountedAcrossMotionSets) {
   const auto r3 = read_spec(static_spec({1}));
   scene::Scene s = xray::flat_scene(r.omf.motions, "flat");
   Diagnostics w;
-  ASSERT_FALSE(xray::add_motions(s, nullptr, r.omf.motions, "a.omf", w));
-  ASSERT_FALSE(xray::add_motions(s, nullptr, r2.omf.motions, "b.omf", w));  // exactly 2^22
-  const auto err = xray::add_motions(s, nullptr, r3.omf.motions, "c.omf", w);
-  ASSERT_TRUE(err);
+  ASSERT_TRUE(xray::add_motions(s, nullptr, r.omf.motions, "a.omf", w));
+  ASSERT_TRUE(xray::add_motions(s, nullptr, r2.omf.motions, "b.omf", w));  // exactly 2^22
+  const auto added = xray::add_motions(s, nullptr, r3.omf.motions, "c.omf", w);
+  ASSERT_FALSE(added.ok());
+  const Finding* err = &added.error();
   EXPECT_NE(err->message.find("in total"), std::string::npos) << err->message;
   EXPECT_NE(err->path.find("motion \"m0\""), std::string::npos) << err->path;
 }

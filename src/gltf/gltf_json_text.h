@@ -1,0 +1,88 @@
+// JSON as text for the glTF writer (a DOM for ~10k accessors costs more than the key data
+// itself) and URI escaping. Private to src/gltf.
+#pragma once
+
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "boneyard/scene.h"
+
+namespace boneyard::gltf {
+
+class JsonText {
+ public:
+  std::string s;
+  void raw(std::string_view v) { s.append(v); }
+  void str(std::string_view v) {
+    s.push_back('"');
+    for (unsigned char c : v) {
+      if (c == '"' || c == '\\') {
+        s.push_back('\\');
+        s.push_back(static_cast<char>(c));
+      } else if (c < 0x20) {
+        char b[8];
+        std::snprintf(b, sizeof b, "\\u%04x", c);
+        s.append(b);
+      } else {
+        s.push_back(static_cast<char>(c));
+      }
+    }
+    s.push_back('"');
+  }
+  void num(std::uint64_t v) {
+    char b[24];
+    auto r = std::to_chars(b, b + sizeof b, v);
+    s.append(b, r.ptr);
+  }
+  void num(float v) {
+    char b[32];
+    auto r = std::to_chars(b, b + sizeof b, v);  // shortest text that reads back to the same float
+    s.append(b, r.ptr);
+  }
+  void floats(const float* v, int n) {
+    for (int k = 0; k < n; ++k) {
+      if (k) raw(",");
+      num(v[k]);
+    }
+  }
+  // `"key":[a,b,c]` after a comma.
+  template <class List>
+  void index_list(std::string_view key, const List& list) {
+    raw(",\"");
+    raw(key);
+    raw("\":[");
+    bool first = true;
+    for (const auto v : list) {
+      if (!first) raw(",");
+      first = false;
+      num(std::uint64_t{v});
+    }
+    raw("]");
+  }
+  void extras(const scene::Extras& e) {
+    if (e.empty()) return;
+    raw(",\"extras\":");
+    raw(e.text());
+  }
+};
+
+inline std::string percent_encode(std::string_view s, bool keep_slashes = false) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || (keep_slashes && c == '/')) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+}  // namespace boneyard::gltf

@@ -1,0 +1,93 @@
+// Where Documents write their conversions: memory (the view page, tests) or files, streamed
+// through temporary files and renamed into place only once the whole conversion succeeded.
+#include <deque>
+#include <system_error>
+
+#include "boneyard/document.h"
+#include "formats.h"
+
+namespace boneyard {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class MemoryOutputs final : public ConvertOutputs {
+ public:
+  explicit MemoryOutputs(ConvertedFiles& files) : files_(files), main_(files.main) {}
+  ByteSink& main() override { return main_; }
+  Result<ByteSink*> side_file(const fs::path& path) override {
+    files_.side_files.emplace_back(path, std::vector<std::uint8_t>{});
+    return static_cast<ByteSink*>(&sinks_.emplace_back(files_.side_files.back().second));
+  }
+
+ private:
+  ConvertedFiles& files_;
+  VectorSink main_;
+  std::deque<VectorSink> sinks_;  // a deque: the sinks handed out stay where they are
+};
+
+class FileOutputs final : public ConvertOutputs {
+ public:
+  explicit FileOutputs(std::unique_ptr<AtomicFile> main) : main_(std::move(main)) {}
+  ByteSink& main() override { return *main_; }
+  Result<ByteSink*> side_file(const fs::path& path) override {
+    auto file = AtomicFile::create(path);
+    if (!file) return file.error();
+    side_.push_back(std::move(file).value());
+    return static_cast<ByteSink*>(side_.back().get());
+  }
+
+  // Side files first, so that the output never names a missing one; a failure after some were
+  // renamed removes them again: a .bin without its .gltf is half an output.
+  Status commit() {
+    std::vector<fs::path> renamed;
+    Status status;
+    for (auto& file : side_) {
+      status = file->commit();
+      if (!status) break;
+      renamed.push_back(file->path());
+    }
+    if (status) status = main_->commit();
+    if (status) return status;
+    Finding error = status.error();
+    for (const auto& path : renamed) {
+      std::error_code ec;
+      if (fs::remove(path, ec)) error.message += "; removed " + path.string() + ", written before it";
+    }
+    return error;
+  }
+
+ private:
+  std::unique_ptr<AtomicFile> main_;
+  std::vector<std::unique_ptr<AtomicFile>> side_;
+};
+
+}  // namespace
+
+Result<ConvertedFiles> convert_in_memory(const Document& document, std::string_view target_extension,
+                                         const ConvertOptions& options) {
+  ConvertedFiles files;
+  MemoryOutputs out(files);
+  if (auto s = document.convert(target_extension, options, out); !s) return s.error();
+  return files;
+}
+
+Status convert_to_files(const Document& document, std::string_view target_extension, const ConvertOptions& options) {
+  auto main = AtomicFile::create(options.output);
+  if (!main) return main.error();
+  FileOutputs out(std::move(main).value());
+  if (auto s = document.convert(target_extension, options, out); !s) return s;
+  return out.commit();
+}
+
+namespace registry {
+
+Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOutputs& out) {
+  if (!bytes) return bytes.error();
+  return out.main().write(bytes.value());
+}
+
+}  // namespace registry
+
+}  // namespace boneyard
