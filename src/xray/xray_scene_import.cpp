@@ -22,7 +22,7 @@ namespace boneyard::xray {
 
 namespace {
 
-constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+constexpr std::size_t kNone = import_detail::kNoBone;
 
 using namespace import_detail;
 
@@ -69,6 +69,7 @@ struct BoneTable {
   std::vector<std::string> names;  // raw cp1251
   std::vector<Quat> bind_rotation;
   std::vector<Vec3> bind_translation;
+  std::vector<bool> bind_known;  // from --skeleton, the joint extras or a flat armature, not the glTF rest pose
   Params params;  // version and parts (motions are filled by the caller)
   bool default_part = false;
 };
@@ -116,6 +117,46 @@ bool same_names(const std::vector<std::string>& a, const std::vector<std::string
   for (std::size_t i = 0; i < a.size(); ++i)
     if (lower_ascii(a[i]) != lower_ascii(b[i])) return false;
   return true;
+}
+
+// Rest pose per bone: the OGF's IK bind pose, else the one boneyard wrote in the joint's extras,
+// else identity for a flat armature (an .omf exported without a model), else the glTF node's.
+// Only the last is not known independently of the glTF (so joint frames cannot be checked).
+void add_bind_pose(const scene::Scene& s, const OgfFile* ogf, const std::optional<BoneLookup>& skeleton, BoneTable& t) {
+  std::map<std::string, std::size_t> node_by_name;
+  for (std::size_t j = 0; j < s.skeleton.joints.size(); ++j) {
+    auto cp = utf8_to_cp1251(s.skeleton.joints[j].name);
+    if (cp) node_by_name.emplace(lower_ascii(*cp), j);
+  }
+  const auto* scene_x = member(json_of(s.extras), "xray");
+  const auto* flat = scene_x ? member(*scene_x, "flat_armature") : nullptr;
+  const bool flat_armature = flat && flat->is_boolean() && flat->get<bool>();
+  for (const auto& n : t.names) {
+    Quat q;
+    Vec3 v;
+    bool known = true;
+    const int ob = skeleton ? skeleton->find(n) : -1;
+    const auto it = node_by_name.find(lower_ascii(n));
+    const auto* jx = it != node_by_name.end() ? member(json_of(s.skeleton.joints[it->second].extras), "xray") : nullptr;
+    const auto extras_rot = jx ? vec3(*jx, "bind_rotation") : std::nullopt;
+    const auto extras_pos = jx ? vec3(*jx, "bind_position") : std::nullopt;
+    if (ob >= 0 && ogf->bones[ob].ik) {
+      q = bind_quaternion(ogf->bones[ob].ik->bind_rotation);
+      v = ogf->bones[ob].ik->bind_position;
+    } else if (extras_rot && extras_pos) {
+      q = bind_quaternion(*extras_rot);
+      v = *extras_pos;
+    } else if (flat_armature) {
+      // identity
+    } else if (it != node_by_name.end()) {
+      q = from_gltf(s.skeleton.joints[it->second].rotation);
+      v = from_gltf(s.skeleton.joints[it->second].translation);
+      known = false;
+    }
+    t.bind_rotation.push_back(q);
+    t.bind_translation.push_back(v);
+    t.bind_known.push_back(known);
+  }
 }
 
 Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, const nlohmann::json* extras_set) {
@@ -177,26 +218,7 @@ Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, cons
       if (skeleton->find(n) < 0)
         return import_error("skeleton", "skeleton mismatch: bone missing from the .ogf", "bone " + printable(n), "none");
   }
-  // Rest pose: the OGF's IK bind pose, else the glTF node's rest pose, else identity.
-  std::map<std::string, std::size_t> node_by_name;
-  for (std::size_t j = 0; j < s.skeleton.joints.size(); ++j) {
-    auto cp = utf8_to_cp1251(s.skeleton.joints[j].name);
-    if (cp) node_by_name.emplace(lower_ascii(*cp), j);
-  }
-  for (const auto& n : t.names) {
-    Quat q;
-    Vec3 v;
-    const int ob = skeleton ? skeleton->find(n) : -1;
-    if (ob >= 0 && ogf->bones[ob].ik) {
-      q = bind_quaternion(ogf->bones[ob].ik->bind_rotation);
-      v = ogf->bones[ob].ik->bind_position;
-    } else if (auto it = node_by_name.find(lower_ascii(n)); it != node_by_name.end()) {
-      q = from_gltf(s.skeleton.joints[it->second].rotation);
-      v = from_gltf(s.skeleton.joints[it->second].translation);
-    }
-    t.bind_rotation.push_back(q);
-    t.bind_translation.push_back(v);
-  }
+  add_bind_pose(s, ogf, skeleton, t);
   return t;
 }
 
@@ -283,6 +305,25 @@ std::optional<Finding> check_mark_names(const MotionParams& m, const nlohmann::j
   return std::nullopt;
 }
 
+// A template record as the encoding to keep: its flags, size and init.
+RecordHint template_hint(const BoneKeys& k) {
+  RecordHint h;
+  h.present = true;
+  h.flags = k.flags;
+  h.rotation_crc = k.rotation_crc;
+  h.translation_crc = k.translation_crc;
+  h.size = k.translation_size;
+  h.init = k.translation_init;
+  return h;
+}
+
+// Constant or keyed rotation, constant, 8- or 16-bit translation, and its size and init.
+bool same_encoding(const BoneKeys& a, const BoneKeys& b) {
+  constexpr std::uint8_t kEncoding = kFlagRKeysAbsent | kFlagTKeysPresent | kFlagTKeys16;
+  if ((a.flags & kEncoding) != (b.flags & kEncoding) || !(a.translation_init == b.translation_init)) return false;
+  return !a.translation_keyed() || a.translation_size == b.translation_size;
+}
+
 // The hint of a held motion's record: its translation is constant, whatever the extras claim.
 RecordHint without_keys(RecordHint hint) {
   hint.flags = static_cast<std::uint8_t>(hint.flags & ~kFlagTKeysPresent);
@@ -300,6 +341,7 @@ class OmfImporter {
     if (s_.animations.empty()) return import_error("animations", "the glTF has no animations", ">= 1 animation", "0");
     if (auto e = read_bones()) return *e;
     map_joints();
+    if (auto e = read_joint_turns()) return *e;
     if (tpl_)
       for (std::size_t i = 0; i < tpl_->motions.params.motions.size() && i < tpl_->motions.motions.size(); ++i)
         tpl_by_name_.emplace(tpl_->motions.params.motions[i].name, i);
@@ -349,6 +391,23 @@ class OmfImporter {
       if (auto it = exact.find(*cp); it != exact.end()) bone_of_[j] = it->second;
       else if (auto f = folded.find(lower_ascii(*cp)); f != folded.end()) bone_of_[j] = f->second;
     }
+  }
+
+  // Joint frames turned by the DCC tool (xray_import_frames.cpp): corrected, and named in one line.
+  std::optional<Finding> read_joint_turns() {
+    std::vector<std::size_t> corrected;
+    auto turns = joint_turns({s_.skeleton, bone_of_, table_.bind_rotation, table_.bind_translation, table_.bind_known},
+                             corrected);
+    if (!turns) return turns.error();
+    turns_ = std::move(turns.value());
+    if (corrected.empty()) return std::nullopt;
+    std::string names;
+    for (std::size_t b : corrected) names += (names.empty() ? "" : ", ") + cp1251_to_utf8(table_.names[b]);
+    warnings_.add(Severity::warning, 0, "skeleton",
+                  "joint frames are turned from the bind pose (as Blender's default bone_heuristic does); keys turned "
+                  "back into the engine's frames",
+                  "", std::to_string(corrected.size()) + " joint(s): " + names);
+    return std::nullopt;
   }
 
   // The motion's frame count: from the glTF duration (the template motion's count when they agree
@@ -483,7 +542,8 @@ class OmfImporter {
   void build_record(std::size_t r, const MotionKeys* tmk, const nlohmann::json* records, std::uint64_t frames,
                     std::size_t sampled, bool held, BoneKeys& b) {
     RecordSource src{rot_ch_[r], tr_ch_[r], tmk ? &tmk->bones[r] : nullptr, tmk ? tmk->frames : 0,
-                     table_.bind_rotation[r], table_.bind_translation[r], sampled};
+                     table_.bind_rotation[r], table_.bind_translation[r], sampled,
+                     turns_[r].turned ? &turns_[r] : nullptr};
     const BoneKeys* tk = tmk && tmk->frames == frames ? &tmk->bones[r] : nullptr;
     const bool reuse_rot = tk && rotation_matches(src, *tk, frames);
     const bool reuse_tr = tk && translation_matches(src, *tk, frames);
@@ -493,7 +553,10 @@ class OmfImporter {
       ++st_.template_records;
       return;
     }
-    const RecordHint hint = record_hint(records, r);
+    // The encoding to keep: the template record's (any frame count), else the exported one's.
+    const RecordHint exported = record_hint(records, r);
+    const BoneKeys* tkr = tmk ? &tmk->bones[r] : nullptr;
+    const RecordHint hint = tkr ? template_hint(*tkr) : exported;
     if (reuse_rot) {
       b.flags |= static_cast<std::uint8_t>(tk->flags & kFlagRKeysAbsent);
       b.rotation_keys = tk->rotation_keys;
@@ -509,13 +572,14 @@ class OmfImporter {
       b.translation_size = tk->translation_size;
       b.translation_init = tk->translation_init;
     } else if (quantise_translation(src, held ? 1 : frames, held ? without_keys(hint) : hint, o_.hq, out_, b)) {
-      ++st_.extras_layouts;
+      ++(tkr ? st_.template_layouts : st_.extras_layouts);
     }
-    if (hint.present) {
+    if (tkr && !same_encoding(*tkr, b)) ++st_.template_encodings_changed;
+    if (exported.present) {
       ++st_.crc_checked;
-      const bool rot_same = b.rotation_static() ? true : hint.rotation_crc == b.rotation_crc;
-      const bool tr_same = b.translation_keyed() ? hint.translation_crc == b.translation_crc : true;
-      if (rot_same && tr_same && hint.flags == b.flags) ++st_.crc_matches;
+      const bool rot_same = b.rotation_static() ? true : exported.rotation_crc == b.rotation_crc;
+      const bool tr_same = b.translation_keyed() ? exported.translation_crc == b.translation_crc : true;
+      if (rot_same && tr_same && exported.flags == b.flags) ++st_.crc_matches;
     }
   }
 
@@ -531,6 +595,11 @@ class OmfImporter {
       warnings_.add(Severity::warning, 0, outside_first_, "channels on nodes outside the skeleton are ignored",
                     "skeleton bones", std::to_string(outside_count_) + " channel(s) on " + nodes);
     }
+    if (st_.template_encodings_changed > 0)
+      warnings_.add(Severity::warning, 0, "0xE records",
+                    "tracks changed encoding from the template's (edited, or no longer within half a step of its "
+                    "constant, 8/16-bit size and init)",
+                    "", std::to_string(st_.template_encodings_changed) + " of " + std::to_string(st_.records) + " record(s)");
     if (table_.default_part)
       warnings_.add(Severity::warning, 0, "0xF parts", "no bone parts in the glTF or a template: one part \"default\" with all bones",
                     "", std::to_string(n_) + " bones");
@@ -602,6 +671,7 @@ class OmfImporter {
   std::size_t n_ = 0;  // motion bones
   std::vector<bool> set_order_ok_;
   std::vector<std::size_t> bone_of_;  // glTF node -> motion bone, or kNone
+  std::vector<JointTurn> turns_;      // per motion bone
   std::multimap<std::string, std::size_t> tpl_by_name_;
   std::map<std::string, std::size_t> used_names_;  // same-named motions take template matches in order
   OmfFile out_;
