@@ -130,7 +130,8 @@ void add_bind_pose(const scene::Scene& s, const OgfFile* ogf, const std::optiona
   }
   const auto* scene_x = member(json_of(s.extras), "xray");
   const auto* flat = scene_x ? member(*scene_x, "flat_armature") : nullptr;
-  const bool flat_armature = flat && flat->is_boolean() && flat->get<bool>();
+  // Blender writes the true it read back as 1 (its custom properties have no booleans).
+  const bool flat_armature = flat && ((flat->is_boolean() && flat->get<bool>()) || (flat->is_number() && flat->get<double>() != 0));
   for (const auto& n : t.names) {
     Quat q;
     Vec3 v;
