@@ -13,6 +13,7 @@ set(BONEYARD_LAYER_USES_mgs2 core scene mgs2)
 set(BONEYARD_LAYER_USES_registry core scene gltf xray mgs2 registry)
 set(BONEYARD_LAYER_USES_view core scene gltf xray mgs2 registry view)
 set(BONEYARD_LAYER_USES_cli core scene gltf xray mgs2 registry view cli)
+set(BONEYARD_LAYER_USES_python core scene xray mgs2 registry python)
 
 # Public header (include/boneyard/NAME.h) -> layer.
 set(BONEYARD_HEADERS_core bytes chunks crc32 diagnostics file_io interrupt json_writer limits math text)
@@ -45,7 +46,7 @@ function(boneyard_check_layers)
 
   set(args "")
   set(depends "")
-  foreach(layer core scene gltf xray mgs2 registry view cli)
+  foreach(layer core scene gltf xray mgs2 registry view cli python)
     # Lists travel through the command line as "USES_x=a+b,HEADERS_x=c+d,...".
     string(REPLACE ";" "+" uses "${BONEYARD_LAYER_USES_${layer}}")
     string(REPLACE ";" "+" owned "${BONEYARD_HEADERS_${layer}}")

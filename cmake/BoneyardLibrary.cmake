@@ -11,6 +11,8 @@ function(boneyard_library name)
   # PUBLIC: the headers use std::span, so whoever includes them needs C++20 too, whatever their
   # own CMAKE_CXX_STANDARD says.
   target_compile_features(${name} PUBLIC cxx_std_20)
+  # Position-independent, so that shared objects (the Python module, a user's plugin) can link them.
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_include_directories(${name} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)

@@ -47,6 +47,14 @@ inline Finding usage_error_finding(std::string message) {
 // "file: error at byte 1234 (0x4D2) in 0xE/3 bone 1 rotation keys: truncated (expected 80 bytes, found 12)"
 std::string format_finding(const Finding& f, std::string_view file);
 
+// The one line that reports a failed request about `file`: format_finding, except that a file
+// that could not be read or written names itself (no place in `file` to show) and a usage error
+// is "file: message".
+std::string describe_failure(const Finding& f, std::string_view file);
+// The same for an edit: an edit that cannot be done (no path, offset 0: nothing in the file is at
+// fault) is "file: error: message (expected ..., found ...)", anything else format_finding.
+std::string describe_edit_failure(const Finding& f, std::string_view file);
+
 class Diagnostics {
  public:
   void add(Finding f) { findings_.push_back(std::move(f)); }

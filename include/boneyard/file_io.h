@@ -28,6 +28,9 @@ class FileData {
  public:
   static Result<std::shared_ptr<const FileData>> open(const std::filesystem::path& path);
   static std::shared_ptr<const FileData> from_vector(std::vector<std::uint8_t> bytes);
+  // Bytes owned elsewhere (a Python bytes object), kept alive by `owner` and never copied; they
+  // must not change while the FileData lives.
+  static std::shared_ptr<const FileData> from_view(Bytes bytes, std::shared_ptr<const void> owner);
   ~FileData();
   FileData(const FileData&) = delete;
   FileData& operator=(const FileData&) = delete;
@@ -40,6 +43,7 @@ class FileData {
   std::size_t size_ = 0;
   void* map_ = nullptr;
   std::vector<std::uint8_t> owned_;
+  std::shared_ptr<const void> owner_;
 };
 
 // Where output bytes go, in order: a vector in memory, or a file being written atomically. Writers
@@ -114,6 +118,11 @@ Result<InPlaceTarget> prepare_in_place_edit(const std::filesystem::path& path);
 // `data` and `mode` without ever replacing an existing file (the name is claimed with link(2),
 // which fails on an existing name). Returns the backup's path or a one-line reason.
 Result<std::filesystem::path> write_backup(const std::filesystem::path& path, Bytes data, unsigned mode);
+
+// An in-place edit: replaces `path` (through a symlink, its target; mode and owner kept) with
+// `edited` after saving `original` as write_backup does. When the replacement fails, the backup
+// is removed again (the file is untouched). Returns the backup's path or a one-line reason.
+Result<std::filesystem::path> replace_keeping_backup(const std::filesystem::path& path, Bytes original, Bytes edited);
 
 // True when both paths name the same existing file (so an output would overwrite its input).
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);

@@ -79,6 +79,9 @@ struct Animation {
   std::vector<Timeline> timelines;
   std::vector<Channel> channels;  // interpolation is LINEAR (slerp for rotations)
   Extras extras;
+  // Set by the glTF reader: seconds from the first key of any channel to the last. An animation
+  // whose every channel holds one value is read as a single sample, so only this keeps its length.
+  double duration = 0;
 };
 
 // A material is what a game's texture (+ shader) pair becomes. Writers give it a base colour

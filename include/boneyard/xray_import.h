@@ -24,6 +24,8 @@ struct ImportStats {
   std::size_t records = 0;
   std::size_t template_records = 0;  // reused verbatim from the template (both channels)
   std::size_t extras_layouts = 0;    // translation keyed under the size/init the extras carried
+  std::size_t template_layouts = 0;  // translation under the template record's encoding (not verbatim)
+  std::size_t template_encodings_changed = 0;  // records whose encoding differs from the template's
   std::size_t crc_matches = 0;       // records whose recomputed CRCs equal those in the extras
   std::size_t crc_checked = 0;       // records with extras CRCs to compare
   bool template_container = false;   // the template's file layout was kept

@@ -55,12 +55,7 @@ void print_report(const EditReport& r) {
 }
 
 int edit_failed(const std::string& input, const Finding& f) {
-  if (f.path.empty() && f.offset == 0) {  // an edit that cannot be done, not a place in the file
-    std::fprintf(stderr, "%s: error: %s (expected %s, found %s)\n", input.c_str(), f.message.c_str(),
-                 f.expected.empty() ? "-" : f.expected.c_str(), f.found.empty() ? "-" : f.found.c_str());
-  } else {
-    std::fprintf(stderr, "%s\n", format_finding(f, input).c_str());
-  }
+  std::fprintf(stderr, "%s\n", describe_edit_failure(f, input).c_str());
   return kExitFindings;
 }
 
@@ -68,26 +63,13 @@ int edit_failed(const std::string& input, const Finding& f) {
 // FILE.bak, FILE.bak.1, ...; the edited file keeps the original's mode and owner. The changes are
 // reported only once the file is written.
 int write_in_place(const std::string& input, const OmfFile& file, Bytes bytes, const EditReport& report) {
-  auto prepared = prepare_in_place_edit(input);
-  if (!prepared) {
-    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), prepared.error().message.c_str());
-    return kExitUsage;
-  }
-  const auto& target = prepared.value();
-  auto backup = write_backup(input, file.source->bytes(), target.mode);
+  auto backup = replace_keeping_backup(input, file.source->bytes(), bytes);
   if (!backup) {
     std::fprintf(stderr, "%s: error: %s\n", input.c_str(), backup.error().message.c_str());
     return kExitUsage;
   }
-  const auto& backup_path = backup.value();
-  if (auto written = write_file_atomic_mode(target.target, bytes, target.mode, &target.owner); !written) {
-    std::error_code ec;
-    fs::remove(backup_path, ec);  // the input is untouched: the backup would only be clutter
-    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), written.error().message.c_str());
-    return kExitUsage;
-  }
   print_report(report);
-  std::printf("wrote %s (%zu bytes), original kept as %s\n", input.c_str(), bytes.size(), backup_path.c_str());
+  std::printf("wrote %s (%zu bytes), original kept as %s\n", input.c_str(), bytes.size(), backup.value().c_str());
   return kExitOk;
 }
 

@@ -125,13 +125,6 @@ std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int
 
 int exit_code_for(const Finding& f) { return f.io || f.usage ? kExitUsage : kExitFindings; }
 
-std::string describe_failure(const Finding& f, const std::string& file) {
-  // A file that could not be written names itself in the message: no place in `file` to show.
-  if (f.io && f.path.empty() && f.offset == 0) return f.message;
-  if (f.usage) return file + ": " + f.message;
-  return format_finding(f, file);
-}
-
 bool option_file_ok(const char* option, const std::string& path, int& exit_code) {
   if (path.empty()) return true;
   const auto regular = check_regular_file(path);

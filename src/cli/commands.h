@@ -45,9 +45,6 @@ std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int
 
 // The exit code a Finding that stops a command stands for: 2 when a file could not be read, else 1.
 int exit_code_for(const Finding& f);
-// The one line for a failure of `file`: format_finding, except a file that could not be written
-// (its message names it) and a usage error ("FILE: what was asked that does not fit").
-std::string describe_failure(const Finding& f, const std::string& file);
 
 // A file named by an option (--skeleton, --template): true when it is a regular file; otherwise
 // prints "OPTION PATH: why" and sets `exit_code` to 2, before any input is parsed.

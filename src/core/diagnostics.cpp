@@ -30,6 +30,23 @@ std::string format_finding(const Finding& f, std::string_view file) {
   return s;
 }
 
+std::string describe_failure(const Finding& f, std::string_view file) {
+  if (f.io && f.path.empty() && f.offset == 0) return f.message;
+  if (f.usage) return std::string(file) + ": " + f.message;
+  return format_finding(f, file);
+}
+
+std::string describe_edit_failure(const Finding& f, std::string_view file) {
+  if (f.path.empty() && f.offset == 0) {
+    std::string s = std::string(file) + ": error: " + f.message;
+    if (!f.expected.empty() || !f.found.empty())
+      s += " (expected " + (f.expected.empty() ? std::string("-") : f.expected) + ", found " +
+           (f.found.empty() ? std::string("-") : f.found) + ")";
+    return s;
+  }
+  return format_finding(f, file);
+}
+
 void Diagnostics::add(Severity s, std::uint64_t offset, std::string path, std::string message,
                       std::string expected, std::string found) {
   findings_.push_back(Finding{s, offset, std::move(path), std::move(message), std::move(expected),

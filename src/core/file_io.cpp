@@ -99,6 +99,14 @@ std::shared_ptr<const FileData> FileData::from_vector(std::vector<std::uint8_t> 
   return f;
 }
 
+std::shared_ptr<const FileData> FileData::from_view(Bytes bytes, std::shared_ptr<const void> owner) {
+  std::shared_ptr<FileData> f(new FileData());
+  f->owner_ = std::move(owner);
+  f->data_ = bytes.data();
+  f->size_ = bytes.size();
+  return f;
+}
+
 FileData::~FileData() {
   if (map_ != nullptr) ::munmap(map_, size_);
 }
@@ -326,6 +334,20 @@ Result<std::filesystem::path> write_backup(const std::filesystem::path& path, By
   }
   ::unlink(tmp.c_str());
   return io_error("cannot create a backup of " + path.string() + ": every name up to .bak.99999 is taken");
+}
+
+Result<std::filesystem::path> replace_keeping_backup(const std::filesystem::path& path, Bytes original, Bytes edited) {
+  auto prepared = prepare_in_place_edit(path);
+  if (!prepared) return prepared.error();
+  const auto& target = prepared.value();
+  auto backup = write_backup(path, original, target.mode);
+  if (!backup) return backup.error();
+  if (auto written = write_file_atomic_mode(target.target, edited, target.mode, &target.owner); !written) {
+    std::error_code ec;
+    std::filesystem::remove(backup.value(), ec);  // the file is untouched: the backup would only be clutter
+    return written.error();
+  }
+  return backup;
 }
 
 }  // namespace boneyard

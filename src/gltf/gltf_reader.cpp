@@ -123,8 +123,9 @@ std::string whole_number(double v) {
   return b;
 }
 
-// The animation's sample count against the per-animation and per-read limits.
-std::optional<Finding> check_sampling(const std::string& aw, double t0, double t1, double frames_d,
+// The animation's frame count against the per-animation and per-read limits, and the values
+// its `sampled` frames (1 for a held animation) add.
+std::optional<Finding> check_sampling(const std::string& aw, double t0, double t1, double frames_d, std::size_t sampled,
                                       std::size_t values_per_frame, SamplingBudget& budget) {
   if (!(frames_d >= 1 && frames_d <= double(kMaxMotionFrames)))
     return error(aw, "animation too long to sample (key times from " + whole_number(t0) + " s to " +
@@ -135,15 +136,59 @@ std::optional<Finding> check_sampling(const std::string& aw, double t0, double t
   if (budget.frames > kMaxTotalFrames)
     return error(aw, "animations too long in total to sample (the limit is for all animations of one file)",
                  "<= " + frames_text(kMaxTotalFrames) + " in all", std::to_string(budget.frames) + " frames up to here");
-  budget.values += frames * values_per_frame;
+  budget.values += std::min<std::uint64_t>(frames, sampled) * values_per_frame;
   if (budget.values > budget.max_values)
     return error(aw, "animations sample to too many values (frames x channels) for the size of the file",
                  "<= " + std::to_string(budget.max_values) + " values in all", std::to_string(budget.values));
   return std::nullopt;
 }
 
+// True when every key of the sampler carries the same value: one sample says all it means.
+bool holds_one_value(const Source& s) {
+  if (s.interp == Interpolation::cubic_spline) return s.times->size() == 1;  // tangents could still move it
+  const float* v = s.values->data();
+  for (std::size_t k = 1; k < s.times->size(); ++k)
+    if (!std::equal(v, v + s.width, v + k * s.width)) return false;
+  return true;
+}
+
+// The first sampler whose key times fall between the sample times (t0 + i / fps), and the key
+// rate it was written at: reported once per file, since resampling changes such motions.
+struct OffGrid {
+  std::string where;
+  double rate = 0;
+};
+
+void check_time_grid(const std::vector<float>& times, double t0, double fps, const std::string& where, OffGrid& off) {
+  if (!off.where.empty()) return;
+  constexpr double kFrameTolerance = 1e-3;  // of a frame: float key times i / fps are within 1e-5
+  double shortest = INFINITY;
+  bool on_grid = true;
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    const double frame = (double(times[k]) - t0) * fps;
+    on_grid = on_grid && std::fabs(frame - std::round(frame)) <= kFrameTolerance;
+    if (k > 0) shortest = std::min(shortest, double(times[k]) - double(times[k - 1]));
+  }
+  if (on_grid) return;
+  off.where = where;
+  off.rate = std::isfinite(shortest) && shortest > 0 ? 1.0 / shortest : 0;
+}
+
+// Once per file: which rate the keys have and what to do about it.
+void warn_off_grid(const OffGrid& off, double fps, Diagnostics& warnings) {
+  char grid[32], step[48], rate[64];
+  std::snprintf(grid, sizeof grid, "%g fps", fps);
+  std::snprintf(step, sizeof step, "key times at multiples of 1/%g s", fps);
+  if (off.rate > 0) std::snprintf(rate, sizeof rate, "keys at about %.4g fps", off.rate);
+  else std::snprintf(rate, sizeof rate, "uneven key times");
+  warnings.add(Severity::warning, 0, off.where,
+               std::string("key times are not on the ") + grid + " grid, so the keys were resampled (which moves them); "
+               "set the scene to " + grid + " before importing the glTF into the DCC tool (Blender: Output Properties > "
+               "Frame Rate) and export it again", step, rate);
+}
+
 std::optional<Finding> read_animation(const Model& m, std::size_t ai, const ReadOptions& o, Diagnostics& warnings,
-                                      SamplingBudget& budget, scene::Animation& out) {
+                                      SamplingBudget& budget, OffGrid& off_grid, scene::Animation& out) {
   const Json& a = array_of(m.json, "animations")[ai];
   const Json& nodes = array_of(m.json, "nodes");
   out.name = string_of(a, "name");
@@ -204,12 +249,17 @@ std::optional<Finding> read_animation(const Model& m, std::size_t ai, const Read
     sources.push_back(std::move(s));
   }
   if (channels.empty()) return error(aw, "animation has no usable channels", "translation, rotation or scale", "none");
-  // Frame count from the duration, bounded before anything is allocated for it.
+  for (std::size_t c = 0; c < channels.size(); ++c)
+    check_time_grid(*sources[c].times, t0, o.fps, aw + " channel " + std::to_string(c), off_grid);
+  // Frame count from the duration, bounded before anything is allocated for it. An animation
+  // whose channels all hold one value is sampled once (its length stays in `duration`).
   const double frames_d = std::round((t1 - t0) * o.fps) + 1;
+  out.duration = t1 - t0;
+  const bool held = std::all_of(sources.begin(), sources.end(), holds_one_value);
   std::size_t values_per_frame = 0;
   for (const Source& s : sources) values_per_frame += s.width;
-  if (auto e = check_sampling(aw, t0, t1, frames_d, values_per_frame, budget)) return e;
-  const auto frames = static_cast<std::size_t>(frames_d);
+  if (auto e = check_sampling(aw, t0, t1, frames_d, held ? 1 : SIZE_MAX, values_per_frame, budget)) return e;
+  const auto frames = held ? std::size_t{1} : static_cast<std::size_t>(frames_d);
   scene::Timeline tl;
   tl.times.resize(frames);
   for (std::size_t i = 0; i < frames; ++i) tl.times[i] = float(t0 + double(i) / o.fps);
@@ -344,9 +394,11 @@ Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, co
     if (auto e = read_meshes(m, s, warnings)) return *e;
   SamplingBudget budget;
   budget.max_values = kSampledValuesSlack + input_bytes / 2;
+  OffGrid off_grid;
   s.animations.resize(animations.size());
   for (std::size_t a = 0; a < animations.size(); ++a)
-    if (auto e = read_animation(m, a, options, warnings, budget, s.animations[a])) return *e;
+    if (auto e = read_animation(m, a, options, warnings, budget, off_grid, s.animations[a])) return *e;
+  if (!off_grid.where.empty()) warn_off_grid(off_grid, options.fps, warnings);
   return s;
 }
 

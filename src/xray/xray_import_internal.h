@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "boneyard/diagnostics.h"
 #include "boneyard/omf.h"
 #include "boneyard/scene.h"
 
@@ -16,6 +17,36 @@ inline Quat from_gltf_quat(const float* v) { return {v[0], v[1], -v[2], v[3]}; }
 inline Vec3 from_gltf(const Vec3& v) { return {v.x, v.y, -v.z}; }
 inline Quat from_gltf(const Quat& q) { return {q.x, q.y, -q.z, q.w}; }
 
+// The constant rotation by which a joint's glTF frame is turned from the engine's (glTF space):
+// keys written in turned frames are q' = parent^-1 * q * own and t' = parent^-1 * t, so
+// q = parent * q' * own^-1 and t = parent * t' (docs/xray-gltf-import.md, "Joint frames").
+struct JointTurn {
+  Quat parent;  // the parent joint's turn
+  Quat own;
+  bool turned = false;  // either is not the identity
+};
+// Key values in glTF space, turned back into the engine's frames (still glTF space).
+Quat turned_rotation(const JointTurn& t, const float* xyzw);
+Vec3 turned_translation(const JointTurn& t, const float* xyz);
+
+constexpr std::size_t kNoBone = static_cast<std::size_t>(-1);
+// A joint rest position within this of the bind position is the same joint: Blender's round trip
+// moves them by about 1e-6 m; another skeleton's joints are millimetres to metres away.
+constexpr double kJointPositionTolerance = 1e-4;
+// Turns below this (radians) are float noise, far below one rotation key step (about 6e-5).
+constexpr double kJointTurnSnap = 1e-5;
+
+struct JointFrameInput {
+  const scene::Skeleton& skeleton;
+  const std::vector<std::size_t>& bone_of;  // glTF node -> motion bone, or kNoBone
+  const std::vector<Quat>& bind_rotation;   // per motion bone, X-Ray space
+  const std::vector<Vec3>& bind_translation;
+  const std::vector<bool>& bind_known;  // the bind pose came from outside the glTF rest pose
+};
+// Per motion bone, its turn; `corrected` lists the bones whose own frame is turned. Error: a
+// joint whose rest position is not the bind position (a different skeleton), naming the node.
+Result<std::vector<JointTurn>> joint_turns(const JointFrameInput& in, std::vector<std::size_t>& corrected);
+
 // One record's quantisation inputs: per-frame values in X-Ray space from wherever they come.
 struct RecordSource {
   const scene::Channel* rotation = nullptr;
@@ -25,19 +56,27 @@ struct RecordSource {
   Quat bind_rotation;
   Vec3 bind_translation;
   std::size_t sampled = 1;  // samples per channel; fewer than the motion's frames only when held (see below)
+  const JointTurn* turn = nullptr;  // the joint's frame turn, when it has one
 
   Quat rot(std::size_t f) const {
     f = std::min(f, sampled - 1);
+    if (rotation && turn) return from_gltf(turned_rotation(*turn, rotation->values.data() + f * 4));
     if (rotation) return from_gltf_quat(rotation->values.data() + f * 4);
     if (fallback) return scene::normalized(fallback->rotation(std::min(f, fallback_frames - 1)));
     return bind_rotation;
   }
   Vec3 tr(std::size_t f) const {
+    if (translation && turn) return from_gltf(turned_translation(*turn, translation->values.data() + std::min(f, sampled - 1) * 3));
     if (translation) return from_gltf(translation->values.data() + std::min(f, sampled - 1) * 3);
     if (fallback) return fallback->translation(std::min(f, fallback_frames - 1));
     return bind_translation;
   }
 };
+
+// A translation channel whose samples all lie within this (metres, per axis) of one value is
+// constant: Blender writes constant channels with float noise of about 6e-7 m, and a motion that
+// small is below what any 8-bit track of the samples resolves (docs/xray-gltf-import.md).
+constexpr double kTranslationNoise = 2e-6;
 
 struct RecordHint {  // the exported record (extras), when usable
   bool present = false;

@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "xray_import_internal.h"
 
@@ -26,9 +27,11 @@ bool rotation_matches(const RecordSource& src, const BoneKeys& k, std::size_t fr
   return true;
 }
 
-// |value - decoded| within half a step of `size` (plus float rounding of the value itself).
+// |value - decoded| within half a step of `size` (plus float rounding of the value itself); an
+// axis of size 0 is constant, within kTranslationNoise.
 bool within_half_step(float value, float decoded, float size) {
-  const double tol = 0.5 * std::fabs(double(size)) + 4.0 * FLT_EPSILON * std::max(std::fabs(value), std::fabs(decoded));
+  const double half = size == 0 ? kTranslationNoise : 0.5 * std::fabs(double(size));
+  const double tol = half + 4.0 * FLT_EPSILON * std::max(std::fabs(value), std::fabs(decoded));
   return std::fabs(double(value) - double(decoded)) <= tol;
 }
 
@@ -55,18 +58,35 @@ bool all_keys_equal(const std::vector<std::uint8_t>& keys, std::size_t width) {
   return true;
 }
 
-// Rotation: components x32767 rounded; all keys equal -> one static key (unless the exported
-// record said keyed, so that an unedited keyed-but-constant record stays keyed).
+void put_rotation_key(const Quat& q, std::uint8_t* key) {
+  const float c[4] = {q.x, q.y, q.z, q.w};
+  for (int i = 0; i < 4; ++i)
+    put_i16(key + i * 2, static_cast<std::int32_t>(std::clamp(std::lround(double(c[i]) * 32767.0), -32767L, 32767L)));
+}
+
+// The rotation's centre when every sample is within half a key step (1/32767) of it per
+// component, signs aligned: float noise around a constant then cannot split it into two keys.
+std::optional<Quat> constant_rotation(const RecordSource& src, std::size_t frames) {
+  const Quat first = src.rot(0);
+  double lo[4] = {first.x, first.y, first.z, first.w}, hi[4] = {lo[0], lo[1], lo[2], lo[3]};
+  for (std::size_t f = 1; f < frames; ++f) {
+    Quat q = src.rot(f);
+    if (scene::dot(q, first) < 0) q = {-q.x, -q.y, -q.z, -q.w};
+    const double c[4] = {q.x, q.y, q.z, q.w};
+    for (int i = 0; i < 4; ++i) lo[i] = std::min(lo[i], c[i]), hi[i] = std::max(hi[i], c[i]);
+  }
+  for (int i = 0; i < 4; ++i)
+    if (hi[i] - lo[i] > 1.0 / 32767.0) return std::nullopt;  // half-range above half a step
+  return Quat{float((lo[0] + hi[0]) / 2), float((lo[1] + hi[1]) / 2), float((lo[2] + hi[2]) / 2), float((lo[3] + hi[3]) / 2)};
+}
+
+// Rotation: components x32767 rounded; within half a step of constant -> one static key (unless
+// the exported or template record said keyed, so that a keyed-but-constant record stays keyed).
 void quantise_rotation(const RecordSource& src, std::size_t frames, bool prefer_static, OmfFile& out, BoneKeys& b) {
   std::vector<std::uint8_t> keys(frames * 8);
-  for (std::size_t f = 0; f < frames; ++f) {
-    const Quat q = src.rot(f);
-    const float c[4] = {q.x, q.y, q.z, q.w};
-    for (int i = 0; i < 4; ++i)
-      put_i16(keys.data() + f * 8 + i * 2,
-              static_cast<std::int32_t>(std::clamp(std::lround(double(c[i]) * 32767.0), -32767L, 32767L)));
-  }
-  if (all_keys_equal(keys, 8) && prefer_static) {
+  for (std::size_t f = 0; f < frames; ++f) put_rotation_key(src.rot(f), keys.data() + f * 8);
+  if (prefer_static && (frames == 1 || all_keys_equal(keys, 8) || constant_rotation(src, frames))) {
+    if (!all_keys_equal(keys, 8)) put_rotation_key(*constant_rotation(src, frames), keys.data());
     keys.resize(8);
     b.flags |= kFlagRKeysAbsent;
   }
@@ -102,6 +122,15 @@ bool quantise_under(const RecordSource& src, std::size_t frames, Vec3 size, Vec3
 }
 
 
+// Every sample (between lo and hi per axis) within kTranslationNoise of `c`.
+bool near_constant(const Vec3& lo, const Vec3& hi, const Vec3& c) {
+  const float l[3] = {lo.x, lo.y, lo.z}, h[3] = {hi.x, hi.y, hi.z}, v[3] = {c.x, c.y, c.z};
+  for (int a = 0; a < 3; ++a)
+    if (!(std::fabs(double(l[a]) - v[a]) <= kTranslationNoise && std::fabs(double(h[a]) - v[a]) <= kTranslationNoise))
+      return false;
+  return true;
+}
+
 // Translation: the exported size/init when the values still fit them; else the SDK's way:
 // init = centre, size = half-range / 127 (or 32767), q = int(K * (t - init) / half-range).
 bool quantise_translation(const RecordSource& src, std::size_t frames, const RecordHint& hint, bool hq, OmfFile& out,
@@ -126,11 +155,22 @@ bool quantise_translation(const RecordSource& src, std::size_t frames, const Rec
   }
   const float half[3] = {(hi.x - lo.x) * 0.5f, (hi.y - lo.y) * 0.5f, (hi.z - lo.z) * 0.5f};
   const bool b16 = hq || std::sqrt(half[0] * half[0] + half[1] * half[1] + half[2] * half[2]) > 1.5f;
+  const bool hint_constant = hint.present && !(hint.flags & kFlagTKeysPresent);
+  // Constant. The CS/CoP compiler keeps bit 2 when it chose 16-bit; so does the exported record.
+  auto constant = [&](Vec3 init) {
+    b.translation_init = init;
+    if (b16 || (hint_constant && (hint.flags & kFlagTKeys16))) b.flags |= kFlagTKeys16;
+  };
+  if (hint_constant && hint.init && near_constant(lo, hi, *hint.init)) {
+    constant(*hint.init);  // the hint's constant, through float noise
+    return true;
+  }
   if (half[0] == 0 && half[1] == 0 && half[2] == 0) {
-    // Constant. The CS/CoP compiler keeps bit 2 when it chose 16-bit; so does the exported record.
-    b.translation_init = lo;
-    if (b16 || (hint.present && !(hint.flags & kFlagTKeysPresent) && (hint.flags & kFlagTKeys16)))
-      b.flags |= kFlagTKeys16;
+    constant(lo);
+    return false;
+  }
+  if (near_constant(lo, hi, {(lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f, (lo.z + hi.z) * 0.5f})) {
+    constant({(lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f, (lo.z + hi.z) * 0.5f});
     return false;
   }
   const float k = b16 ? 32767.0f : 127.0f;

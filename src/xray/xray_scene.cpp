@@ -120,6 +120,14 @@ bool any_keyed(const MotionKeys& k) {
   return false;
 }
 
+// Key times of the tracks that hold one value: t = 0, and the motion's end ((frames - 1) / 30 s)
+// when it lasts longer than one frame.
+scene::Timeline held_timeline(std::uint32_t frames) {
+  scene::Timeline t{{0.0f}};
+  if (frames > 1) t.times.push_back(static_cast<float>(frames - 1) / static_cast<float>(kSampleFps));
+  return t;
+}
+
 // The motion's frame count against kMaxMotionFrames, and the conversion's running total against
 // kMaxTotalFrames: static tracks store one key whatever the count, so the bytes bound neither.
 std::optional<Finding> check_frame_limits(const MotionKeys& k, const MotionParams& params, std::size_t m,
@@ -297,8 +305,10 @@ Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, st
     a.name = cp1251_to_utf8(p.motions[m].name);
     json_of(a.extras)["xray"] = motion_json(p.motions[m], k, set_index, m);
     json_of(a.extras)["xray"]["records"] = motion_records_extras(k);  // for a byte-exact re-import (xray_import.h)
-    a.timelines.push_back({{0.0f}});
-    if (k.frames > 1 && any_keyed(k)) {  // static and constant tracks keep their single key
+    // Static and constant tracks hold one value: a key at 0 and, so that every DCC keeps the
+    // motion's length even when all its tracks are static, the same value again at the end.
+    a.timelines.push_back(held_timeline(k.frames));
+    if (k.frames > 1 && any_keyed(k)) {
       scene::Timeline t;
       t.times.resize(k.frames);
       for (std::uint32_t i = 0; i < k.frames; ++i) t.times[i] = static_cast<float>(i) / static_cast<float>(kSampleFps);
@@ -309,11 +319,12 @@ Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, st
       const BoneKeys& bk = k.bones[r];
       const auto joint = static_cast<std::uint32_t>(rm[r]);
       scene::Channel rot{joint, scene::Channel::Path::rotation, 0, {}};
-      const std::size_t rkeys = bk.rotation_static() || k.frames == 1 ? 1 : k.frames;
-      rot.timeline = rkeys == 1 ? 0 : 1;
+      const bool rot_held = bk.rotation_static() || k.frames == 1;
+      const std::size_t rkeys = rot_held ? a.timelines[0].times.size() : k.frames;
+      rot.timeline = rot_held ? 0 : 1;
       rot.values.resize(rkeys * 4);
       for (std::size_t f = 0; f < rkeys; ++f) {
-        const Quat q = to_gltf(bk.rotation(f));
+        const Quat q = to_gltf(bk.rotation(rot_held ? 0 : f));
         float* v = rot.values.data() + f * 4;
         v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
       }
@@ -321,12 +332,13 @@ Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, st
       a.channels.push_back(std::move(rot));
 
       scene::Channel tr{joint, scene::Channel::Path::translation, 0, {}};
-      const std::size_t tkeys = !bk.translation_keyed() || k.frames == 1 ? 1 : k.frames;
-      tr.timeline = tkeys == 1 ? 0 : 1;
+      const bool tr_held = !bk.translation_keyed() || k.frames == 1;
+      const std::size_t tkeys = tr_held ? a.timelines[0].times.size() : k.frames;
+      tr.timeline = tr_held ? 0 : 1;
       tr.values.resize(tkeys * 3);
       bool warned = false;
       for (std::size_t f = 0; f < tkeys; ++f) {
-        Vec3 t = bk.translation(f);
+        Vec3 t = bk.translation(tr_held ? 0 : f);
         if (!finite(t)) {
           // glTF forbids NaN/infinity; the rest pose is the least surprising stand-in.
           t = ogf != nullptr && ogf->bones[joint].ik ? ogf->bones[joint].ik->bind_position : Vec3{};

@@ -15,6 +15,7 @@
 #include "boneyard/omf_edit.h"
 #include "boneyard/text.h"
 #include "boneyard/xray_scene.h"
+#include "xray_import_bones.h"
 #include "xray_import_internal.h"
 #include "xray_scene_internal.h"
 
@@ -22,183 +23,10 @@ namespace boneyard::xray {
 
 namespace {
 
-constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+constexpr std::size_t kNone = import_detail::kNoBone;
 
 using namespace import_detail;
 
-Finding import_error(std::string path, std::string message, std::string expected = {}, std::string found = {}) {
-  return Finding{Severity::error, 0, std::move(path), std::move(message), std::move(expected), std::move(found)};
-}
-
-const nlohmann::json* member(const nlohmann::json& j, const char* key) {
-  if (!j.is_object()) return nullptr;
-  auto it = j.find(key);
-  return it == j.end() ? nullptr : &*it;
-}
-
-// A name from our extras: the exact stored bytes when a `<key>_hex` member exists, else the
-// UTF-8 string converted back to cp1251.
-std::optional<std::string> extras_name(const nlohmann::json& j, const char* key) {
-  if (const auto* hex = member(j, (std::string(key) + "_hex").c_str()); hex && hex->is_string()) {
-    const auto& h = hex->get_ref<const std::string&>();
-    std::string raw;
-    for (std::size_t i = 0; i + 1 < h.size(); i += 2) raw += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
-    return raw;
-  }
-  if (const auto* s = member(j, key); s && s->is_string()) return utf8_to_cp1251(s->get_ref<const std::string&>());
-  return std::nullopt;
-}
-
-template <class T>
-std::optional<T> number(const nlohmann::json& j, const char* key) {
-  const auto* v = member(j, key);
-  if (v == nullptr || !v->is_number()) return std::nullopt;
-  return v->get<T>();
-}
-
-std::optional<Vec3> vec3(const nlohmann::json& j, const char* key) {
-  const auto* v = member(j, key);
-  if (v == nullptr || !v->is_array() || v->size() != 3) return std::nullopt;
-  for (const auto& c : *v)
-    if (!c.is_number()) return std::nullopt;  // a NaN was written as null
-  return Vec3{(*v)[0].get<float>(), (*v)[1].get<float>(), (*v)[2].get<float>()};
-}
-
-// Which bones the motions have, in motion-bone-index order, and their rest pose in X-Ray space.
-struct BoneTable {
-  std::vector<std::string> names;  // raw cp1251
-  std::vector<Quat> bind_rotation;
-  std::vector<Vec3> bind_translation;
-  Params params;  // version and parts (motions are filled by the caller)
-  bool default_part = false;
-};
-
-// Names by motion-bone index from parts; nullopt when the indices are not a permutation.
-std::optional<std::vector<std::string>> names_by_index(const Params& p) {
-  const std::size_t n = p.bone_count();
-  std::vector<std::string> names(n);
-  std::vector<bool> seen(n, false);
-  std::size_t position = 0;
-  for (const auto& part : p.parts)
-    for (const auto& b : part.bones) {
-      const std::size_t i = p.version == 2 ? position : b.index;
-      ++position;
-      if (i >= n || seen[i]) return std::nullopt;
-      seen[i] = true;
-      names[i] = b.name;
-    }
-  return names;
-}
-
-std::optional<Params> extras_params(const nlohmann::json& set) {
-  Params p;
-  p.version = number<std::uint16_t>(set, "params_version").value_or(4);
-  const auto* parts = member(set, "parts");
-  if (parts == nullptr || !parts->is_array() || parts->empty()) return std::nullopt;
-  for (const auto& jp : *parts) {
-    BonePart part;
-    part.name = extras_name(jp, "name").value_or("default");
-    const auto* bones = member(jp, "bones");
-    if (bones == nullptr || !bones->is_array()) return std::nullopt;
-    for (const auto& jb : *bones) {
-      auto name = extras_name(jb, "name");
-      auto index = number<std::uint32_t>(jb, "index");
-      if (!name || !index) return std::nullopt;
-      part.bones.push_back({*name, *index, 0});
-    }
-    p.parts.push_back(std::move(part));
-  }
-  return p;
-}
-
-bool same_names(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (lower_ascii(a[i]) != lower_ascii(b[i])) return false;
-  return true;
-}
-
-Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, const nlohmann::json* extras_set) {
-  BoneTable t;
-  const OgfFile* ogf = o.skeleton;
-  std::optional<Params> from_extras = extras_set ? extras_params(*extras_set) : std::nullopt;
-  if (o.template_omf != nullptr) {
-    t.params = o.template_omf->motions.params;
-    if (t.params.version < 2 || t.params.parts_without_names)
-      return import_error("template 0xF parts", "the template's bone parts carry no names", "params version 3 or 4",
-                          "version " + std::to_string(t.params.version));
-    auto names = names_by_index(t.params);
-    if (!names) return import_error("template 0xF parts", "motion-bone indices are not a permutation");
-    t.names = std::move(*names);
-  } else if (ogf != nullptr) {
-    const BoneLookup skeleton(ogf->bones);
-    std::vector<std::string> ogf_names;
-    for (const auto& b : ogf->bones) ogf_names.push_back(lower_ascii(b.name));  // the engine's form
-    auto names = from_extras ? names_by_index(*from_extras) : std::nullopt;
-    // The exported parts name the bones the motions were made for: they must be the model's
-    // (any order: the engine maps by name), else the glTF is for another skeleton.
-    if (names) {
-      if (names->size() != ogf_names.size())
-        return import_error("skeleton", "skeleton mismatch: the glTF's motions are for another skeleton",
-                            std::to_string(ogf_names.size()) + " bones as in --skeleton",
-                            std::to_string(names->size()) + " bones in the glTF extras");
-      for (const auto& n : *names)
-        if (skeleton.find(n) < 0)
-          return import_error("skeleton", "skeleton mismatch: a bone of the glTF's motions is missing from --skeleton",
-                              "bone " + printable(n), "none");
-    }
-    if (names) {
-      t.params = *from_extras;
-      t.names = std::move(*names);
-    } else {
-      t.params.version = from_extras ? from_extras->version : 4;
-      t.params.parts.push_back({"default", {}, 0});
-      for (std::uint32_t i = 0; i < ogf_names.size(); ++i) t.params.parts[0].bones.push_back({ogf_names[i], i, 0});
-      t.names = ogf_names;
-      t.default_part = true;
-    }
-  } else if (from_extras) {
-    auto names = names_by_index(*from_extras);
-    if (!names) return import_error("scenes[0].extras.xray parts", "motion-bone indices are not a permutation");
-    t.params = *from_extras;
-    t.names = std::move(*names);
-  } else {
-    return import_error("skeleton", "no skeleton: the glTF carries no boneyard extras",
-                        "--skeleton model.ogf or --template old.omf", "none");
-  }
-  if (t.params.version < 3) t.params.version = 4;  // v1/v2 parts cannot be written with names+indices
-  if (t.names.empty()) return import_error("skeleton", "the skeleton has no bones", ">= 1 bone", "0");
-  const std::optional<BoneLookup> skeleton = ogf != nullptr ? std::optional<BoneLookup>(ogf->bones) : std::nullopt;
-  if (ogf != nullptr) {
-    if (ogf->bones.size() != t.names.size())
-      return import_error("skeleton", "skeleton mismatch: bone counts differ", std::to_string(t.names.size()) + " bones",
-                          std::to_string(ogf->bones.size()) + " in the .ogf");
-    for (const auto& n : t.names)
-      if (skeleton->find(n) < 0)
-        return import_error("skeleton", "skeleton mismatch: bone missing from the .ogf", "bone " + printable(n), "none");
-  }
-  // Rest pose: the OGF's IK bind pose, else the glTF node's rest pose, else identity.
-  std::map<std::string, std::size_t> node_by_name;
-  for (std::size_t j = 0; j < s.skeleton.joints.size(); ++j) {
-    auto cp = utf8_to_cp1251(s.skeleton.joints[j].name);
-    if (cp) node_by_name.emplace(lower_ascii(*cp), j);
-  }
-  for (const auto& n : t.names) {
-    Quat q;
-    Vec3 v;
-    const int ob = skeleton ? skeleton->find(n) : -1;
-    if (ob >= 0 && ogf->bones[ob].ik) {
-      q = bind_quaternion(ogf->bones[ob].ik->bind_rotation);
-      v = ogf->bones[ob].ik->bind_position;
-    } else if (auto it = node_by_name.find(lower_ascii(n)); it != node_by_name.end()) {
-      q = from_gltf(s.skeleton.joints[it->second].rotation);
-      v = from_gltf(s.skeleton.joints[it->second].translation);
-    }
-    t.bind_rotation.push_back(q);
-    t.bind_translation.push_back(v);
-  }
-  return t;
-}
 
 RecordHint record_hint(const nlohmann::json* records, std::size_t r) {
   RecordHint h;
@@ -283,6 +111,25 @@ std::optional<Finding> check_mark_names(const MotionParams& m, const nlohmann::j
   return std::nullopt;
 }
 
+// A template record as the encoding to keep: its flags, size and init.
+RecordHint template_hint(const BoneKeys& k) {
+  RecordHint h;
+  h.present = true;
+  h.flags = k.flags;
+  h.rotation_crc = k.rotation_crc;
+  h.translation_crc = k.translation_crc;
+  h.size = k.translation_size;
+  h.init = k.translation_init;
+  return h;
+}
+
+// Constant or keyed rotation, constant, 8- or 16-bit translation, and its size and init.
+bool same_encoding(const BoneKeys& a, const BoneKeys& b) {
+  constexpr std::uint8_t kEncoding = kFlagRKeysAbsent | kFlagTKeysPresent | kFlagTKeys16;
+  if ((a.flags & kEncoding) != (b.flags & kEncoding) || !(a.translation_init == b.translation_init)) return false;
+  return !a.translation_keyed() || a.translation_size == b.translation_size;
+}
+
 // The hint of a held motion's record: its translation is constant, whatever the extras claim.
 RecordHint without_keys(RecordHint hint) {
   hint.flags = static_cast<std::uint8_t>(hint.flags & ~kFlagTKeysPresent);
@@ -300,6 +147,7 @@ class OmfImporter {
     if (s_.animations.empty()) return import_error("animations", "the glTF has no animations", ">= 1 animation", "0");
     if (auto e = read_bones()) return *e;
     map_joints();
+    if (auto e = read_joint_turns()) return *e;
     if (tpl_)
       for (std::size_t i = 0; i < tpl_->motions.params.motions.size() && i < tpl_->motions.motions.size(); ++i)
         tpl_by_name_.emplace(tpl_->motions.params.motions[i].name, i);
@@ -351,17 +199,40 @@ class OmfImporter {
     }
   }
 
-  // The motion's frame count, checked against the limits for one motion and for all so far.
-  // A motion whose every channel is static or constant was exported as single keys at t = 0,
-  // so the glTF has no duration; the exported frame count restores it (glTF holds the last
-  // key's value past the end, so the longer motion means the same).
-  // Such a motion is "held": its records are static and constant, whatever the frame count, so
-  // nothing below is allocated per frame for it; the count is still bounded (limits.h).
-  std::optional<Finding> motion_frames(const nlohmann::json& x, const std::string& aw, std::size_t sampled, bool& held,
-                                       std::uint64_t& frames) {
+  // Joint frames turned by the DCC tool (xray_import_frames.cpp): corrected, and named in one line.
+  std::optional<Finding> read_joint_turns() {
+    std::vector<std::size_t> corrected;
+    auto turns = joint_turns({s_.skeleton, bone_of_, table_.bind_rotation, table_.bind_translation, table_.bind_known},
+                             corrected);
+    if (!turns) return turns.error();
+    turns_ = std::move(turns.value());
+    if (corrected.empty()) return std::nullopt;
+    std::string names;
+    for (std::size_t b : corrected) names += (names.empty() ? "" : ", ") + cp1251_to_utf8(table_.names[b]);
+    warnings_.add(Severity::warning, 0, "skeleton",
+                  "joint frames are turned from the bind pose (as Blender's default bone_heuristic does); keys turned "
+                  "back into the engine's frames",
+                  "", std::to_string(corrected.size()) + " joint(s): " + names);
+    return std::nullopt;
+  }
+
+  // The motion's frame count: from the glTF duration (the template motion's count when they agree
+  // within half a frame), checked against the limits for one motion and for all so far. A motion
+  // whose every channel holds one value is read as one sample: it is "held", its records static
+  // and constant whatever the frame count, so nothing below is allocated per frame for it. Files
+  // written before static motions spanned their length have no duration; their extras' frame
+  // count restores it (glTF holds the last key's value past the end, so that means the same).
+  std::optional<Finding> motion_frames(const scene::Animation& anim, const nlohmann::json& x, const MotionKeys* tmk,
+                                       const std::string& aw, bool& held, std::uint64_t& frames) {
+    const std::size_t sampled = anim.timelines[0].times.size();
+    const double span = anim.duration * kSampleFps;  // in frames; bounded by the reader's limits
+    frames = sampled;
+    if (sampled == 1 && span >= 0.5) frames = static_cast<std::uint64_t>(std::llround(span)) + 1;
     const auto* exported_frames = member(x, "frames");
-    held = sampled == 1 && exported_frames && exported_frames->is_number_unsigned() && exported_frames->get<std::uint64_t>() > 1;
-    frames = held ? exported_frames->get<std::uint64_t>() : sampled;
+    if (sampled == 1 && span < 0.5 && exported_frames && exported_frames->is_number_unsigned())
+      frames = std::max<std::uint64_t>(1, exported_frames->get<std::uint64_t>());
+    if (tmk && std::fabs(span - double(tmk->frames - 1)) <= 0.5) frames = tmk->frames;
+    held = sampled == 1 && frames > 1;
     if (frames > kMaxMotionFrames)
       return import_error(aw, "motion too long to convert", "<= " + frames_text(kMaxMotionFrames),
                           std::to_string(frames) + " frames");
@@ -435,9 +306,6 @@ class OmfImporter {
     if (anim.timelines.size() != 1 || anim.timelines[0].times.empty())
       return import_error(aw, "animation was not sampled (one timeline expected)");
     const std::size_t sampled = anim.timelines[0].times.size();
-    bool held = false;
-    std::uint64_t frames = 0;
-    if (auto e = motion_frames(x, aw, sampled, held, frames)) return e;
     auto name = extras_name(x, "name");
     if (!name) name = utf8_to_cp1251(anim.name);
     if (!name) return import_error(aw, "motion name has no cp1251 encoding", "Latin or Cyrillic characters", anim.name);
@@ -450,6 +318,9 @@ class OmfImporter {
                                     tpl_->motions.motions[ti].bones.size() == n_ && tpl_->motions.motions[ti].frames > 0
                                 ? &tpl_->motions.motions[ti]
                                 : nullptr;
+    bool held = false;
+    std::uint64_t frames = 0;
+    if (auto e = motion_frames(anim, x, tmk, aw, held, frames)) return e;
     const auto motion_set = number<std::size_t>(x, "motion_set");
     const nlohmann::json* records = member(x, "records");
     if (!(records && records->is_array() && records->size() == n_ && motion_set && *motion_set < set_order_ok_.size() &&
@@ -477,7 +348,8 @@ class OmfImporter {
   void build_record(std::size_t r, const MotionKeys* tmk, const nlohmann::json* records, std::uint64_t frames,
                     std::size_t sampled, bool held, BoneKeys& b) {
     RecordSource src{rot_ch_[r], tr_ch_[r], tmk ? &tmk->bones[r] : nullptr, tmk ? tmk->frames : 0,
-                     table_.bind_rotation[r], table_.bind_translation[r], sampled};
+                     table_.bind_rotation[r], table_.bind_translation[r], sampled,
+                     turns_[r].turned ? &turns_[r] : nullptr};
     const BoneKeys* tk = tmk && tmk->frames == frames ? &tmk->bones[r] : nullptr;
     const bool reuse_rot = tk && rotation_matches(src, *tk, frames);
     const bool reuse_tr = tk && translation_matches(src, *tk, frames);
@@ -487,7 +359,10 @@ class OmfImporter {
       ++st_.template_records;
       return;
     }
-    const RecordHint hint = record_hint(records, r);
+    // The encoding to keep: the template record's (any frame count), else the exported one's.
+    const RecordHint exported = record_hint(records, r);
+    const BoneKeys* tkr = tmk ? &tmk->bones[r] : nullptr;
+    const RecordHint hint = tkr ? template_hint(*tkr) : exported;
     if (reuse_rot) {
       b.flags |= static_cast<std::uint8_t>(tk->flags & kFlagRKeysAbsent);
       b.rotation_keys = tk->rotation_keys;
@@ -503,13 +378,14 @@ class OmfImporter {
       b.translation_size = tk->translation_size;
       b.translation_init = tk->translation_init;
     } else if (quantise_translation(src, held ? 1 : frames, held ? without_keys(hint) : hint, o_.hq, out_, b)) {
-      ++st_.extras_layouts;
+      ++(tkr ? st_.template_layouts : st_.extras_layouts);
     }
-    if (hint.present) {
+    if (tkr && !same_encoding(*tkr, b)) ++st_.template_encodings_changed;
+    if (exported.present) {
       ++st_.crc_checked;
-      const bool rot_same = b.rotation_static() ? true : hint.rotation_crc == b.rotation_crc;
-      const bool tr_same = b.translation_keyed() ? hint.translation_crc == b.translation_crc : true;
-      if (rot_same && tr_same && hint.flags == b.flags) ++st_.crc_matches;
+      const bool rot_same = b.rotation_static() ? true : exported.rotation_crc == b.rotation_crc;
+      const bool tr_same = b.translation_keyed() ? exported.translation_crc == b.translation_crc : true;
+      if (rot_same && tr_same && exported.flags == b.flags) ++st_.crc_matches;
     }
   }
 
@@ -525,6 +401,11 @@ class OmfImporter {
       warnings_.add(Severity::warning, 0, outside_first_, "channels on nodes outside the skeleton are ignored",
                     "skeleton bones", std::to_string(outside_count_) + " channel(s) on " + nodes);
     }
+    if (st_.template_encodings_changed > 0)
+      warnings_.add(Severity::warning, 0, "0xE records",
+                    "tracks changed encoding from the template's (edited, or no longer within half a step of its "
+                    "constant, 8/16-bit size and init)",
+                    "", std::to_string(st_.template_encodings_changed) + " of " + std::to_string(st_.records) + " record(s)");
     if (table_.default_part)
       warnings_.add(Severity::warning, 0, "0xF parts", "no bone parts in the glTF or a template: one part \"default\" with all bones",
                     "", std::to_string(n_) + " bones");
@@ -596,6 +477,7 @@ class OmfImporter {
   std::size_t n_ = 0;  // motion bones
   std::vector<bool> set_order_ok_;
   std::vector<std::size_t> bone_of_;  // glTF node -> motion bone, or kNone
+  std::vector<JointTurn> turns_;      // per motion bone
   std::multimap<std::string, std::size_t> tpl_by_name_;
   std::map<std::string, std::size_t> used_names_;  // same-named motions take template matches in order
   OmfFile out_;

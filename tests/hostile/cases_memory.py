@@ -4,11 +4,11 @@ Frame counts of static tracks and the 30 fps sampling of glTF animations are the
 legitimately expands; they are bounded by the limits in include/boneyard/limits.h (2^20 frames per
 motion, 2^22 per conversion, sampled values and decoded accessors against the input's size).
 Everything else a file declares is checked against the bytes that remain."""
+import math
 import os
 import struct
 
-from craft import (cycle, example, gltf_buffers, gltf_json, omf, omf_one_bone, omf_params, omf_static, quat_axis, record,
-                   rotation_keys)
+from craft import (cycle, example, gltf_buffers, gltf_json, omf, omf_one_bone, omf_params, omf_static, quat_axis, record)
 from hostile_case import case
 
 MAX_MOTION_FRAMES = 1 << 20
@@ -25,9 +25,12 @@ SCENE = dict(asset={"version": "2.0", "generator": "hostile"}, scene=0, scenes=[
 
 
 def times_and_quats(t_end):
-    """Buffer members: key times [0, t_end] (accessor 0) and two identity rotations (accessor 1),
-    both in one buffer view."""
-    return gltf_buffers(rotation_keys(t_end), [
+    """Buffer members: key times [0, t_end] (accessor 0) and two different rotations (accessor 1:
+    identity, then 90 degrees about y), both in one buffer view. The rotations differ so that the
+    reader must sample every frame (a channel holding one value is read as one sample)."""
+    h = math.sqrt(0.5)
+    keys = struct.pack("<2f", 0.0, t_end) + struct.pack("<8f", 0, 0, 0, 1, 0, h, 0, h)
+    return gltf_buffers(keys, [
         {"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 2, "type": "SCALAR",
          "min": [0.0], "max": [t_end]},
         {"bufferView": 0, "byteOffset": 8, "componentType": 5126, "count": 2, "type": "VEC4"},
@@ -183,7 +186,9 @@ def held_gltf(frames, count):
         {"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 1, "type": "SCALAR", "min": [0.0], "max": [0.0]},
         {"bufferView": 0, "byteOffset": 4, "componentType": 5126, "count": 1, "type": "VEC4"},
     ]
-    nodes = [{"name": "root", "children": [1]}, {"name": "upper_arm", "children": [2]}, {"name": "forearm"}]
+    # The arm's rest pose (joint positions must match the model's bind pose).
+    nodes = [{"name": "root", "children": [1]}, {"name": "upper_arm", "children": [2], "translation": [0, 0.3, 0]},
+             {"name": "forearm", "translation": [0, 0.25, 0]}]
     anims = []
     for i in range(count):
         a = {"name": f"h{i}", "samplers": [{"input": 0, "output": 1}],

@@ -98,12 +98,14 @@ TEST(XrayScene, KeysAreNormalisedContinuousAndStaticChannelsHaveOneKey) {
   EXPECT_GT(rot.values[8], 0.0f);
   EXPECT_EQ(walk.timelines[rot.timeline].times.size(), 3u);
   EXPECT_FLOAT_EQ(walk.timelines[rot.timeline].times[2], 2.0f / 30.0f);
-  // Record 1 (joint "spine"): static rotation and constant translation -> one key each.
-  EXPECT_EQ(walk.channels[2].values.size(), 4u);
-  EXPECT_EQ(walk.channels[3].values.size(), 3u);
-  EXPECT_EQ(walk.timelines[walk.channels[3].timeline].times, std::vector<float>{0.0f});
-  // Constant translation (0.5, -0.25, 4) mirrored in Z.
+  // Record 1 (joint "spine"): static rotation and constant translation -> the one value held
+  // from t = 0 to the motion's end, so that the channel spans the motion like the keyed ones.
+  EXPECT_EQ(walk.channels[2].values.size(), 8u);
+  EXPECT_EQ(walk.channels[3].values.size(), 6u);
+  EXPECT_EQ(walk.timelines[walk.channels[3].timeline].times, (std::vector<float>{0.0f, 2.0f / 30.0f}));
+  // Constant translation (0.5, -0.25, 4) mirrored in Z, at both ends.
   EXPECT_FLOAT_EQ(walk.channels[3].values[2], -4.0f);
+  EXPECT_FLOAT_EQ(walk.channels[3].values[5], -4.0f);
   // Params and marks reach the extras.
   const auto& x = json_of(walk.extras).at("xray");
   EXPECT_EQ(x.at("marks").size(), 2u);

@@ -40,9 +40,10 @@ TEST(MemoryLimits, StaticMotionAtTheLimitKeepsOneKeyPerTrackAndNoTimeRamp) {
   ASSERT_TRUE(xray::add_motions(s, nullptr, r.omf.motions, "t.omf", w));
   ASSERT_EQ(s.animations.size(), 1u);
   const auto& a = s.animations[0];
-  ASSERT_EQ(a.timelines.size(), 1u);  // only the single key at t = 0
-  EXPECT_EQ(a.timelines[0].times.size(), 1u);
-  for (const auto& c : a.channels) EXPECT_LE(c.values.size(), 4u);
+  ASSERT_EQ(a.timelines.size(), 1u);  // the held value at t = 0 and at the end, so DCCs keep the length
+  ASSERT_EQ(a.timelines[0].times.size(), 2u);
+  EXPECT_EQ(a.timelines[0].times[1], float(kMaxMotionFrames - 1) / 30.0f);
+  for (const auto& c : a.channels) EXPECT_LE(c.values.size(), 8u);
   EXPECT_EQ(json_of(a.extras)["xray"]["frames"].get<std::uint64_t>(), kMaxMotionFrames);
 }
 

@@ -1,0 +1,242 @@
+// boneyard.Omf: the `boneyard omf` edits on an .omf held in memory. Each edit applies to a copy
+// and replaces the file only when it succeeded, so a refused edit changes nothing; save() writes
+// only what validates, like the CLI (errors the input already had are not held against it).
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "boneyard/omf.h"
+#include "boneyard/omf_edit.h"
+#include "boneyard/omf_validate.h"
+#include "boneyard/text.h"
+#include "python_support.h"
+
+namespace boneyard::python {
+
+namespace {
+
+using xray::EditReport;
+using xray::OmfFile;
+
+struct PyOmf {
+  OmfFile file;
+  Diagnostics inherited;  // the findings of the file(s) it came from
+  std::string path;       // "" when it came from bytes or from an edit
+};
+
+std::shared_ptr<PyOmf> read(const py::object& source) {
+  std::string name;
+  auto data = file_from(source, name);
+  auto parsed = xray::read_omf(std::move(data));
+  if (!parsed) raise_finding(parsed.error(), name);
+  auto out = std::make_shared<PyOmf>();
+  out->file = std::move(parsed).value();
+  out->inherited = xray::validate_omf(out->file);
+  out->path = name;
+  return out;
+}
+
+// The report's changes, with its warnings issued as boneyard.EditWarning.
+std::vector<std::string> finish(EditReport report) {
+  for (const auto& w : report.warnings)
+    if (PyErr_WarnEx(error_types().edit_warning.ptr(), w.c_str(), 1) != 0) throw py::error_already_set();
+  return std::move(report.changes);
+}
+
+template <class Edit>
+std::vector<std::string> apply(PyOmf& omf, Edit edit) {
+  OmfFile copy = omf.file;
+  Result<EditReport> r = edit(copy);
+  if (!r) raise_edit_failure(r.error(), omf.path);
+  omf.file = std::move(copy);
+  return finish(std::move(r).value());
+}
+
+std::shared_ptr<PyOmf> derived(const PyOmf& from, OmfFile file) {
+  auto out = std::make_shared<PyOmf>();
+  out->file = std::move(file);
+  out->inherited = from.inherited;
+  return out;
+}
+
+py::bytes checked_bytes(const PyOmf& omf) {
+  auto checked = xray::checked_omf_bytes(xray::write_omf(omf.file), &omf.inherited);
+  if (!checked) raise_finding(checked.error(), omf.path);
+  const auto& b = checked.value();
+  return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+// save(path) writes atomically; save() replaces the file it was read from, keeping a backup.
+py::object save(const PyOmf& omf, const py::object& target) {
+  auto checked = xray::checked_omf_bytes(xray::write_omf(omf.file), &omf.inherited);
+  if (!checked) raise_finding(checked.error(), omf.path);
+  const Bytes bytes{checked.value().data(), checked.value().size()};
+  if (target.is_none()) {
+    if (omf.path.empty()) raise_usage("this .omf was not read from a file: say where it goes, save(path)");
+    auto backup = replace_keeping_backup(omf.path, omf.file.source->bytes(), bytes);
+    if (!backup) raise_finding(backup.error(), omf.path);
+    return py::str(backup.value().string());
+  }
+  const std::string path = path_from(target);
+  if (!omf.path.empty() && same_file(omf.path, path))
+    raise_usage("refusing to overwrite the input; save() without a path replaces it and keeps a .bak");
+  if (auto written = write_file_atomic(path, bytes); !written) raise_finding(written.error(), path);
+  return py::none();
+}
+
+py::dict motion_dict(const OmfFile& f, std::size_t i) {
+  const auto& p = f.motions.params.motions[i];
+  py::dict d;
+  d["name"] = cp1251_to_utf8(p.name);
+  d["frames"] = i < f.motions.motions.size() ? py::int_(f.motions.motions[i].frames) : py::int_(0);
+  d["fx"] = p.is_fx();
+  d["flags"] = xray::motion_flag_words(p.flags);
+  d["speed"] = p.speed;
+  d["power"] = p.power;
+  d["accrue"] = p.accrue;
+  d["falloff"] = p.falloff;
+  py::list marks;
+  for (const auto& m : p.marks) {
+    py::list intervals;
+    for (const auto& iv : m.intervals) intervals.append(py::make_tuple(iv.start, iv.end));
+    marks.append(py::dict(py::arg("name") = cp1251_to_utf8(m.name), py::arg("intervals") = intervals));
+  }
+  d["marks"] = marks;
+  return d;
+}
+
+std::optional<float> param(const py::object& v) {
+  if (v.is_none()) return std::nullopt;
+  return v.cast<float>();
+}
+
+Result<EditReport> set_edit(OmfFile& f, const std::vector<std::string>& patterns, const py::dict& kw) {
+  xray::ParamEdit e;
+  for (const auto& [key, value] : kw) {
+    const std::string k = key.cast<std::string>();
+    const py::object v = py::reinterpret_borrow<py::object>(value);
+    std::optional<float>* target = k == "speed" ? &e.speed : k == "power" ? &e.power
+                                 : k == "accrue" ? &e.accrue : k == "falloff" ? &e.falloff : nullptr;
+    if (target) {
+      *target = param(v);
+      if (*target && !xray::valid_motion_param(**target))
+        return usage_error_finding(k + " must be a finite number >= 0 (found " + py::str(v).cast<std::string>() + ")");
+    } else if (k == "flags") {
+      auto flags = xray::parse_motion_flags(v.cast<std::string>());
+      if (!flags) return flags.error();
+      e.flags = flags.value();
+    } else if (k == "part") {
+      e.part = v.cast<std::string>();
+    } else if (k == "bone") {
+      e.bone = v.cast<std::string>();
+    } else if (k == "clear_marks") {
+      e.clear_marks = v.cast<bool>();
+    } else if (k == "add_marks") {
+      for (const auto& m : v) {
+        auto t = m.cast<py::tuple>();
+        if (t.size() != 3) return usage_error_finding("add_marks takes (name, start, end) tuples, seconds");
+        e.add_marks.push_back({t[0].cast<std::string>(), t[1].cast<float>(), t[2].cast<float>()});
+      }
+    } else {
+      throw py::type_error("set() got an unexpected keyword argument '" + k +
+                           "' (speed, power, accrue, falloff, flags, part, bone, add_marks, clear_marks)");
+    }
+  }
+  return xray::set_params(f, patterns, e);
+}
+
+xray::Game game_from(const std::string& g) {
+  if (g == "soc") return xray::Game::soc;
+  if (g == "cs") return xray::Game::cs;
+  if (g == "cop") return xray::Game::cop;
+  if (g.empty()) return xray::Game::keep;
+  raise_usage("game must be 'soc', 'cs' or 'cop', not '" + g + "'");
+}
+
+}  // namespace
+
+void bind_omf(py::module_& m) {
+  py::class_<PyOmf, std::shared_ptr<PyOmf>>(m, "Omf",
+                                            "An .omf motion file to edit; motions you do not touch keep their bytes.")
+      .def(py::init(&read), py::arg("source"), "Reads an .omf from a path or from its bytes (InvalidFile if broken).")
+      .def_property_readonly("motions",
+                             [](const PyOmf& o) {
+                               py::list out;
+                               for (std::size_t i = 0; i < o.file.motions.params.motions.size(); ++i)
+                                 out.append(motion_dict(o.file, i));
+                               return out;
+                             },
+                             "Each motion's name, frames, flags, params and marks (a snapshot, as dicts).")
+      .def_property_readonly("names",
+                             [](const PyOmf& o) {
+                               std::vector<std::string> out;
+                               for (const auto& p : o.file.motions.params.motions) out.push_back(cp1251_to_utf8(p.name));
+                               return out;
+                             })
+      .def("validate", [](const PyOmf& o) { return xray::validate_omf(o.file).findings(); })
+      .def("rename",
+           [](PyOmf& o, const std::string& from, const std::string& to) {
+             return apply(o, [&](OmfFile& f) { return xray::rename_motion(f, from, to); });
+           },
+           py::arg("old"), py::arg("new"), "Renames one motion; returns the changes made.")
+      .def("delete",
+           [](PyOmf& o, const py::object& patterns) {
+             const auto p = patterns_from(patterns);
+             return apply(o, [&](OmfFile& f) { return xray::delete_motions(f, p); });
+           },
+           py::arg("patterns"), "Removes motions by name or glob (* ?); a pattern that matches nothing is an error.")
+      .def("set",
+           [](PyOmf& o, const py::object& patterns, const py::kwargs& kw) {
+             const auto p = patterns_from(patterns);
+             return apply(o, [&](OmfFile& f) { return set_edit(f, p, kw); });
+           },
+           py::arg("patterns"),
+           "set(patterns, speed=, power=, accrue=, falloff=, flags='fx,stop_at_end', part=, bone=, "
+           "add_marks=[(name, start, end)], clear_marks=False): like `boneyard omf set`.")
+      .def("repair", [](PyOmf& o) { return apply(o, [](OmfFile& f) -> Result<EditReport> { return xray::repair_omf(f); }); })
+      .def("retarget",
+           [](PyOmf& o, const std::string& game, std::optional<int> params_version) {
+             if (params_version && *params_version != 3 && *params_version != 4) raise_usage("params_version must be 3 or 4");
+             const xray::Game g = game_from(game);
+             return apply(o, [&](OmfFile& f) { return xray::retarget_omf(f, params_version, g); });
+           },
+           py::arg("game") = "", py::arg("params_version") = py::none())
+      .def("extract",
+           [](const PyOmf& o, const py::object& patterns) {
+             EditReport report;
+             auto out = xray::extract_motions(o.file, patterns_from(patterns), report);
+             if (!out) raise_edit_failure(out.error(), o.path);
+             finish(std::move(report));
+             return derived(o, std::move(out).value());
+           },
+           py::arg("patterns"), "A new Omf with the chosen motions.")
+      .def("to_bytes", &checked_bytes, "The file's bytes (validated, as save() would write them).")
+      .def("save", &save, py::arg("path") = py::none(),
+           "save(path): writes atomically. save(): replaces the file it was read from (mode kept, through a "
+           "symlink), keeping the original as the first free FILE.bak, FILE.bak.1, ...; returns the backup's path.");
+
+  m.def(
+      "merge",
+      [](const std::vector<std::shared_ptr<PyOmf>>& inputs, bool rename_clashes) {
+        if (inputs.size() < 2) raise_usage("merge takes two or more Omf objects");
+        std::vector<OmfFile> files;
+        auto out = std::make_shared<PyOmf>();
+        for (const auto& in : inputs) {
+          files.push_back(in->file);
+          for (const auto& f : in->inherited.findings()) out->inherited.add(f);
+        }
+        EditReport report;
+        auto merged = xray::merge_omfs(std::move(files), rename_clashes, report);
+        if (!merged) raise_edit_failure(merged.error(), inputs.front()->path);
+        finish(std::move(report));
+        out->file = std::move(merged).value();
+        return out;
+      },
+      py::arg("inputs"), py::arg("rename_clashes") = false,
+      "Joins Omf objects whose bone parts match; a repeated motion name is an error unless rename_clashes.");
+}
+
+}  // namespace boneyard::python

@@ -1,0 +1,110 @@
+#include "python_support.h"
+
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <utility>
+
+namespace boneyard::python {
+
+namespace {
+
+ErrorTypes& types() {
+  static ErrorTypes t;
+  return t;
+}
+
+py::object new_exception(py::module_& m, const char* name, py::handle base, const char* doc) {
+  const std::string qualified = std::string("boneyard.") + name;
+  py::object type = py::reinterpret_steal<py::object>(
+      PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base.ptr(), nullptr));
+  if (!type) throw py::error_already_set();
+  m.attr(name) = type;
+  return type;
+}
+
+// Releases a Python buffer (and the object behind it) once the last view into it is gone. The
+// GIL is taken because the last owner may be released from C++ code that let it go.
+struct HeldBuffer {
+  Py_buffer view{};
+  ~HeldBuffer() {
+    py::gil_scoped_acquire gil;
+    PyBuffer_Release(&view);
+  }
+};
+
+}  // namespace
+
+const ErrorTypes& error_types() { return types(); }
+
+void register_errors(py::module_& m) {
+  auto& t = types();
+  t.error = new_exception(m, "Error", PyExc_Exception,
+                          "A boneyard error; `finding` holds the Finding, `findings` all of them.");
+  t.invalid_file = new_exception(m, "InvalidFile", t.error,
+                                 "The file is not valid (the CLI exits with 1): truncated, malformed, or it "
+                                 "has validation errors that stop a conversion.");
+  t.usage_error = new_exception(m, "UsageError", t.error,
+                                "The request cannot be done (the CLI exits with 2): an option that does not "
+                                "apply, an unsupported target, a file that cannot be read or written.");
+  t.edit_warning = new_exception(m, "EditWarning", PyExc_UserWarning,
+                                 "Something an edit could not keep (issued with the warnings module).");
+}
+
+namespace {
+
+[[noreturn]] void raise_with(const std::string& message, const Finding& f, const std::string& file,
+                             std::vector<Finding> findings) {
+  if (findings.empty()) findings.push_back(f);
+  const auto& t = types();
+  const py::object& type = f.io || f.usage ? t.usage_error : t.invalid_file;
+  py::object exc = type(message);
+  exc.attr("finding") = py::cast(f);
+  exc.attr("findings") = py::cast(std::move(findings));
+  exc.attr("file") = py::str(file);
+  PyErr_SetObject(type.ptr(), exc.ptr());
+  throw py::error_already_set();
+}
+
+// Files given as bytes have no name: the message says so.
+std::string shown(const std::string& file) { return file.empty() ? "<bytes>" : file; }
+
+}  // namespace
+
+void raise_finding(const Finding& f, const std::string& file, std::vector<Finding> findings) {
+  raise_with(describe_failure(f, shown(file)), f, file, std::move(findings));
+}
+
+void raise_edit_failure(const Finding& f, const std::string& file) {
+  raise_with(describe_edit_failure(f, shown(file)), f, file, {});
+}
+
+void raise_usage(const std::string& message) { raise_finding(usage_error_finding(message), "boneyard"); }
+
+std::string path_from(const py::object& value) {
+  if (value.is_none()) return {};
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  const py::module_ os = py::module_::import("os");
+  return os.attr("fspath")(value).cast<std::string>();  // str or bytes
+}
+
+std::shared_ptr<const FileData> file_from(const py::object& source, std::string& name) {
+  if (PyObject_CheckBuffer(source.ptr()) != 0) {
+    auto held = std::make_shared<HeldBuffer>();
+    if (PyObject_GetBuffer(source.ptr(), &held->view, PyBUF_SIMPLE) != 0) throw py::error_already_set();
+    const Bytes bytes{static_cast<const std::uint8_t*>(held->view.buf), static_cast<std::size_t>(held->view.len)};
+    if (held->view.readonly != 0) return FileData::from_view(bytes, std::move(held));
+    return FileData::from_vector(std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
+  }
+  name = path_from(source);
+  auto opened = FileData::open(name);
+  if (!opened) raise_finding(opened.error(), name);
+  return std::move(opened).value();
+}
+
+std::vector<std::string> patterns_from(const py::object& patterns) {
+  if (py::isinstance<py::str>(patterns)) return {patterns.cast<std::string>()};
+  return patterns.cast<std::vector<std::string>>();
+}
+
+}  // namespace boneyard::python
