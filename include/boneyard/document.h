@@ -39,7 +39,7 @@ struct ConvertOptions {
   std::filesystem::path input;      // the file being converted (X-Ray motion refs are found from it)
   std::filesystem::path output;     // where the result goes (a .gltf names its .bin after it)
   xray::ConvertOptions xray;        // --skeleton, --meshes, --textures, --keep-going, --template, --hq
-  mgs2::ConvertOptions mgs2;        // --layout, --scale, --template, --textures
+  mgs2::ConvertOptions mgs2;        // --layout, --scale, --template, --textures, --n-mats
   Diagnostics* warnings = nullptr;  // conversion warnings (missing refs, moved weights, ...)
 };
 
@@ -67,7 +67,9 @@ enum ConvertOption : unsigned {
   kOptScale = 1u << 7,        // --scale
   kOptHq = 1u << 8,           // --hq
   kOptNames = 1u << 9,        // --names (OpenOptions::names)
+  kOptNMats = 1u << 10,       // --n-mats: MGS2 .evm n_mats reading
 };
+inline constexpr unsigned kOptLast = kOptNMats;
 // The CLI spelling of one ConvertOption bit ("--layout").
 std::string_view convert_option_name(unsigned option);
 // "--template, --layout, --scale": the options among `options`, or "none".

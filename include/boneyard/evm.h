@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "boneyard/diagnostics.h"
@@ -84,6 +85,19 @@ Result<EvmModel> read_evm(Bytes file, std::optional<Layout> force = std::nullopt
 std::vector<std::uint8_t> write_evm(const EvmModel& model);
 // Fresh layout: header, skeleton, packets, vertices, normals, UV0, UV1, UV2, weights.
 Result<std::vector<std::uint8_t>> build_evm(const EvmModel& model, Layout layout);
+
+// What a packet's `n_mats` counts. The spec: the matrices the packet uses (the length of its
+// mat_id palette). SeaLouse's EVM importer: the influences it reads per vertex (at most 4, the
+// slots of V2 weights), and it fails on a larger value (docs/mgs2.md "n_mats").
+enum class NMatsReading { spec, sealouse };
+std::optional<NMatsReading> parse_n_mats_reading(std::string_view name);  // "spec", "sealouse"
+
+// n_mats of one packet as `reading` counts: spec = 1 + the last mat_id slot other than 0xFF;
+// sealouse = 1 + the last weight slot (0..3) that holds a non-zero weight on any vertex.
+std::uint32_t n_mats_for(const EvmModel& model, const EvmPacket& packet, NMatsReading reading);
+// Rewrites every packet's n_mats as `reading` counts (packets without weights keep theirs).
+// sealouse needs V2 weights (type & 0x01000000): V1 files are an error. Returns the packets changed.
+Result<std::size_t> set_n_mats(EvmModel& model, NMatsReading reading);
 
 // One influence of a vertex after resolving the palette: joint = skeleton index (-1 when the
 // palette points outside mat_id), weight = stored byte / 128.

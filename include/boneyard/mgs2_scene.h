@@ -44,6 +44,9 @@ struct ImportOptions {
   // .tri usually shares the model's name; give the output's stem). Never 0: a PS2 KMS is told
   // from a Master Collection one by a non-zero id there.
   std::string model_name = "model";
+  // EVM: how n_mats counts in every packet written; unset = the stored value of a packet that
+  // comes back exactly, the spec's reading for the others.
+  std::optional<NMatsReading> n_mats;
 };
 
 // A scene (read from glTF) back to a model file's bytes. Geometry comes from the glTF; native

@@ -80,7 +80,7 @@ constexpr unsigned kBatchOptions = kOptMeshes | kOptTextures | kOptKeepGoing;
 // The ConvertOption bits of the options given on the command line.
 unsigned given_convert_options(const CLI::App& cmd) {
   unsigned given = 0;
-  for (unsigned bit = 1; bit <= kOptNames; bit <<= 1)
+  for (unsigned bit = 1; bit <= kOptLast; bit <<= 1)
     if (cmd.count(std::string(convert_option_name(bit))) > 0) given |= bit;
   return given;
 }
@@ -255,10 +255,15 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"ps2", "mc"}));
   cmd->add_option("--input-layout", common->layout, "MGS2 only: force the input's layout")
       ->check(CLI::IsMember({"ps2", "mc"}));
+  auto n_mats = std::make_shared<std::string>();
+  cmd->add_option("--n-mats", *n_mats,
+                  "MGS2 to .evm: what each packet's n_mats counts: spec (matrices used, the default for new "
+                  "packets) or sealouse (influences per vertex, at most 4, as SeaLouse's importer reads it)")
+      ->check(CLI::IsMember({"spec", "sealouse"}));
   add_names_option(*cmd, *common);
   add_allow_outside_uris_option(*cmd, common->allow_outside_uris);
   cmd->callback([cmd, in, out, common, target_layout, skeleton, meshes, template_file, hq, recursive, jobs, textures,
-                 keep_going, force, scale, &exit_code] {
+                 keep_going, force, scale, n_mats, &exit_code] {
     InterruptScope interruptible;  // SIGINT/SIGTERM: stop at a safe point, leave no temporary file
     const unsigned given = given_convert_options(*cmd);
     if (*recursive) {
@@ -302,7 +307,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     options.input = *in;
     options.output = *out;
     options.xray = {*skeleton, *meshes, *textures, *keep_going, *template_file, *hq};
-    options.mgs2 = {*target_layout, *scale, *template_file, *textures};
+    options.mgs2 = {*target_layout, *scale, *template_file, *textures, *n_mats};
     options.warnings = &warnings;
     if (auto fits = doc->check_convert_options(ext, given, options); !fits) {
       std::fprintf(stderr, "%s\n", describe_failure(fits.error(), *in).c_str());

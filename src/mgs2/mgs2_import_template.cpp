@@ -12,6 +12,11 @@ Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& s, std::str
   ImportOptions io;
   if (o.scale != 0) io.scale = o.scale;
   io.layout = parse_layout(o.layout);
+  if (!o.n_mats.empty()) {
+    io.n_mats = parse_n_mats_reading(o.n_mats);
+    if (!io.n_mats) return Finding{Severity::error, 0, "--n-mats", "unknown n_mats reading", "spec or sealouse", o.n_mats};
+    if (kms) return Finding{Severity::error, 0, "--n-mats", "n_mats exists only in .evm packets", ".evm", std::string(ext)};
+  }
   io.model_name = model_name.empty() ? std::string("model") : std::move(model_name);
   // The template's bytes stay open while the builder reads views of them.
   std::shared_ptr<const FileData> tpl_file;

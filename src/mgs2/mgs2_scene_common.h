@@ -27,6 +27,8 @@ inline constexpr const char* kJointKey = "mgs2_joint";    // joint extras: unit 
 inline constexpr const char* kMeshKey = "mgs2_mesh";      // mesh extras: unit, packets without triangles
 inline constexpr const char* kPacketKey = "mgs2_packet";  // primitive extras: packet fields, kicks
 inline constexpr const char* kMaterialKey = "mgs2_textures";
+// What our export appends to the name of a single-sided material (mgs2_scene_identity.cpp reads it).
+inline constexpr const char* kSingleSidedSuffix = " (single-sided)";
 
 inline Json jvec(const Vec3& v) { return Json::array({v.x, v.y, v.z}); }
 inline Json jvec(const Vec4& v) { return Json::array({v.x, v.y, v.z, v.w}); }
@@ -61,15 +63,6 @@ inline bool jfloats(const Json& j, const char* key, float* out, std::size_t n) {
     out[i] = (*v)[i].get<float>();
   }
   return true;
-}
-// The layout to write: --layout, else the one our export recorded in the header extras (PS2 when
-// that is missing or not a layout name), else the template's, else PS2.
-inline Layout target_layout(std::optional<Layout> forced, const Json* header, std::optional<Layout> from_template) {
-  if (forced) return *forced;
-  if (header == nullptr) return from_template.value_or(Layout::ps2);
-  const Json* v = jget(*header, "layout");
-  if (v == nullptr || !v->is_string()) return Layout::ps2;
-  return parse_layout(v->get_ref<const std::string&>()).value_or(Layout::ps2);
 }
 inline Vec3 jvec3(const Json& j, const char* key, Vec3 fallback) {
   float f[3];

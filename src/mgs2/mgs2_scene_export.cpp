@@ -63,15 +63,19 @@ class Materials {
     const auto key = std::make_tuple(tex[0], tex[1], tex[2], double_sided, has_uv0);
     if (auto it = index_.find(key); it != index_.end()) return it->second;
     scene::Material m;
-    for (int k = 0; k < 3; ++k)
-      if (tex[k] != 0 || k == 0) m.name += (k ? "+" : "") + texture_label(tex[k], o_.names);
-    if (!double_sided) m.name += " (single-sided)";
+    // Slots up to the last non-zero one, '+' between them (an empty slot in between as 00000000),
+    // so that the name alone gives the ids back (mgs2_scene_identity.cpp reads it).
+    const int slots = tex[2] != 0 ? 3 : tex[1] != 0 ? 2 : 1;
+    for (int k = 0; k < slots; ++k) m.name += (k ? "+" : "") + texture_label(tex[k], o_.names);
+    if (!double_sided) m.name += detail::kSingleSidedSuffix;
     m.double_sided = double_sided;
     if (has_uv0 && tex[0] != 0) m.image_uri = image_for(tex[0]);
+    // "" for a slot without a known name: a null would make Blender keep the whole value only as
+    // its Python repr (a string), since custom properties hold no None.
     Json names = Json::array();
     for (auto id : tex) {
       const std::string* n = o_.names ? o_.names->find(id) : nullptr;
-      names.push_back(n ? Json(*n) : Json(nullptr));
+      names.push_back(n ? *n : std::string());
     }
     json_of(m.extras)[detail::kMaterialKey] = {{"tex_id", tex}, {"names", names}};
     const auto i = static_cast<std::uint32_t>(s_.materials.size());

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "boneyard/strcode.h"
 #include "mgs2_scene_import.h"
@@ -16,34 +17,6 @@ std::string num(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%g", v);
   return b;
-}
-
-// A texture id from a name: 8 hex digits are an id as we write them, anything else is hashed
-// (with ".bmp" added when it has no extension, as the game hashes file names).
-std::uint32_t id_from_name(std::string name) {
-  if (name.empty()) return 0;
-  const auto slash = name.find_last_of("/\\");
-  if (slash != std::string::npos) name = name.substr(slash + 1);
-  if (name.size() > 4 && name.compare(name.size() - 4, 4, ".png") == 0) name.resize(name.size() - 4);
-  if (name.size() == 8 && std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isxdigit(c); }))
-    return static_cast<std::uint32_t>(std::stoul(name, nullptr, 16));
-  if (name.find('.') == std::string::npos) name += ".bmp";
-  return strcode(name);
-}
-
-void texture_ids(const scene::Scene& s, const scene::Primitive& prim, SrcPrimitive& out) {
-  if (out.packet != nullptr) {
-    out.tex_id = jarray<std::uint32_t, 3>(*out.packet, "tex_id", out.tex_id);
-    return;
-  }
-  if (prim.material >= s.materials.size()) return;
-  const scene::Material& m = s.materials[prim.material];
-  out.double_sided = m.double_sided;
-  if (const Json* e = jget(json_of(m.extras), kMaterialKey)) {
-    out.tex_id = jarray<std::uint32_t, 3>(*e, "tex_id", out.tex_id);
-    return;
-  }
-  out.tex_id[0] = id_from_name(!m.image_uri.empty() ? m.image_uri : m.name);
 }
 
 }  // namespace
@@ -95,7 +68,7 @@ void fit_box(const std::vector<std::array<double, 3>>& pts, float* lo, float* hi
 }
 
 std::array<bool, 3> stored_uv_sets(const Json& packet_extras, const SrcPrimitive& p, bool exact) {
-  std::array<bool, 3> sets{true, p.uv_sets > 1, p.uv_sets > 2};
+  std::array<bool, 3> sets = p.uv_present;
   if (exact)
     if (const Json* us = jget(packet_extras, "uv_sets"); us && us->is_array() && us->size() == 3)
       for (int q = 0; q < 3; ++q) sets[q] = (*us)[q].is_boolean() && (*us)[q].get<bool>();
@@ -107,7 +80,20 @@ std::vector<std::uint16_t> stored_source_kicks(const SrcPrimitive& p) {
   if (p.packet)
     for (auto k : jints<std::int16_t>(*p.packet, "kicks")) source_kicks.push_back(static_cast<std::uint16_t>(k));
   if (source_kicks.size() != p.verts.size()) source_kicks.clear();
+  if (source_kicks.empty() && p.kick_low) source_kicks.assign(p.verts.size(), *p.kick_low);
   return source_kicks;
+}
+
+Layout choose_layout(const ImportOptions& o, const Json* header, std::optional<Layout> from_template, Diagnostics& warnings) {
+  if (o.layout) return *o.layout;
+  if (const Json* v = header ? jget(*header, "layout") : nullptr; v && v->is_string())
+    if (auto l = parse_layout(v->get_ref<const std::string&>())) return *l;
+  if (from_template) return *from_template;
+  warnings.add(Severity::warning, 0, "layout",
+               std::string(header ? "the glTF's MGS2 extras name no layout" : "no MGS2 extras in the glTF") +
+                   " and no --template: writing the PS2 layout (--layout mc for the Master Collection)",
+               "a layout", "ps2 (default)");
+  return Layout::ps2;
 }
 
 void put_normal(std::vector<std::uint8_t>& out, const std::vector<std::int16_t>& raw_n, std::size_t i, std::size_t n,
@@ -132,9 +118,11 @@ class Gatherer {
 
   Gathered run() {
     read_header();
-    number_joints();
+    g_.tpl = template_view(o_, std::string_view(format_) == "kms");
     world_ = scene::world_matrices(s_.skeleton);
+    number_joints();
     build_skeleton();
+    check_bind_pose();
     for (std::size_t mi = 0; mi < s_.meshes.size(); ++mi) read_mesh(mi);
     warn_counts();
     // Nothing to draw (no meshes, or only points and lines) is an error, not an empty model; our
@@ -159,24 +147,13 @@ class Gatherer {
     if (!(g_.scale > 0) || !std::isfinite(g_.scale)) fail(0, "--scale", "scale must be a positive number", "> 0", num(g_.scale));
   }
 
-  // Model joints: numbered by our extras, else the skin's, else a single one at the origin.
+  // Model joints: numbered by our extras, our names or the template, else the skin's order
+  // (order_joints), else a single one at the origin.
   void number_joints() {
     joint_of_.assign(nodes_, -1);
-    for (std::size_t i = 0; i < nodes_; ++i)
-      if (const Json* e = jget(json_of(joints_[i].extras), kJointKey)) {
-        const auto idx = jnum<std::int64_t>(*e, "index", -1);
-        if (idx >= 0 && static_cast<std::size_t>(idx) < nodes_) {
-          if (node_of_.size() <= static_cast<std::size_t>(idx)) node_of_.resize(static_cast<std::size_t>(idx) + 1, -1);
-          node_of_[static_cast<std::size_t>(idx)] = static_cast<int>(i);
-        }
-      }
-    if (node_of_.empty() || std::count(node_of_.begin(), node_of_.end(), -1) != 0) {
-      node_of_.clear();
-      for (auto n : s_.skeleton.skin)
-        if (n < nodes_) node_of_.push_back(static_cast<int>(n));
-    }
-    if (node_of_.empty())  // no skin: every node is a joint (a scene built in memory has all joints bound)
-      for (std::size_t i = 0; i < nodes_; ++i) node_of_.push_back(static_cast<int>(i));
+    JointOrder order = order_joints(s_, world_, g_.scale, format_, g_.tpl.get(), g_.header != nullptr, warnings_);
+    node_of_ = std::move(order.node_of);
+    order_source_ = std::move(order.source);
     if (node_of_.empty()) {
       node_of_.push_back(-1);
       warnings_.add(Severity::warning, 0, "skeleton", "no nodes: one joint at the origin holds every mesh");
@@ -194,8 +171,12 @@ class Gatherer {
     return -1;
   }
 
+  std::string joint_label(std::size_t j) const {
+    const int n = node_of_[j];
+    return n >= 0 && !joints_[std::size_t(n)].name.empty() ? joints_[std::size_t(n)].name : "joint " + std::to_string(j);
+  }
+
   void build_skeleton() {
-    std::size_t rotated = 0;
     for (std::size_t j = 0; j < node_of_.size(); ++j) {
       const int n = node_of_[j];
       g_.skeleton.parent.push_back(n >= 0 ? nearest_joint(joints_[std::size_t(n)].parent) : -1);
@@ -204,15 +185,84 @@ class Gatherer {
       if (n >= 0) {
         const auto& m = world_[std::size_t(n)];
         w = {m[12] / g_.scale, m[13] / g_.scale, m[14] / g_.scale};
-        if (std::fabs(m[0] - 1) + std::fabs(m[5] - 1) + std::fabs(m[10] - 1) + std::fabs(m[1]) + std::fabs(m[2]) +
-                std::fabs(m[4]) > 1e-4)
-          ++rotated;
       }
       g_.skeleton.world.push_back(w);
     }
-    if (rotated != 0)
-      warnings_.add(Severity::warning, 0, "skeleton", "MGS2 rest poses are translations only; joint rotations and scales ignored",
-                    "0 rotated joints", std::to_string(rotated));
+  }
+
+  // The bind pose MGS2 joints had: the template's, else the one our joint extras record (KMS:
+  // stored offsets from the header's base; EVM: root offsets); nullopt where neither says.
+  std::vector<std::optional<std::array<double, 3>>> bind_pose(std::string& source) const {
+    const std::size_t n = node_of_.size();
+    std::vector<std::optional<std::array<double, 3>>> bind(n);
+    if (g_.tpl && g_.tpl->world.size() == n) {
+      source = "the --template";
+      for (std::size_t j = 0; j < n; ++j) bind[j] = g_.tpl->world[j];
+      return bind;
+    }
+    source = "the glTF's mgs2_joint extras";
+    // The extras are in model units at the scale the export recorded: a --scale other than that
+    // one rescales the model on purpose, so they no longer describe it.
+    const double recorded = g_.header ? jnum<double>(*g_.header, "scale", kDefaultScale) : kDefaultScale;
+    if (o_.scale && *o_.scale != recorded) return bind;
+    const bool kms = std::string_view(format_) == "kms";
+    const Vec3 base = g_.header ? jvec3(*g_.header, "position", Vec3{}) : Vec3{};
+    float f[3];
+    for (std::size_t j = 0; j < n; ++j) {
+      const Json* e = g_.skeleton.extras[j];
+      if (e == nullptr || !jfloats(*e, kms ? "position" : "root_offset", f, 3)) continue;
+      const int p = g_.skeleton.parent[j];
+      if (!kms) bind[j] = {f[0], f[1], f[2]};
+      else if (p < 0) bind[j] = {base.x + f[0], base.y + f[1], base.z + f[2]};
+      else if (std::size_t(p) < j && bind[std::size_t(p)])
+        bind[j] = {(*bind[std::size_t(p)])[0] + f[0], (*bind[std::size_t(p)])[1] + f[1], (*bind[std::size_t(p)])[2] + f[2]};
+    }
+    return bind;
+  }
+
+  // Scope of the rest pose: MGS2 joints are translations. A joint whose glTF frame is turned
+  // (Blender's default bone orientation) keeps its place, so only its rotation is dropped, and the
+  // meshes, read in model space, are unaffected; a joint away from its bind pose is another
+  // skeleton, an error naming it.
+  void check_bind_pose() {
+    std::string source;
+    const auto bind = bind_pose(source);
+    double largest = 0;
+    std::vector<std::string> turned;
+    for (std::size_t j = 0; j < node_of_.size(); ++j) {
+      const auto& w = g_.skeleton.world[j];
+      if (bind[j] && position_distance(w, *bind[j]) > bind_tolerance(*bind[j], g_.scale)) {
+        const auto& b = *bind[j];
+        fail(0, "skeleton " + joint_label(j),
+             "rest position is " + num(position_distance(w, b)) + " model units from its bind pose in " + source +
+                 ": a different skeleton" +
+                 (g_.tpl ? "" : " (to build a new one, export the glTF without the joint extras, e.g. Blender's Custom Properties off)"),
+             "(" + num(b[0]) + ", " + num(b[1]) + ", " + num(b[2]) + ")", "(" + num(w[0]) + ", " + num(w[1]) + ", " + num(w[2]) + ")");
+      }
+      if (node_of_[j] < 0) continue;
+      const double turn = frame_turn(world_[std::size_t(node_of_[j])]);
+      if (turn > 1e-4) turned.push_back(joint_label(j)), largest = std::max(largest, turn);
+    }
+    if (turned.empty()) return;
+    std::string names;
+    for (std::size_t i = 0; i < turned.size() && i < 8; ++i) names += (i ? ", " : "") + turned[i];
+    if (turned.size() > 8) names += ", ...";
+    warnings_.add(Severity::warning, 0, "skeleton",
+                  "joint frames turned (e.g. Blender's bone orientation), taken by position: " + std::to_string(turned.size()) +
+                      " joints (" + names + "), largest turn " + num(std::round(largest * 180 / M_PI * 10) / 10) +
+                      " deg; MGS2 joints are translations and the meshes are in model space, so nothing else changes",
+                  "0 turned joints", std::to_string(turned.size()));
+  }
+
+  // How far a world matrix's frame is from the identity: its rotation angle (radians), or 1 when it
+  // also scales.
+  static double frame_turn(const scene::Mat4& m) {
+    double len[3];
+    for (int c = 0; c < 3; ++c) len[c] = std::sqrt(m[c * 4] * m[c * 4] + m[c * 4 + 1] * m[c * 4 + 1] + m[c * 4 + 2] * m[c * 4 + 2]);
+    for (double l : len)
+      if (std::fabs(l - 1) > 1e-4) return 1;
+    const double trace = m[0] / len[0] + m[5] / len[1] + m[10] / len[2];
+    return std::acos(std::clamp((trace - 1) / 2, -1.0, 1.0));
   }
 
   void read_mesh(std::size_t mi) {
@@ -248,9 +298,58 @@ class Gatherer {
       for (std::size_t t = 0; t + 2 < prim->indices.size(); t += 3)
         p.tris.push_back({prim->indices[t], prim->indices[t + 1], prim->indices[t + 2]});
       if (p.tris.empty() && p.packet == nullptr) continue;
-      texture_ids(s_, *prim, p);
-      if (prim->material < s_.materials.size()) p.double_sided = s_.materials[prim->material].double_sided;
+      identify(*prim, p);
       g_.primitives.push_back(std::move(p));
+    }
+  }
+
+  // What glTF (or Blender) drops and the builders need: texture ids, packet flag, UV arrays and
+  // kick low bits, from our primitive extras, else the material and the template's packet that
+  // holds the same triangles, else defaults (a single-sided material gives a culled packet).
+  void identify(const scene::Primitive& prim, SrcPrimitive& p) {
+    const scene::Material* mat = prim.material < s_.materials.size() ? &s_.materials[prim.material] : nullptr;
+    if (mat) p.double_sided = mat->double_sided;
+    p.uv_present = {true, p.uv_sets > 1, p.uv_sets > 2};
+    const MaterialIds named = mat ? material_texture_ids(*mat) : MaterialIds{};
+    if (p.packet) {
+      p.fields = p.packet;
+      p.tex_id = jarray<std::uint32_t, 3>(*p.packet, "tex_id", named.ids);
+      p.flag = jnum<std::uint32_t>(*p.packet, "flag", default_packet_flag(p));
+      return;
+    }
+    // A DCC tool gives every primitive of a mesh all its UV maps: one that is all zeros is none.
+    for (std::size_t q = 1; q < 3; ++q)
+      if (p.uv_present[q] && std::all_of(p.verts.begin(), p.verts.end(), [&](const SrcVertex& v) { return v.uv[q][0] == 0 && v.uv[q][1] == 0; }))
+        p.uv_present[q] = false;
+    const TemplateView::Packet* tp = g_.tpl ? template_packet(*g_.tpl, p) : nullptr;
+    if (named.from != MaterialIds::From::none) p.tex_id = named.ids;
+    else if (tp) p.tex_id = tp->tex_id;
+    else unnamed_texture(mat, prim.material, p);
+    if (!tp) {
+      p.flag = default_packet_flag(p);
+      if (!p.double_sided) p.kick_low = kKickCulledLow;
+      return;
+    }
+    p.fields = &tp->fields;
+    p.uv_present = tp->uv_sets;
+    p.flag = tp->flag;
+    p.kick_low = tp->kick_low;
+    // The glTF's sidedness wins over the template's (a user may have turned culling on or off).
+    const bool tpl_double = (tp->flag & kPackCulling) == 0 || tp->kick_low.value_or(kKickDefaultLow) == kKickDefaultLow;
+    if (p.double_sided != tpl_double) {
+      if (!p.double_sided) p.flag |= kPackCullOn;
+      p.kick_low = p.double_sided ? kKickDefaultLow : kKickCulledLow;
+    }
+  }
+
+  // A material that names no texture the way our export does: its name hashed as a texture file
+  // name (as other tools name materials), or id 0 when it has no name; both said once.
+  void unnamed_texture(const scene::Material* mat, std::uint32_t index, SrcPrimitive& p) {
+    if (mat && !mat->name.empty()) {
+      p.tex_id = {id_from_file_name(mat->name), 0, 0};
+      hashed_materials_.emplace(index, std::make_pair(mat->name, p.tex_id[0]));
+    } else {
+      ++no_texture_name_;
     }
   }
 
@@ -304,6 +403,22 @@ class Gatherer {
     if (no_uvs_) warnings_.add(Severity::warning, 0, "meshes", "primitives without UVs: zero UVs written", "TEXCOORD_0", std::to_string(no_uvs_) + " primitives");
     if (remapped_) warnings_.add(Severity::warning, 0, "weights", "influences on nodes outside the skeleton moved to the nearest joint above", "0", std::to_string(remapped_));
     if (rigid_skin_) warnings_.add(Severity::warning, 0, "weights", "skinned primitives without JOINTS_0/WEIGHTS_0 bound rigidly", "0", std::to_string(rigid_skin_));
+    if (!hashed_materials_.empty()) {
+      std::string list;
+      for (const auto& [index, named] : hashed_materials_) {
+        char id[16];
+        std::snprintf(id, sizeof id, "%06X", named.second);
+        list += (list.empty() ? "'" : ", '") + named.first + "' -> 0x" + id;
+      }
+      warnings_.add(Severity::warning, 0, "textures",
+                    "materials named neither as boneyard writes them (8 hex digits or texture file names, '+' between slots) "
+                    "nor by mgs2_textures extras nor a --template packet: texture id = StrCode24 of the name (+ \".bmp\")",
+                    "a texture name", list);
+    }
+    if (no_texture_name_)
+      warnings_.add(Severity::warning, 0, "textures",
+                    "primitives whose material names no texture (none, or unnamed without extras) and no --template packet: "
+                    "texture id 0 (untextured)", "a texture name", std::to_string(no_texture_name_) + " primitives");
   }
 
   const scene::Scene& s_;
@@ -313,10 +428,12 @@ class Gatherer {
   const std::vector<scene::Joint>& joints_;
   const std::size_t nodes_;
   Gathered g_;
+  std::string order_source_;   // where the joint order came from (order_joints)
   std::vector<int> joint_of_;  // scene node -> model joint, or -1
   std::vector<int> node_of_;   // model joint -> scene node, or -1 (the lone joint at the origin)
   std::vector<scene::Mat4> world_;
-  std::size_t no_normals_ = 0, no_uvs_ = 0, remapped_ = 0, rigid_skin_ = 0;
+  std::size_t no_normals_ = 0, no_uvs_ = 0, remapped_ = 0, rigid_skin_ = 0, no_texture_name_ = 0;
+  std::map<std::uint32_t, std::pair<std::string, std::uint32_t>> hashed_materials_;  // index -> (name, id), warned
 };
 
 }  // namespace

@@ -89,7 +89,7 @@ class KmsBuilder {
 
  private:
   void build_header() {
-    m_.layout = target_layout(o_.layout, g_.header, tpl_ ? std::optional<Layout>(tpl_->layout) : std::nullopt);
+    m_.layout = choose_layout(o_, g_.header, tpl_ ? std::optional<Layout>(tpl_->layout) : std::nullopt, warnings_);
     KmsHeader& hd = m_.header;
     if (tpl_) hd = tpl_->header;
     else {
@@ -152,11 +152,11 @@ class KmsBuilder {
   // One packet from strip vertices `sv` (sources into p.verts) of unit u.
   KmsPacket make_packet(const SrcPrimitive& p, std::size_t u, const std::vector<StripVertex>& sv, bool exact) {
     const int parent = m_.units[u].parent >= 0 && std::size_t(m_.units[u].parent) < u ? m_.units[u].parent : -1;
-    const Json& pe = p.packet ? *p.packet : empty_;
+    const Json& pe = p.fields ? *p.fields : empty_;
     KmsPacket k;
     bool envelope = false;
     for (const auto& x : sv) envelope |= parent >= 0 && weight_on(p.verts[x.source], parent) > 1.0 / 8192;
-    k.flag = jnum<std::uint32_t>(pe, "flag", default_packet_flag(p));
+    k.flag = p.flag;
     if (!exact || envelope) k.flag = envelope ? (k.flag | kPackEnvelope) : (k.flag & ~kPackEnvelope);
     envelope = (k.flag & kPackEnvelope) != 0 && parent >= 0;
     k.tex_id = p.tex_id;
@@ -195,7 +195,7 @@ class KmsBuilder {
     for (const auto& p : g_.primitives) {
       const auto kicks = exact_kicks(p);
       const bool own_unit = p.unit >= 0 && std::size_t(p.unit) < n_units_;
-      const std::size_t order = p.packet ? jnum<std::size_t>(*p.packet, "index", next_order_) : next_order_;
+      const std::size_t order = p.fields ? jnum<std::size_t>(*p.fields, "index", next_order_) : next_order_;
       if (!kicks.empty() && own_unit && kicks.size() <= limit_) {
         std::vector<StripVertex> sv(kicks.size());
         for (std::size_t i = 0; i < sv.size(); ++i) sv[i] = {static_cast<std::uint32_t>(i), kicks[i]};
@@ -210,7 +210,7 @@ class KmsBuilder {
       so.source_kicks = source_kicks;
       for (const auto& [u, tris] : by_unit)
         for (const auto& strip : encode_strips(order_for_strips(tris), so))
-          out_.push_back({u, next_order_++, make_packet(p, u, strip, false)});
+          out_.push_back({u, p.fields ? order : next_order_++, make_packet(p, u, strip, false)});
     }
   }
 

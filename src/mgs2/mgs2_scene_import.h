@@ -5,6 +5,9 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,11 +30,17 @@ struct SrcPrimitive {
   std::vector<SrcVertex> verts;
   std::vector<Triangle> tris;
   std::size_t uv_sets = 0;     // TEXCOORD_n read (at most 3 kept)
-  const Json* packet = nullptr;  // our primitive extras, when present
+  const Json* packet = nullptr;  // our primitive extras, when present (the exact path's source)
+  // Packet fields to reuse (pads, stored index): our primitive extras, else those of the
+  // template's packet that holds the primitive's triangles (mgs2_scene_identity.cpp), else none.
+  const Json* fields = nullptr;
   int unit = -1;                 // KMS: the unit named by our mesh extras
   std::size_t mesh = 0, order = 0;
   std::array<std::uint32_t, 3> tex_id{};
   bool double_sided = true;
+  std::uint32_t flag = 0;                       // packet flag of a re-stripped packet (KMS: ENVELOPE recomputed)
+  std::array<bool, 3> uv_present{true, false, false};  // UV arrays a re-stripped packet stores
+  std::optional<std::uint16_t> kick_low;        // low kick bits of a re-stripped strip (culling hints)
 };
 
 struct SrcSkeleton {
@@ -40,12 +49,73 @@ struct SrcSkeleton {
   std::vector<const Json*> extras;              // our joint extras, or nullptr
 };
 
+// ---- identity (mgs2_scene_identity.cpp): which glTF joint is which model joint, which textures a
+// material names, which template packet a primitive comes from (docs/mgs2-gltf.md "Identity").
+
+// A joint's rest position may differ from its bind pose (template or extras) by this much (metres)
+// plus float noise (1e-6 of the coordinates) and still be the same joint: Blender moves joints by
+// about 1e-6 m.
+inline constexpr double kBindPoseTolerance = 1e-4;
+double bind_tolerance(const std::array<double, 3>& at, double scale);  // in model units
+double position_distance(const std::array<double, 3>& a, const std::array<double, 3>& b);
+
+// A triangle's corners in model space on a 1/16 unit grid, sorted: the same key in any winding or
+// strip order.
+using TriangleKey = std::array<std::int64_t, 9>;
+
+// The --template in the gatherer's terms: its joints (parents, bind positions in model units,
+// KMS roots on the header's base) and its packets, found by the triangles they hold.
+struct TemplateView {
+  struct Packet {
+    std::size_t unit = 0;  // KMS unit (EVM: 0)
+    std::array<std::uint32_t, 3> tex_id{};
+    std::uint32_t flag = 0;
+    std::array<bool, 3> uv_sets{};
+    std::optional<std::uint16_t> kick_low;  // the drawing vertices' most common low kick bits
+    Json fields;                            // index and pads (SrcPrimitive::fields)
+  };
+  const char* joint_name = "unit";  // "unit" (KMS) or "joint" (EVM)
+  std::vector<int> parent;
+  std::vector<std::array<double, 3>> world;
+  std::vector<Packet> packets;
+  std::map<TriangleKey, std::size_t> by_triangle;
+};
+std::shared_ptr<const TemplateView> template_view(const ImportOptions& o, bool kms);  // nullptr without one
+// The template packet that holds most of the primitive's triangles, or nullptr.
+const TemplateView::Packet* template_packet(const TemplateView& tpl, const SrcPrimitive& p);
+
+// Model joint -> scene node, and where the order came from ("extras", "names", "template",
+// "skin"): our joint extras' indices, else the names our export gives (unit_N, joint_N), else
+// the template's skeleton (parents and bind positions), else the skin's order (said when the glTF
+// is `ours` or a template was given). Never the skin's order while something better exists:
+// Blender writes skin joints depth-first.
+struct JointOrder {
+  std::vector<int> node_of;
+  std::string source;
+};
+JointOrder order_joints(const scene::Scene& s, const std::vector<scene::Mat4>& world, double scale, const char* format,
+                        const TemplateView* tpl, bool ours, Diagnostics& warnings);
+
+// Texture ids a material names: our material extras (also as the Python repr string Blender makes
+// of a value it cannot store), else its name as our export writes it ("A+B+C (single-sided)",
+// 8 hex digits or texture file names per slot), else its image's file name (slot 0).
+struct MaterialIds {
+  enum class From { extras, name, image, none };
+  std::array<std::uint32_t, 3> ids{};
+  From from = From::none;
+};
+MaterialIds material_texture_ids(const scene::Material& m);
+// A texture id from a file name: 8 hex digits are an id, anything else is hashed (".bmp" added
+// when it has no extension, as the game hashes file names); ".png" and folders are dropped.
+std::uint32_t id_from_file_name(std::string name);
+
 struct Gathered {
   double scale = kDefaultScale;
   const Json* header = nullptr;  // our scene extras, or nullptr
   SrcSkeleton skeleton;
   std::vector<SrcPrimitive> primitives;
   std::vector<const Json*> mesh_extras;  // per scene mesh
+  std::shared_ptr<const TemplateView> tpl;  // owns the template packet fields primitives point at
 };
 
 // Reads the scene into model units and model joints. `format` "kms" or "evm" (checked against
@@ -83,9 +153,15 @@ inline std::int32_t stored_parent(const Json& joint_extras, int parent) {
   return parent >= 0 || stored == parent || stored >= 0 ? parent : static_cast<std::int32_t>(stored);
 }
 
-// The flag of a new packet: textured strips with the UV sets and textures the primitive has.
+inline constexpr std::uint32_t kPackCullOn = 0x4;      // DG_PACKFLAG_CULLON
+inline constexpr std::uint32_t kPackCulling = 0x6;     // CULLAUTO | CULLON
+inline constexpr std::uint16_t kKickCulledLow = 0x0000;  // low kick bits of a culled strip (not 0x0FFF)
+
+// The flag of a new packet: textured strips with the UV sets and textures the primitive has,
+// culled (CULLON) when its material is single-sided.
 inline std::uint32_t default_packet_flag(const SrcPrimitive& p) {
-  return 0x48 | (p.uv_sets > 1 ? 0x80 : 0) | (p.uv_sets > 2 ? 0x100 : 0) | (p.tex_id[1] ? 0x10 : 0) | (p.tex_id[2] ? 0x20 : 0);
+  return 0x48 | (p.uv_present[1] ? 0x80 : 0) | (p.uv_present[2] ? 0x100 : 0) | (p.tex_id[1] ? 0x10 : 0) |
+         (p.tex_id[2] ? 0x20 : 0) | (p.double_sided ? 0 : kPackCullOn);
 }
 
 // The stored n_verts (its high half may hold other bits) when an exact packet still has n vertices.
@@ -96,11 +172,17 @@ inline std::uint32_t stored_vertex_count(const Json& packet_extras, std::size_t 
 }
 
 // Which of the 3 UV arrays a packet stores: the stored choice for an exact packet, else the
-// primitive's sets.
+// primitive's (uv_present).
 std::array<bool, 3> stored_uv_sets(const Json& packet_extras, const SrcPrimitive& p, bool exact);
 
-// Low bits (culling hints) of the stored strip's kicks, when they cover the primitive; else empty.
+// Low bits (culling hints) for the strip encoder, per source vertex: the stored strip's kicks when
+// they cover the primitive, else the primitive's kick_low for every vertex, else empty (0x0FFF).
 std::vector<std::uint16_t> stored_source_kicks(const SrcPrimitive& p);
+
+// The layout to write: --layout, else the one our export recorded in the header extras, else the
+// template's, else PS2. Falling back to PS2 is said once in `warnings` (Master Collection files
+// come back in the PS2 layout otherwise without a word).
+Layout choose_layout(const ImportOptions& o, const Json* header, std::optional<Layout> from_template, Diagnostics& warnings);
 
 // Appends vertex i's normal as 3 s16 (4096 = 1): the stored one (raw_n, 3 per vertex of n) when it
 // still points the glTF's way, else the glTF's.

@@ -86,6 +86,8 @@ class EvmBuilder {
     for (auto& po : out_) m_.packets.push_back(std::move(po.packet));
     // An EVM without packets has no packet pointer, and so no recognisable layout.
     if (m_.packets.empty()) fail(0, "meshes", "no triangles to write", ">= 1 triangle", "0");
+    if (o_.n_mats)
+      if (auto r = set_n_mats(m_, *o_.n_mats); !r) throw ParseError(r.error());
     warn_weights();
     fit_boxes();
     if (keeps_template_placement()) {
@@ -99,7 +101,7 @@ class EvmBuilder {
 
  private:
   void build_header() {
-    m_.layout = target_layout(o_.layout, g_.header, tpl_ ? std::optional<Layout>(tpl_->layout) : std::nullopt);
+    m_.layout = choose_layout(o_, g_.header, tpl_ ? std::optional<Layout>(tpl_->layout) : std::nullopt, warnings_);
     EvmHeader& hd = m_.header;
     if (tpl_) hd = tpl_->header;
     else {
@@ -135,7 +137,9 @@ class EvmBuilder {
       const Vec3 rel{b.root_offset.x - base.x, b.root_offset.y - base.y, b.root_offset.z - base.z};
       const Vec3 t = jvec3(je, "translation", rel);
       b.translation = std::fabs(t.x - rel.x) + std::fabs(t.y - rel.y) + std::fabs(t.z - rel.z) <= tol ? t : rel;
-      if (!(g_.skeleton.extras[i] && jget(je, "extended") && je["extended"] == true)) ++regular;
+      // Blender stores the flag as a number (custom properties have no booleans).
+      const Json* ext = jget(je, "extended");
+      if (!(ext && ((ext->is_boolean() && ext->get<bool>()) || (ext->is_number() && ext->get<double>() != 0)))) ++regular;
     }
     EvmHeader& hd = m_.header;
     hd.n_models = jnum<std::uint32_t>(h_, "n_models", same_bones ? tpl_->header.n_models : static_cast<std::uint32_t>(regular));
@@ -182,9 +186,9 @@ class EvmBuilder {
   // One packet from strip vertices `sv` (sources into p.verts) with the matrix palette `mat`.
   EvmPacket make_packet(const SrcPrimitive& p, const std::vector<StripVertex>& sv, bool exact,
                         const std::array<std::uint8_t, 8>& mat, std::uint32_t n_mats) {
-    const Json& pe = p.packet ? *p.packet : empty_;
+    const Json& pe = p.fields ? *p.fields : empty_;
     EvmPacket k;
-    k.flag = jnum<std::uint32_t>(pe, "flag", default_packet_flag(p));
+    k.flag = p.flag;
     k.flag_pad = jnum<std::uint32_t>(pe, "flag_pad", 0);
     k.tex_id = p.tex_id;
     k.tex_pad = jarray<std::uint32_t, 3>(pe, "tex_pad", k.tex_pad);
@@ -230,7 +234,7 @@ class EvmBuilder {
   // The stored strip and palette of a primitive that still matches them, as one packet.
   bool exact_packet(const SrcPrimitive& p) {
     const auto kicks = exact_kicks(p);
-    const std::size_t order = p.packet ? jnum<std::size_t>(*p.packet, "index", next_order_) : next_order_;
+    const std::size_t order = p.fields ? jnum<std::size_t>(*p.fields, "index", next_order_) : next_order_;
     if (kicks.empty() || kicks.size() > kEvmPacketVertexLimit) return false;
     const auto mat = jarray<std::uint8_t, 8>(*p.packet, "mat_id", {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF});
     bool ok = true;  // every influence must have a slot in the stored palette
@@ -269,6 +273,7 @@ class EvmBuilder {
   void packets_from_primitives() {
     for (const auto& p : g_.primitives) {
       if (exact_packet(p)) continue;
+      const std::size_t order = p.fields ? jnum<std::size_t>(*p.fields, "index", next_order_) : next_order_;
       const auto groups = palette_groups(p);
       const std::vector<std::uint16_t> source_kicks = stored_source_kicks(p);
       StripEncodeOptions so;
@@ -284,7 +289,7 @@ class EvmBuilder {
               if (!(v.weights[k] > 0) || std::find(mat.begin(), mat.begin() + n_mats, v.joints[k]) != mat.begin() + n_mats) continue;
               mat[n_mats++] = static_cast<std::uint8_t>(v.joints[k]);
             }
-          out_.push_back({next_order_++, make_packet(p, strip, false, mat, n_mats)});
+          out_.push_back({p.fields ? order : next_order_++, make_packet(p, strip, false, mat, n_mats)});
         }
     }
   }

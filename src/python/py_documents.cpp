@@ -99,11 +99,16 @@ ConvertRequest convert_request(const py::kwargs& kwargs, bool open_options_given
       if (r.options.mgs2.layout != "ps2" && r.options.mgs2.layout != "mc")
         raise_usage("layout must be 'ps2' or 'mc', not '" + r.options.mgs2.layout + "'");
       r.given |= kOptLayout;
+    } else if (k == "n_mats") {
+      r.options.mgs2.n_mats = value.cast<std::string>();
+      if (r.options.mgs2.n_mats != "spec" && r.options.mgs2.n_mats != "sealouse")
+        raise_usage("n_mats must be 'spec' or 'sealouse', not '" + r.options.mgs2.n_mats + "'");
+      r.given |= kOptNMats;
     } else if (k == "force") {
       r.force = value.cast<bool>();
     } else {
       throw py::type_error("convert() got an unexpected keyword argument '" + k +
-                           "' (options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, force; "
+                           "' (options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, n_mats, force; "
                            "input_layout, names and allow_outside_uris belong to open())");
     }
   }

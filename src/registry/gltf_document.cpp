@@ -67,7 +67,7 @@ class GltfDocument final : public Document {
   std::vector<std::string> convert_targets() const override { return {".omf", ".kms", ".evm"}; }
   unsigned convert_options(std::string_view ext) const override {
     if (ext == ".omf") return kOptSkeleton | kOptTemplate | kOptHq;
-    return kOptTemplate | kOptLayout | kOptScale;  // .kms, .evm
+    return kOptTemplate | kOptLayout | kOptScale | (ext == ".evm" ? unsigned{kOptNMats} : 0u);  // .kms, .evm
   }
   Status check_convert_options(std::string_view ext, unsigned given, const ConvertOptions& o) const override {
     if (auto fits = Document::check_convert_options(ext, given, o); !fits) return fits;

@@ -18,7 +18,9 @@ struct KmsTraits {
   static constexpr auto dump = &mgs2::dump_kms;
   static constexpr auto validate = &mgs2::validate_kms;
   static constexpr auto to_scene = &mgs2::kms_to_scene;
-  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, Diagnostics* warnings) {
+  static constexpr unsigned rewrite_options = 0;
+  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const mgs2::ConvertOptions&,
+                                                 Diagnostics* warnings) {
     return target == m.layout ? mgs2::write_kms(m) : mgs2::convert_kms_layout(m, target, warnings);
   }
 };
@@ -32,8 +34,20 @@ struct EvmTraits {
   static constexpr auto dump = &mgs2::dump_evm;
   static constexpr auto validate = &mgs2::validate_evm;
   static constexpr auto to_scene = &mgs2::evm_to_scene;
-  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, Diagnostics*) {
-    return target == m.layout ? mgs2::write_evm(m) : mgs2::build_evm(m, target);
+  static constexpr unsigned rewrite_options = kOptNMats;
+  // --n-mats rewrites only the n_mats fields; everything else stays as stored.
+  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const mgs2::ConvertOptions& o,
+                                                 Diagnostics*) {
+    const Model* out = &m;
+    Model edited;
+    if (!o.n_mats.empty()) {
+      const auto reading = mgs2::parse_n_mats_reading(o.n_mats);
+      if (!reading) return Finding{Severity::error, 0, "--n-mats", "unknown n_mats reading", "spec or sealouse", o.n_mats};
+      edited = m;
+      if (auto r = mgs2::set_n_mats(edited, *reading); !r) return r.error();
+      out = &edited;
+    }
+    return target == out->layout ? mgs2::write_evm(*out) : mgs2::build_evm(*out, target);
   }
 };
 
@@ -57,7 +71,7 @@ class Mgs2Document final : public Document {
   std::vector<std::string> convert_targets() const override { return {std::string(Traits::extension), ".glb", ".gltf"}; }
   // --input-layout changes how the input is read, so it applies to both; --layout only to a rewrite.
   unsigned convert_options(std::string_view ext) const override {
-    if (ext == Traits::extension) return kOptInputLayout | kOptLayout;
+    if (ext == Traits::extension) return kOptInputLayout | kOptLayout | Traits::rewrite_options;
     return kOptInputLayout | kOptScale | kOptNames | kOptTextures;
   }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
@@ -73,7 +87,7 @@ class Mgs2Document final : public Document {
     }
     if (ext != Traits::extension)
       return Finding{Severity::error, 0, {}, "unsupported conversion", std::string(Traits::extension), std::string(ext)};
-    return write_converted(Traits::write(m_, mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout), o.warnings), out);
+    return write_converted(Traits::write(m_, mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout), o.mgs2, o.warnings), out);
   }
 
  private:

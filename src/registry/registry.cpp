@@ -60,9 +60,9 @@ const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
   return best;
 }
 
-constexpr std::array<std::string_view, 10> kOptionNames = {"--layout",   "--input-layout", "--skeleton", "--meshes",
+constexpr std::array<std::string_view, 11> kOptionNames = {"--layout",   "--input-layout", "--skeleton", "--meshes",
                                                            "--textures", "--keep-going",   "--template", "--scale",
-                                                           "--hq",       "--names"};
+                                                           "--hq",       "--names",        "--n-mats"};
 
 }  // namespace
 

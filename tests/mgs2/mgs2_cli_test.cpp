@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_harness.h"
-#include "mgs2_fixture.h"
+#include "mgs2_branching_fixture.h"
 #include "test_support.h"
 
 namespace boneyard::test {
@@ -195,6 +195,40 @@ TEST_F(Mgs2Cli, GltfScaleTexturesAndErrors) {
   r = run_cli("convert " + path("a.gltf") + " -o " + path("c.omf"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("no animations"), std::string::npos) << r.err;
+}
+
+std::vector<std::uint8_t> slurp_bytes(const fs::path& p) {
+  const std::string s = slurp(p);
+  return {s.begin(), s.end()};
+}
+
+TEST_F(Mgs2Cli, NMatsSeaLouseRewritesOnlyNMats) {
+  const auto original = evm_bytes(branching_evm(true, {0xB7E31E, 0x123456, 0x654321, 0x88D878}));
+  const std::string evm = write_quoted("b.evm", original);
+  CliRun r = run_cli("convert " + evm + " -o " + path("s.evm") + " --n-mats sealouse");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rewritten = slurp_bytes(dir_ / "s.evm");
+  ASSERT_EQ(rewritten.size(), original.size());
+  // MC packet 1 (of 6 joints: 0x40 + 6 * 0x40 + 0x70) holds n_mats at 0x24: 6 became 4, nothing else.
+  const std::size_t at = 0x40 + 6 * 0x40 + 0x70 + 0x24;
+  for (std::size_t i = 0; i < original.size(); ++i) {
+    if (i == at) continue;
+    EXPECT_EQ(rewritten[i], original[i]) << "byte " << i;
+  }
+  EXPECT_EQ(original[at], 6);
+  EXPECT_EQ(rewritten[at], 4);
+  // And back to the spec's reading.
+  r = run_cli("convert " + path("s.evm") + " -o " + path("t.evm") + " --n-mats spec");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp_bytes(dir_ / "t.evm"), original);
+  // Through glTF too; and it is no option for a .kms.
+  ASSERT_EQ(run_cli("convert " + evm + " -o " + path("b.glb")).code, 0);
+  r = run_cli("convert " + path("b.glb") + " -o " + path("g.evm") + " --n-mats sealouse");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp_bytes(dir_ / "g.evm")[at], 4);
+  r = run_cli("convert " + path("b.glb") + " -o " + path("g.kms") + " --n-mats sealouse");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--n-mats"), std::string::npos) << r.err;
 }
 
 }  // namespace

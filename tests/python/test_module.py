@@ -212,7 +212,8 @@ def test_mgs2_conversions_match_the_cli(tmp_path):
     boneyard.convert(ARM, glb)
     (tmp_path / "py").mkdir()
     (tmp_path / "cli").mkdir()
-    for ext, options, flags in ((".kms", {}, []), (".evm", {"layout": "mc"}, ["--layout", "mc"])):
+    for ext, options, flags in ((".kms", {}, []), (".evm", {"layout": "mc"}, ["--layout", "mc"]),
+                                (".evm", {"n_mats": "sealouse"}, ["--n-mats", "sealouse"])):
         # Same file names: the model's name (the output's stem) is part of what is written.
         ours, theirs = tmp_path / "py" / f"arm{ext}", tmp_path / "cli" / f"arm{ext}"
         boneyard.convert(glb, ours, **options)
@@ -228,5 +229,9 @@ def test_mgs2_conversions_match_the_cli(tmp_path):
     assert back.read_bytes() == (tmp_path / "py" / "arm.kms").read_bytes()
     with pytest.raises(boneyard.UsageError, match="--hq"):
         boneyard.convert(mc, tmp_path / "x.glb", hq=True)
+    with pytest.raises(boneyard.UsageError, match="--n-mats"):
+        boneyard.convert(glb, tmp_path / "x.kms", n_mats="sealouse")
+    with pytest.raises(boneyard.UsageError, match="n_mats must be 'spec' or 'sealouse'"):
+        boneyard.convert(glb, tmp_path / "x.evm", n_mats="four")
     with pytest.raises(boneyard.UsageError, match="input_layout must be 'ps2' or 'mc'"):
         boneyard.open(mc, input_layout="xbox")

@@ -1,0 +1,35 @@
+// Writes the branching MGS2 fixtures (tests/mgs2/mgs2_branching_fixture.h) for the Blender round
+// trip: OUT_DIR/branching.kms, branching.evm (PS2 layout), branching_mc.evm (Master Collection, the
+// layout SeaLouse's EVM reader knows) and textures.txt (the texture names, for --names).
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "boneyard/strcode.h"
+#include "mgs2_branching_fixture.h"
+
+namespace {
+bool write(const std::string& path, const std::vector<std::uint8_t>& b) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  return static_cast<bool>(out);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: write_mgs2_blender_fixtures OUT_DIR\n");
+    return 2;
+  }
+  using namespace boneyard::test::mgs2fx;
+  const std::string dir = argv[1];
+  std::array<std::uint32_t, 4> ids{};
+  std::string names;
+  for (int i = 0; i < 4; ++i) ids[std::size_t(i)] = boneyard::mgs2::strcode(kBranchingTextureNames[i]), names += std::string(kBranchingTextureNames[i]) + "\n";
+  const bool ok = write(dir + "/branching.kms", kms_bytes(branching_kms(false, ids))) &&
+                  write(dir + "/branching.evm", evm_bytes(branching_evm(false, ids))) &&
+                  write(dir + "/branching_mc.evm", evm_bytes(branching_evm(true, ids))) &&
+                  write(dir + "/textures.txt", std::vector<std::uint8_t>(names.begin(), names.end()));
+  if (!ok) std::fprintf(stderr, "write_mgs2_blender_fixtures: cannot write to %s\n", dir.c_str());
+  return ok ? 0 : 2;
+}
