@@ -132,7 +132,8 @@ bool near_constant(const Vec3& lo, const Vec3& hi, const Vec3& c) {
 }
 
 // Translation: the exported size/init when the values still fit them; else the SDK's way:
-// init = centre, size = half-range / 127 (or 32767), q = int(K * (t - init) / half-range).
+// init = centre, size = half-range / 127 (or 32767), q = int(K * (t - init) / half-range), with
+// the hint's bit depth when it had 16 bits.
 bool quantise_translation(const RecordSource& src, std::size_t frames, const RecordHint& hint, bool hq, OmfFile& out,
                           BoneKeys& b) {
   std::vector<std::uint8_t> keys;
@@ -154,7 +155,10 @@ bool quantise_translation(const RecordSource& src, std::size_t frames, const Rec
     hi = {std::max(hi.x, t.x), std::max(hi.y, t.y), std::max(hi.z, t.z)};
   }
   const float half[3] = {(hi.x - lo.x) * 0.5f, (hi.y - lo.y) * 0.5f, (hi.z - lo.z) * 0.5f};
-  const bool b16 = hq || std::sqrt(half[0] * half[0] + half[1] * half[1] + half[2] * half[2]) > 1.5f;
+  // A track the hint stored as 16-bit stays 16-bit: the SDK rule would pick 8 bits for a small
+  // range and turn float noise into errors hundreds of times the original step.
+  const bool hint_16 = hint.present && (hint.flags & kFlagTKeysPresent) && (hint.flags & kFlagTKeys16);
+  const bool b16 = hq || hint_16 || std::sqrt(half[0] * half[0] + half[1] * half[1] + half[2] * half[2]) > 1.5f;
   const bool hint_constant = hint.present && !(hint.flags & kFlagTKeysPresent);
   // Constant. The CS/CoP compiler keeps bit 2 when it chose 16-bit; so does the exported record.
   auto constant = [&](Vec3 init) {

@@ -78,3 +78,12 @@ def export_glb(path, **settings):
 
 def armatures():
     return [o for o in bpy.data.objects if o.type == "ARMATURE"]
+
+
+def action_for(animation):
+    """The action Blender's glTF import made of `animation`: its name, or "<name>_<armature>"."""
+    names = {animation} | {"%s_%s" % (animation, a.name) for a in armatures()}
+    for action in bpy.data.actions:
+        if action.name in names:
+            return action
+    fail("no action for animation %s among %s" % (animation, [a.name for a in bpy.data.actions]))

@@ -12,16 +12,18 @@
 namespace boneyard::test {
 namespace {
 
-// Bone "root" static, bone "arm" keyed (8-bit x translation 0..0.1, rotation about x), `frames`.
-OmfSpec two_bone_spec(std::uint32_t frames) {
+// Bone "root" static, bone "arm" keyed (8-bit, or 16-bit with `hq`, x translation 0..0.1,
+// rotation about x), `frames`.
+OmfSpec two_bone_spec(std::uint32_t frames, bool hq = false) {
   OmfSpec s;
   s.parts = {{"default", {{"root", 0}, {"arm", 1}}}};
   const BoneSpec still{0x02, {{0, 0, 0, 32767}}, {}, {}, {0.0f, 1.0f, 0.0f}};
-  BoneSpec moving{0x01, {}, {}, {0.1f / 254, 0, 0}, {0.05f, 0.5f, 0.0f}};
+  const int steps = hq ? 32767 : 127;
+  BoneSpec moving{std::uint8_t(hq ? 0x05 : 0x01), {}, {}, {0.1f / float(2 * steps), 0, 0}, {0.05f, 0.5f, 0.0f}};
   for (std::uint32_t f = 0; f < frames; ++f) {
     const double a = 0.02 * f;
     moving.rot.push_back({int(std::lround(std::sin(a) * 32767)), 0, 0, int(std::lround(std::cos(a) * 32767))});
-    moving.trans.push_back({int(f * 254 / std::max(1u, frames - 1)) - 127, 0, 0});
+    moving.trans.push_back({int(f * 2 * steps / std::max(1u, frames - 1)) - steps, 0, 0});
   }
   s.keys.push_back({"still", frames, {still, still}, {}});
   s.keys.push_back({"move", frames, {still, moving}, {}});
@@ -36,9 +38,9 @@ struct Exported {
   scene::Scene scene;  // as read back from the glb, animation extras dropped (as Blender does)
 };
 
-Exported export_and_strip(std::uint32_t frames) {
+Exported export_and_strip(std::uint32_t frames, bool hq = false) {
   Exported e;
-  e.bytes = omf_bytes(two_bone_spec(frames));
+  e.bytes = omf_bytes(two_bone_spec(frames, hq));
   auto omf = xray::read_omf(FileData::from_vector(e.bytes));
   EXPECT_TRUE(omf);
   e.omf = std::move(omf).value();
@@ -131,6 +133,26 @@ TEST(DccRoundTrip, TemplateEncodingsSurviveNoiseAndChangesAreCounted) {
   std::size_t said = 0;
   for (const auto& f : w2.findings()) said += f.message.find("changed encoding from the template") != std::string::npos;
   EXPECT_EQ(said, 1u);
+}
+
+// Blender's noise (here 2e-5 m) is far above half a 16-bit step (1.5e-6 m over 0.1 m): the
+// template's size/init no longer fit, but the track keeps its 16 bits, so the error stays at the
+// noise instead of half an 8-bit step (0.2 mm), which the SDK rule would pick for so small a range.
+TEST(DccRoundTrip, SixteenBitTemplateTracksStaySixteenBitWhenTheyNoLongerFit) {
+  Exported e = export_and_strip(20, /*hq=*/true);
+  add_noise(e.scene, 2e-5f);
+  xray::ImportOptions o;
+  o.template_omf = &e.omf;
+  Diagnostics w;
+  xray::ImportStats st;
+  auto out = xray::scene_to_omf(e.scene, o, w, &st);
+  ASSERT_TRUE(out);
+  EXPECT_GE(st.template_encodings_changed, 1u);
+  const auto& before = e.omf.motions.motions[1].bones[1];
+  const auto& after = out->motions.motions[1].bones[1];
+  ASSERT_TRUE(after.translation_keyed());
+  EXPECT_TRUE(after.flags & 0x04) << "16-bit translation keys";
+  for (std::uint32_t f = 0; f < 20; ++f) EXPECT_NEAR(after.translation(f).x, before.translation(f).x, 3e-5) << f;
 }
 
 }  // namespace
