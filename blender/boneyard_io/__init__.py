@@ -14,7 +14,8 @@ bl_info = {
 
 if "bpy" in locals():  # F8 / script reload: reload the submodules too
     import importlib
-    for _name in ("cli", "glb", "gltf_bridge", "common", "props", "xray_ops", "mgs2_ops", "panel"):
+    for _name in ("cli", "glb", "gltf_bridge", "common", "props", "fingerprint", "xray_export", "xray_ops", "mgs2_ops",
+                  "panel"):
         if _name in locals():
             importlib.reload(locals()[_name])
 

@@ -84,18 +84,6 @@ def track_actions(obj):
     return out
 
 
-def exported_names(obj):
-    """What Blender's glTF exporter names each action of `obj`'s animations: the NLA track's
-    name when the action sits alone in a named track, else the action's name."""
-    names = {}
-    for action in bpy.data.actions:
-        names[action.name] = action
-    for track_name, action in track_actions(obj).items():
-        if not track_name.startswith(("NlaTrack", "[Action Stash]")):
-            names[track_name] = action
-    return names
-
-
 def armature_for(context, game):
     """The armature to export: the active object (or the armature it is bound to) when it holds
     a model of `game`, else the only such armature in the scene."""
@@ -118,13 +106,27 @@ def armature_for(context, game):
     raise BoneyardError("%d armatures hold %s: select the one to export" % (len(found), what))
 
 
-def report_lines(operator, lines, level="WARNING", limit=12):
-    for line in lines[:limit]:
-        operator.report({level}, line)
-    if len(lines) > limit:
-        operator.report({level}, "... and %d more lines (see the system console)" % (len(lines) - limit))
-    for line in lines:
-        print("boneyard: " + line)
+class Messages:
+    """What a step tells the user: warnings (boneyard's, and the add-on's) and information."""
+
+    def __init__(self):
+        self.warnings, self.info = [], []
+
+    def warn(self, lines):
+        self.warnings += [lines] if isinstance(lines, str) else list(lines)
+
+    def note(self, line):
+        self.info.append(line)
+
+    def report(self, operator, limit=12):
+        """Into Blender's report area (and the system console, which keeps every line)."""
+        for level, lines in (("WARNING", self.warnings), ("INFO", self.info)):
+            for line in lines[:limit]:
+                operator.report({level}, line)
+            if len(lines) > limit:
+                operator.report({level}, "... and %d more lines (see the system console)" % (len(lines) - limit))
+            for line in lines:
+                print("boneyard_io: " + line)
 
 
 def absolute(path):

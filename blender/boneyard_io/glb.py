@@ -54,3 +54,62 @@ def dumps(value):
 
 def loads(text):
     return json.loads(text)
+
+
+def _copy_view(dst, dst_bin, src, src_bin, view_index, views_done):
+    """Appends bufferView `view_index` of `src` (and its bytes) to `dst`; returns its new index."""
+    if view_index in views_done:
+        return views_done[view_index]
+    view = src["bufferViews"][view_index]
+    if view.get("buffer", 0) != 0:
+        raise GlbError("a buffer view outside the .glb's binary chunk")
+    start = view.get("byteOffset", 0)
+    data = src_bin[start:start + view["byteLength"]]
+    if len(data) != view["byteLength"]:
+        raise GlbError("a buffer view runs past the binary chunk")
+    dst_bin.extend(b"\0" * (-len(dst_bin) % 4))
+    copied = {"buffer": 0, "byteOffset": len(dst_bin), "byteLength": len(data)}
+    if "byteStride" in view:
+        copied["byteStride"] = view["byteStride"]
+    dst_bin.extend(data)
+    dst.setdefault("bufferViews", []).append(copied)
+    views_done[view_index] = len(dst["bufferViews"]) - 1
+    return views_done[view_index]
+
+
+def append_animation(dst, dst_bin, src, src_bin, animation, node_map, keep=None):
+    """Copies `animation` of `src` into `dst` (its accessors' bytes appended to `dst_bin`, a
+    bytearray) and returns the copy, not yet listed in dst["animations"]. Channel targets go
+    through `node_map` (src node index -> dst node index); `keep(src node, path)` chooses the
+    channels to copy (all by default). Every accessor is copied as it is: its type, component type
+    and normalisation mean the same in both files."""
+    views_done, accessors_done, samplers_done = {}, {}, {}
+    samplers, channels = [], []
+
+    def accessor(index):
+        if index not in accessors_done:
+            acc = dict(src["accessors"][index])
+            if "sparse" in acc or "bufferView" not in acc:
+                raise GlbError("animation accessor %d is sparse or has no data" % index)
+            acc["bufferView"] = _copy_view(dst, dst_bin, src, src_bin, acc["bufferView"], views_done)
+            dst.setdefault("accessors", []).append(acc)
+            accessors_done[index] = len(dst["accessors"]) - 1
+        return accessors_done[index]
+
+    for channel in animation.get("channels", []):
+        target = channel.get("target", {})
+        node, path = target.get("node"), target.get("path")
+        if keep is not None and not keep(node, path):
+            continue
+        if node not in node_map:
+            raise GlbError("node %s of animation %s has no counterpart" % (node, animation.get("name")))
+        sampler_index = channel["sampler"]
+        if sampler_index not in samplers_done:
+            sampler = animation["samplers"][sampler_index]
+            samplers.append({"input": accessor(sampler["input"]), "output": accessor(sampler["output"]),
+                             "interpolation": sampler.get("interpolation", "LINEAR")})
+            samplers_done[sampler_index] = len(samplers) - 1
+        channels.append({"sampler": samplers_done[sampler_index],
+                         "target": {"node": node_map[node], "path": path}})
+    dst["buffers"][0]["byteLength"] = len(dst_bin)
+    return {"name": animation.get("name", ""), "channels": channels, "samplers": samplers}

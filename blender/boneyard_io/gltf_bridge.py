@@ -46,10 +46,10 @@ def import_glb(path):
         raise BoneyardError("Blender's glTF import did not finish (%s)" % ", ".join(sorted(result)))
 
 
-def export_glb(path, animations):
+def export_glb(path, animations, nla_tracks=False):
     """Blender's glTF export of the selected objects with their custom properties (extras) and,
-    with `animations`, every action whole: not clipped to the scene range, sampled at every frame,
-    NLA strips as animations."""
+    with `animations`, actions whole: not clipped to the scene range, sampled at every frame; with
+    `nla_tracks`, exactly one animation per NLA track (named after it) and no other action."""
     _allow_numpy_bool()
     options = _supported(bpy.ops.export_scene.gltf, {
         "filepath": path,
@@ -65,12 +65,12 @@ def export_glb(path, animations):
         "export_all_influences": False,
         "export_def_bones": False,
         "export_animations": animations,
-        "export_animation_mode": "ACTIONS",  # newer glTF add-ons: one animation per action
+        "export_animation_mode": "NLA_TRACKS" if nla_tracks else "ACTIONS",  # glTF add-ons of Blender 4
         "export_frame_range": False,
         "export_force_sampling": True,
         "export_frame_step": 1,
         "export_nla_strips": True,
-        "export_anim_single_armature": True,
+        "export_anim_single_armature": not nla_tracks,
         "export_optimize_animation_size": False,
         "export_reset_pose_bones": True,
         "export_current_frame": False,

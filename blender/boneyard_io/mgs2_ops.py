@@ -18,7 +18,7 @@ SCENE_EXTRAS = ("mgs2",)
 
 
 def import_mgs2(context, filepath, scale=0.0, names="", textures=""):
-    """Imports a .kms or .evm. Returns (armature object, message lines)."""
+    """Imports a .kms or .evm. Returns (armature object, common.Messages)."""
     exe = common.executable(context)
     source = common.absolute(filepath)
     with common.scratch(context) as tmp:
@@ -30,7 +30,8 @@ def import_mgs2(context, filepath, scale=0.0, names="", textures=""):
             arguments += ["--names", common.absolute(names)]
         if textures:
             arguments += ["--textures", common.absolute(textures)]
-        lines = cli.run(exe, *arguments)
+        messages = common.Messages()
+        messages.warn(cli.run(exe, *arguments))
         document, _ = glb.read(converted)
         extras = (document.get("scenes") or [{}])[0].get("extras") or {}
         before = set(bpy.data.objects)
@@ -44,7 +45,7 @@ def import_mgs2(context, filepath, scale=0.0, names="", textures=""):
     model.scale = scale
     model.scene_extras = glb.dumps({k: extras[k] for k in SCENE_EXTRAS if k in extras})
     model["template"] = common.read_bytes(source, "model")
-    return arm, lines
+    return arm, messages
 
 
 def model_objects(arm):
@@ -55,7 +56,7 @@ def model_objects(arm):
 
 
 def export_mgs2(context, arm, filepath, use_template=True, layout="KEEP", n_mats="KEEP"):
-    """Writes the armature's model as a .kms or .evm (by `filepath`'s extension). Returns message lines."""
+    """Writes the armature's model as a .kms or .evm (by `filepath`'s extension). Returns common.Messages."""
     exe = common.executable(context)
     model = arm.data.boneyard
     output = common.absolute(filepath)
@@ -83,7 +84,9 @@ def export_mgs2(context, arm, filepath, use_template=True, layout="KEEP", n_mats
             arguments += ["--layout", layout.lower()]
         if n_mats != "KEEP" and output.lower().endswith(".evm"):
             arguments += ["--n-mats", n_mats.lower()]
-        return cli.run(exe, *arguments)
+        messages = common.Messages()
+        messages.warn(cli.run(exe, *arguments))
+        return messages
 
 
 class IMPORT_SCENE_OT_boneyard_mgs2(bpy.types.Operator, ImportHelper):
@@ -103,11 +106,11 @@ class IMPORT_SCENE_OT_boneyard_mgs2(bpy.types.Operator, ImportHelper):
 
     def execute(self, context):
         try:
-            arm, lines = import_mgs2(context, self.filepath, self.scale, self.names, self.textures)
+            arm, messages = import_mgs2(context, self.filepath, self.scale, self.names, self.textures)
         except (cli.BoneyardError, glb.GlbError) as error:
             self.report({"ERROR"}, str(error))
             return {"CANCELLED"}
-        common.report_lines(self, lines)
+        messages.report(self)
         self.report({"INFO"}, "%s: %d bones" % (arm.name, len(arm.data.bones)))
         return {"FINISHED"}
 
@@ -157,11 +160,11 @@ class EXPORT_SCENE_OT_boneyard_mgs2(bpy.types.Operator, ExportHelper):
         self.check(context)
         try:
             arm = common.armature_for(context, "MGS2")
-            lines = export_mgs2(context, arm, self.filepath, self.use_template, self.layout, self.n_mats)
+            messages = export_mgs2(context, arm, self.filepath, self.use_template, self.layout, self.n_mats)
         except (cli.BoneyardError, glb.GlbError) as error:
             self.report({"ERROR"}, str(error))
             return {"CANCELLED"}
-        common.report_lines(self, lines)
+        messages.report(self)
         self.report({"INFO"}, "wrote %s" % self.filepath)
         return {"FINISHED"}
 

@@ -72,6 +72,7 @@ _motion_annotations = {
     "falloff": FloatProperty(name="Falloff", default=2.0, soft_min=0.0, precision=4),
     "marks": CollectionProperty(type=BoneyardMark),
     "extras": StringProperty(name="glTF extras", description="boneyard's animation extras at import (JSON)"),
+    "remembered": StringProperty(name="At import", description="the action's channels at import (fingerprint.py)"),
 }
 for _bit, _word in enumerate(FLAG_NAMES):
     _motion_annotations["flag_" + _word] = _flag_property(_bit, _word)
@@ -99,6 +100,7 @@ class BoneyardModel(bpy.types.PropertyGroup):
     scene_extras: StringProperty(name="Scene extras", description="boneyard's glTF scene extras (JSON)")
     motion_sets: CollectionProperty(type=BoneyardMotionSet)
     active_set: IntProperty(name="Motion set", default=0)
+    rest: StringProperty(name="Rest pose", description="the bones' rest pose at import (fingerprint.py)")
     model_format: StringProperty(name="Format", description="kms or evm")
     scale: FloatProperty(name="Scale", default=0.0, description="metres per unit given at import (0: boneyard's default)")
 

@@ -3,15 +3,14 @@
 Import: boneyard converts the file to a temporary .glb; Blender's glTF importer reads it into a
 30 fps scene with the joint frames the file has; the add-on keeps the source, a copy of each
 motion file (the template), the glTF scene extras and every motion's params and marks.
-Export: Blender's glTF exporter writes the armature's actions; the add-on puts the motion names,
-order, params and marks back into that .glb and boneyard writes the .omf with the template."""
+Export: xray_export.py."""
 import os
 
 import bpy
 from bpy.props import BoolProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import cli, common, glb, gltf_bridge, props
+from . import cli, common, fingerprint, glb, gltf_bridge, props, xray_export
 from .cli import BoneyardError
 
 FPS = 30  # X-Ray motions are sampled at 30 frames per second
@@ -77,13 +76,15 @@ def _store(arm, source, skeleton, xscene, animations, templates):
             missing.append(name)
             continue
         props.fill_motion(action.boneyard, name, extras, set_index)
+        action.boneyard.remembered = fingerprint.remember_action(arm, action)
         model.motion_sets[set_index].motions.add().action = action
+    model.rest = fingerprint.remember_rest(arm)
     return missing
 
 
 def import_xray(context, filepath, skeleton="", meshes="", textures=""):
     """Imports an .ogf (with the motions the game gives it) or an .omf (on `skeleton`, else on a
-    flat armature). Returns (armature object, message lines)."""
+    flat armature). Returns (armature object, common.Messages)."""
     exe = common.executable(context)
     source = common.absolute(filepath)
     skeleton, meshes, textures = common.absolute(skeleton), common.absolute(meshes), common.absolute(textures)
@@ -97,93 +98,22 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
             arguments += ["--meshes", meshes]
         if textures:
             arguments += ["--textures", textures]
-        lines = cli.run(exe, *arguments)
+        messages = common.Messages()
+        messages.warn(cli.run(exe, *arguments))
         document, _ = glb.read(converted)
         xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
         templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp)
         old_fps = _set_scene_fps(context.scene)
         if old_fps is not None:
-            lines.append("scene frame rate set from %g to %d fps (X-Ray motions are %d fps)" % (old_fps, FPS, FPS))
+            messages.note("scene frame rate set from %g to %d fps (X-Ray motions are %d fps)" % (old_fps, FPS, FPS))
         before = set(bpy.data.objects)
         with common.scene_custom_properties_kept(context.scene, ["xray"]):
             gltf_bridge.import_glb(converted)
         arm = common.imported_armature(before)
         missing = _store(arm, source, skeleton if is_omf else "", xscene, document.get("animations", []), templates)
     if missing:
-        lines.append("%d animations did not arrive as actions: %s" % (len(missing), ", ".join(missing[:8])))
-    return arm, lines
-
-
-def _motion_actions(model, set_index):
-    """(action, motion) of the set's motions in order; motions whose action was deleted are left out."""
-    out, gone = [], 0
-    for ref in model.motion_sets[set_index].motions:
-        if ref.action is None:
-            gone += 1
-        else:
-            out.append(ref.action)
-    return out, gone
-
-
-def _patch_animations(document, arm, actions, set_index, xscene):
-    """Keeps the animations of `actions` in their order, named after their motions, with their
-    params and marks as boneyard's extras, and boneyard's scene extras. Blender drops animation
-    extras and sorts animations by name; other armatures' actions are dropped."""
-    names = common.exported_names(arm)
-    by_action = {}
-    for animation in document.get("animations", []):
-        action = names.get(animation.get("name"))
-        if action is not None:
-            by_action.setdefault(action.name, animation)
-    kept, lost = [], []
-    for action in actions:
-        animation = by_action.get(action.name)
-        if animation is None:
-            lost.append(action.name)
-            continue
-        motion = action.boneyard
-        animation["name"] = motion.name
-        animation["extras"] = {"xray": props.motion_extras(motion, set_index)}
-        kept.append(animation)
-    if lost:
-        raise BoneyardError("Blender's glTF export left out %d actions (%s): keep each motion's action on the "
-                            "armature (NLA track or active action)" % (len(lost), ", ".join(lost[:6])))
-    document["animations"] = kept
-    scene = (document.get("scenes") or [{}])[0]
-    extras = scene.get("extras") if isinstance(scene.get("extras"), dict) else {}
-    extras["xray"] = xscene
-    scene["extras"] = extras
-
-
-def export_xray(context, arm, filepath, set_index=0, use_template=True, hq=False):
-    """Writes motion set `set_index` of the armature `arm` as an .omf. Returns message lines."""
-    exe = common.executable(context)
-    model = arm.data.boneyard
-    if not 0 <= set_index < len(model.motion_sets):
-        raise BoneyardError("%s has no motion set %d (it has %d)" % (arm.name, set_index, len(model.motion_sets)))
-    actions, gone = _motion_actions(model, set_index)
-    if not actions:
-        raise BoneyardError("motion set %d of %s has no motions to export" % (set_index, arm.name))
-    lines = ["%d motions whose actions were deleted are left out" % gone] if gone else []
-    output = common.absolute(filepath)
-    with common.scratch(context) as tmp:
-        exported = os.path.join(tmp, "blender.glb")
-        with gltf_bridge.only_selected(context, [arm]):
-            gltf_bridge.export_glb(exported, animations=True)
-        document, binary = glb.read(exported)
-        _patch_animations(document, arm, actions, set_index, glb.loads(model.scene_extras or "{}"))
-        patched = os.path.join(tmp, "motions.glb")
-        glb.write(patched, document, binary)
-        arguments = ["convert", patched, "-o", output]
-        template = model.motion_sets[set_index].get("template")
-        if use_template and template:
-            template_path = os.path.join(tmp, "template.omf")
-            common.write_bytes(template_path, template)
-            arguments += ["--template", template_path]
-        if hq:
-            arguments.append("--hq")
-        lines += cli.run(exe, *arguments)
-    return lines
+        messages.warn("%d animations did not arrive as actions: %s" % (len(missing), ", ".join(missing[:8])))
+    return arm, messages
 
 
 class IMPORT_SCENE_OT_boneyard_xray(bpy.types.Operator, ImportHelper):
@@ -205,11 +135,11 @@ class IMPORT_SCENE_OT_boneyard_xray(bpy.types.Operator, ImportHelper):
 
     def execute(self, context):
         try:
-            arm, lines = import_xray(context, self.filepath, self.skeleton, self.meshes, self.textures)
+            arm, messages = import_xray(context, self.filepath, self.skeleton, self.meshes, self.textures)
         except (BoneyardError, glb.GlbError) as error:
             self.report({"ERROR"}, str(error))
             return {"CANCELLED"}
-        common.report_lines(self, lines)
+        messages.report(self)
         count = sum(len(s.motions) for s in arm.data.boneyard.motion_sets)
         self.report({"INFO"}, "%s: %d bones, %d motions" % (arm.name, len(arm.data.bones), count))
         return {"FINISHED"}
@@ -230,6 +160,9 @@ class EXPORT_SCENE_OT_boneyard_omf(bpy.types.Operator, ExportHelper):
                                            "encodings and the bytes of untouched motions come back")
     hq: BoolProperty(name="16-bit translations", default=False,
                      description="--hq: 16-bit translation keys for every keyed bone")
+    through_blender: BoolProperty(name="Every motion through Blender", default=False,
+                                  description="Export every motion with Blender's glTF exporter, not only the "
+                                              "changed ones (untouched keys may then move by one step)")
 
     @classmethod
     def poll(cls, context):
@@ -257,15 +190,17 @@ class EXPORT_SCENE_OT_boneyard_omf(bpy.types.Operator, ExportHelper):
             layout.label(text=str(error), icon="ERROR")
         layout.prop(self, "use_template")
         layout.prop(self, "hq")
+        layout.prop(self, "through_blender")
 
     def execute(self, context):
         try:
             arm = common.armature_for(context, "XRAY")
-            lines = export_xray(context, arm, self.filepath, self.motion_set, self.use_template, self.hq)
+            messages = xray_export.export_xray(context, arm, self.filepath, self.motion_set, self.use_template, self.hq,
+                                            self.through_blender)
         except (BoneyardError, glb.GlbError) as error:
             self.report({"ERROR"}, str(error))
             return {"CANCELLED"}
-        common.report_lines(self, lines)
+        messages.report(self)
         self.report({"INFO"}, "wrote %s" % self.filepath)
         return {"FINISHED"}
 
