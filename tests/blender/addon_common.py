@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+import types
 
 import blender_common as bc
 
@@ -90,3 +91,51 @@ def expect_error(operator, needle, **options):
             bc.fail("expected an error with %r, got: %s" % (needle, error))
         return str(error)
     bc.fail("expected an error with %r, the operator returned %s" % (needle, result))
+
+
+class _Layout:
+    """Stands in for Blender's UI layout (there is none in background mode): records what a panel
+    draws and fails on a property or operator that does not exist."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def _child(self, *args, **kwargs):
+        return _Layout(self.log)
+
+    row = column = box = grid_flow = _child
+
+    def separator(self, *args, **kwargs):
+        pass
+
+    def label(self, text="", **kwargs):
+        self.log.append(("label", text))
+
+    def prop(self, data, attribute, **kwargs):
+        if attribute not in data.bl_rna.properties:
+            bc.fail("the panel draws %s.%s, which does not exist" % (type(data).__name__, attribute))
+        self.log.append(("prop", attribute))
+
+    def operator(self, idname, **kwargs):
+        module, name = idname.split(".")
+        getattr(getattr(bpy.ops, module), name).get_rna_type()  # raises for an unknown operator
+        self.log.append(("operator", idname))
+        return types.SimpleNamespace()
+
+    def template_list(self, list_type, list_id, data, prop, active_data, active_prop, **kwargs):
+        if list_type not in dir(bpy.types) or prop not in data.bl_rna.properties or \
+                active_prop not in active_data.bl_rna.properties:
+            bc.fail("the panel's list %s over %s.%s does not exist" % (list_type, type(data).__name__, prop))
+        self.log.append(("list", prop))
+
+
+def draw_panel(arm):
+    """Draws the add-on's panel for `arm` into a recording layout; returns what it drew."""
+    import boneyard_io.panel as panel  # the installed add-on
+    log = []
+    context = types.SimpleNamespace(object=arm)
+    if not panel.BONEYARD_PT_model.poll(context):
+        bc.fail("the boneyard panel does not show for %s" % arm.name)
+    fake = types.SimpleNamespace(layout=_Layout(log), _draw_motion=panel.BONEYARD_PT_model._draw_motion)
+    panel.BONEYARD_PT_model.draw(fake, context)
+    return log

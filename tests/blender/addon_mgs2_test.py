@@ -61,6 +61,8 @@ def run_model(stem, ext, options):
     joints = original["units"] if ext == ".kms" else original["bones"]
     if len(arm.data.bones) != len(joints):
         bc.fail("%s: %d bones, the model has %d units/joints" % (ext, len(arm.data.bones), len(joints)))
+    if ("label", "format %s, template kept" % ext[1:]) not in ac.draw_panel(arm):
+        bc.fail("%s: the panel does not show the kept template" % ext)
     model = arm.data.boneyard
     if model.game != "MGS2" or model.model_format != ext[1:] or bytes(model["template"]) != open(source, "rb").read():
         bc.fail("%s: the armature does not hold the source and its bytes" % ext)
@@ -87,17 +89,23 @@ def run_model(stem, ext, options):
     gone, new = changed_triangles(original, edited)
     if not gone or len(gone) != len(new):
         bc.fail("%s: moving one vertex changed %d triangles into %d" % (ext, len(gone), len(new)))
-    for old_t, new_t in zip(sorted(gone, key=lambda t: t[:3]), sorted(new, key=lambda t: t[:3])):
-        if old_t[:3] != new_t[:3]:
-            bc.fail("%s: a moved triangle changed unit, texture ids or culling: %s -> %s" % (ext, old_t, new_t))
     moved = set()
-    for t in new:
-        for corner in t[3]:
-            if not any(corner == c for o in mc.triangles(original) for c in o[3]):
-                moved.add(corner[:3])
+    for t in new:  # the same triangle (unit, texture ids, culling, winding) with one corner 10 units away
+        found = False
+        for o in gone:
+            for turn in range(3):  # corners start at the smallest one, which the move may change
+                corners = t[3][turn:] + t[3][:turn]
+                differing = [(a, b) for a, b in zip(o[3], corners) if a != b]
+                if o[:3] == t[:3] and len(differing) == 1 and differing[0][0][3:] == differing[0][1][3:]:
+                    a, b = differing[0]
+                    if abs(sum((x - y) ** 2 for x, y in zip(a[:3], b[:3])) ** 0.5 - MOVE_M * 1000) < 0.05:
+                        moved.add(b[:3])
+                        found = True
+        if not found:
+            bc.fail("%s: triangle %s is not an original one with one corner moved by 10 units" % (ext, t))
     if len(moved) != 1:
         bc.fail("%s: expected one moved corner, found %s" % (ext, sorted(moved)))
-    print("%s: one vertex moved by 10 mm in Blender changed %d triangles (that corner), nothing else"
+    print("%s: one vertex moved by 10 mm in Blender: %d triangles got that corner 10 units away, nothing else changed"
           % (ext, len(gone)))
 
 

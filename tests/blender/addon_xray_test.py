@@ -161,7 +161,12 @@ def turn_bone_30_degrees(action):
 arm = import_model()
 edit_action = next(a for a in ac.motion_actions(arm) if a.boneyard.name == edit_motion)
 turn_bone_30_degrees(edit_action)
+bpy.context.view_layer.objects.active = arm
+bpy.ops.object.mode_set(mode="POSE")  # exporting while posing: the add-on leaves and comes back
 edited_out = export(label + "_edited.omf")
+if bpy.context.mode != "POSE":
+    bc.fail("the export did not return to pose mode (now %s)" % bpy.context.mode)
+bpy.ops.object.mode_set(mode="OBJECT")
 edited = xray_compare.dump(args.cli, edited_out)
 edit = xray_compare.Comparison(original, edited)
 bone_index = next(b["index"] for p in original["parts"] for b in p["bones"] if b["name"] == edit_bone)
@@ -200,6 +205,45 @@ if label == "example":
     if full.rotation["worse"] or full.translation["worse"] or full.field_differences:
         bc.fail("every motion through Blender, against the exact export: %s %s" % (full.summary(), full.field_differences[:5]))
     print("every motion through Blender, against the exact export: " + full.summary())
+
+# 4c. The panel: a duplicated action added as a new motion (its params copied), a motion removed.
+if label == "example":
+    arm = import_model()
+    bpy.context.view_layer.objects.active = arm
+    drawn = ac.draw_panel(arm)
+    for needed in [("list", "motions"), ("prop", "speed"), ("prop", "flag_fx"), ("prop", "bone_or_part"),
+                   ("operator", "boneyard.mark_add"), ("prop", "start")]:
+        if needed not in drawn:
+            bc.fail("the panel does not draw %s: %s" % (needed, drawn))
+    source = next(a for a in ac.motion_actions(arm) if a.boneyard.name == edit_motion)
+    copy = source.copy()
+    copy.name = edit_motion + "_copy"
+    arm.animation_data.action = copy
+    bpy.ops.boneyard.motion_add()
+    motion_set = arm.data.boneyard.motion_sets[0]
+    dropped = next(i for i, ref in enumerate(motion_set.motions) if ref.action.boneyard.name != edit_motion
+                   and ref.action != copy)
+    dropped_name = motion_set.motions[dropped].action.boneyard.name
+    motion_set.active_motion = dropped
+    bpy.ops.boneyard.motion_remove()
+    listed = [ref.action.boneyard.name for ref in motion_set.motions]
+    if listed != [edit_motion, copy.name]:
+        bc.fail("after adding %s and removing %s the motions are %s" % (copy.name, dropped_name, listed))
+    added = xray_compare.dump(args.cli, export(label + "_added.omf"))
+    if [m["name"] for m in added["motions"]] != listed:
+        bc.fail("exported motions %s, expected %s" % ([m["name"] for m in added["motions"]], listed))
+    kept_raw = ac.dump(args.cli, args.out(label + "_added.omf"), raw=True)["motions"][0]
+    if kept_raw != next(m for m in ac.dump(args.cli, omf_source, raw=True)["motions"] if m["name"] == edit_motion):
+        bc.fail("%s changed when a motion was added and another removed" % edit_motion)
+    new_motion, old_motion = added["motions"][1], motion_named(original, edit_motion)
+    same = {k: (old_motion[k], new_motion[k]) for k in ("frames", "speed", "power", "accrue", "falloff", "flags", "marks")}
+    if any(a != b for a, b in same.values()):
+        bc.fail("the copied motion's frames and params differ from %s: %s" % (edit_motion, same))
+    copied = xray_compare.Comparison({"motions": [dict(old_motion, name=copy.name)]}, {"motions": [new_motion]})
+    if copied.rotation["worse"] or copied.translation["worse"]:
+        bc.fail("the copied motion's keys: %s" % copied.summary())
+    print("panel: %s added as a copy of %s (params kept, keys %s), %s removed; %s kept its bytes"
+          % (copy.name, edit_motion, copied.summary().split(";")[0], dropped_name, edit_motion))
 
 # 5. The template lives in the .blend: the sources may go.
 arm = import_model()
