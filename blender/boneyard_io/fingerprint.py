@@ -26,8 +26,9 @@ def _curve_bytes(curve):
                                 ",".join(m.type for m in curve.modifiers))
     interpolation = array("i", bytes(4 * n))
     points.foreach_get("interpolation", interpolation)
-    return (head.encode() + _floats(points, "co", 2 * n) + _floats(points, "handle_left", 2 * n) +
-            _floats(points, "handle_right", 2 * n) + interpolation.tobytes())
+    # Handles shape only Bezier keys, and boneyard's glTF imports as linear keys: a curve whose
+    # interpolation still equals the import's plays the same whatever its handles.
+    return head.encode() + _floats(points, "co", 2 * n) + interpolation.tobytes()
 
 
 def channel_hashes(arm, action):
