@@ -64,9 +64,12 @@ def scene_custom_properties_kept(scene, keys):
                 del scene[k]
 
 
-def imported_armature(before):
-    """The one armature object that Blender's glTF import added (`before`: the objects before)."""
+def imported_armature(before, required=True):
+    """The one armature object that Blender's glTF import added (`before`: the objects before);
+    None for a model without skeleton when not `required`."""
     new = [o for o in bpy.data.objects if o not in before and o.type == "ARMATURE"]
+    if not new and not required:
+        return None
     if len(new) != 1:
         raise BoneyardError("expected one armature from the glTF import, found %d" % len(new))
     return new[0]

@@ -23,7 +23,11 @@ def _allow_numpy_bool():
 
 
 def _supported(operator, options):
-    names = {p.identifier for p in operator.get_rna_type().properties}
+    try:
+        names = {p.identifier for p in operator.get_rna_type().properties}
+    except (AttributeError, KeyError, RuntimeError) as error:
+        raise BoneyardError("Blender's glTF 2.0 add-on is not enabled (Preferences > Add-ons > "
+                            "Import-Export: glTF 2.0 format)") from error
     return {k: v for k, v in options.items() if k in names}
 
 

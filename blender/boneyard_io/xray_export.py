@@ -161,6 +161,11 @@ def _exact_path(context, exe, arm, actions, template_path, tmp, messages):
         animation["extras"] = {"xray": props.motion_extras(action.boneyard, 0)}
         animations.append(animation)
     document["animations"] = animations
+    listed = {_imported_name(a.boneyard) for a in actions}
+    left_out = [name for name in base_by_name if name not in listed]
+    if left_out:
+        messages.warn("%d motions of the original are not exported (removed from the list, or replaced by a later "
+                      "motion ref at import): %s" % (len(left_out), ", ".join(left_out[:6])))
     messages.note("%d of %d motions exported by Blender (changed or new), the others kept from the template"
                  % (through, len(actions)))
     return document, binary

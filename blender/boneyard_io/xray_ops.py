@@ -109,7 +109,10 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
         before = set(bpy.data.objects)
         with common.scene_custom_properties_kept(context.scene, ["xray"]):
             gltf_bridge.import_glb(converted)
-        arm = common.imported_armature(before)
+        arm = common.imported_armature(before, required=bool(xscene.get("motion_sets")))
+        if arm is None:
+            messages.note("a model without skeleton: meshes only, nothing to export as motions")
+            return None, messages
         missing = _store(arm, source, skeleton if is_omf else "", xscene, document.get("animations", []), templates)
     if missing:
         messages.warn("%d animations did not arrive as actions: %s" % (len(missing), ", ".join(missing[:8])))
@@ -140,6 +143,8 @@ class IMPORT_SCENE_OT_boneyard_xray(bpy.types.Operator, ImportHelper):
             self.report({"ERROR"}, str(error))
             return {"CANCELLED"}
         messages.report(self)
+        if arm is None:
+            return {"FINISHED"}
         count = sum(len(s.motions) for s in arm.data.boneyard.motion_sets)
         self.report({"INFO"}, "%s: %d bones, %d motions" % (arm.name, len(arm.data.bones), count))
         return {"FINISHED"}
