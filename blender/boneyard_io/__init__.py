@@ -22,7 +22,8 @@ if "bpy" in locals():  # F8 / script reload: reload the submodules too
 import bpy  # noqa: E402
 from bpy.props import BoolProperty, StringProperty  # noqa: E402
 
-from . import cli, common, glb, gltf_bridge, mgs2_ops, panel, props, xray_ops  # noqa: E402,F401
+from . import (cli, common, fingerprint, glb, gltf_bridge, mgs2_ops, panel, props, xray_export,  # noqa: E402,F401
+               xray_ops)
 
 
 class BoneyardPreferences(bpy.types.AddonPreferences):

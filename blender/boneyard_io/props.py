@@ -158,14 +158,17 @@ def fill_motion(motion, name, extras, set_index):
     motion.extras = json.dumps(extras, ensure_ascii=False, separators=(",", ":"))
 
 
-def motion_extras(motion, set_index):
+def motion_extras(motion, set_index, name=None):
     """The animation extras (`xray` member) for export: what boneyard wrote at import, with every
-    field the panel changed replaced; boneyard's importer reads them over the template's."""
+    field the panel changed replaced; boneyard's importer reads them over the template's. `name`:
+    the motion name to write (default: the panel's)."""
     x = json.loads(motion.extras) if motion.extras else {}
     x["motion_set"] = set_index
-    if motion.name != x.get("name"):
-        x["name"] = motion.name
-        x.pop("name_hex", None)
+    name = motion.name if name is None else name
+    if name != x.get("name"):
+        x["name"] = name
+        for key in ("name_hex", "keys_name", "keys_name_hex"):  # the 0xE copy follows the new name
+            x.pop(key, None)
     if to_u32(motion.flags) != x.get("flags"):
         x["flags"] = to_u32(motion.flags)
         x.pop("flag_words", None)

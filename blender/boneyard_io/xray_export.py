@@ -98,7 +98,7 @@ def scaled_actions(actions):
     return out
 
 
-def _full_path(context, arm, actions, set_index, tmp):
+def _full_path(context, arm, actions, set_index, tmp, names):
     """Every motion from Blender's export; scene extras as boneyard wrote them at import. Blender's
     scale channels are left out (its constant ones would only make boneyard warn)."""
     document, binary, by_action = blender_animations(context, arm, actions, tmp)
@@ -106,8 +106,8 @@ def _full_path(context, arm, actions, set_index, tmp):
     for action in actions:
         animation = by_action[action.name]
         animation["channels"] = [c for c in animation.get("channels", []) if c.get("target", {}).get("path") != "scale"]
-        animation["name"] = action.boneyard.name
-        animation["extras"] = {"xray": props.motion_extras(action.boneyard, set_index)}
+        animation["name"] = names[action.name]
+        animation["extras"] = {"xray": props.motion_extras(action.boneyard, set_index, names[action.name])}
         animations.append(animation)
     document["animations"] = animations
     scene = (document.get("scenes") or [{}])[0]
@@ -117,7 +117,7 @@ def _full_path(context, arm, actions, set_index, tmp):
     return document, binary
 
 
-def _exact_path(context, exe, arm, actions, template_path, tmp, messages):
+def _exact_path(context, exe, arm, actions, template_path, tmp, messages, names):
     """Untouched motions and channels from boneyard's own .glb of the template, changed ones from
     Blender (see the module's docstring)."""
     base_path = os.path.join(tmp, "template.glb")
@@ -135,9 +135,9 @@ def _exact_path(context, exe, arm, actions, template_path, tmp, messages):
     to_blender = [action for action, base, changed in plan if base is None or changed is None or changed]
     if to_blender:
         blender, blender_bin, by_action = blender_animations(context, arm, to_blender, tmp)
-        names = [n.get("name") for n in blender.get("nodes", [])]
-        node_map = {i: base_nodes[name] for i, name in enumerate(names) if name in base_nodes}
-        outside = sorted({names[c["target"]["node"]] for a in by_action.values() for c in a.get("channels", [])
+        node_names = [n.get("name") for n in blender.get("nodes", [])]
+        node_map = {i: base_nodes[name] for i, name in enumerate(node_names) if name in base_nodes}
+        outside = sorted({node_names[c["target"]["node"]] for a in by_action.values() for c in a.get("channels", [])
                           if c["target"].get("node") not in node_map})
         if outside:
             messages.warn("channels on bones the motion file does not have are left out: " + ", ".join(outside[:8]))
@@ -150,15 +150,15 @@ def _exact_path(context, exe, arm, actions, template_path, tmp, messages):
             def keep(node, path, whole=whole, changed=changed):
                 if node not in node_map or path not in CHANNEL_KINDS:
                     return False
-                return whole or (names[node], path) in changed
+                return whole or (node_names[node], path) in changed
 
             copied = glb.append_animation(document, binary, blender, blender_bin, by_action[action.name], node_map, keep)
             if copied["channels"]:
                 animation, through = copied, through + 1
             elif base is None:
                 raise BoneyardError("%s: no keys on the motion file's bones" % action.name)
-        animation["name"] = action.boneyard.name
-        animation["extras"] = {"xray": props.motion_extras(action.boneyard, 0)}
+        animation["name"] = names[action.name]
+        animation["extras"] = {"xray": props.motion_extras(action.boneyard, 0, names[action.name])}
         animations.append(animation)
     document["animations"] = animations
     listed = {_imported_name(a.boneyard) for a in actions}
@@ -189,24 +189,54 @@ def export_xray(context, arm, filepath, set_index=0, use_template=True, hq=False
     if scaled:
         messages.warn("scale keys are not exported (X-Ray motions have no scale): " + ", ".join(scaled[:6]))
     output = common.absolute(filepath)
+    names, renames = _names(actions, bool(template))
     with common.scratch(context) as tmp:
         template_path = None
         if template:
             template_path = os.path.join(tmp, "template.omf")
             common.write_bytes(template_path, template)
         if template_path and not rest and not through_blender:
-            document, binary = _exact_path(context, exe, arm, actions, template_path, tmp, messages)
+            document, binary = _exact_path(context, exe, arm, actions, template_path, tmp, messages, names)
         else:
             if template_path and rest and not through_blender:
                 messages.warn("the rest pose of %d bones changed since the import (%s): every motion goes through "
                              "Blender's export" % (len(rest), ", ".join(rest[:4])))
-            document, binary = _full_path(context, arm, actions, set_index, tmp)
+            document, binary = _full_path(context, arm, actions, set_index, tmp, names)
         patched = os.path.join(tmp, "motions.glb")
         glb.write(patched, document, binary)
-        arguments = ["convert", patched, "-o", output]
+        converted = os.path.join(tmp, "converted.omf") if renames else output
+        arguments = ["convert", patched, "-o", converted]
         if template_path:
             arguments += ["--template", template_path]
         if hq:
             arguments.append("--hq")
         messages.warn(cli.run(exe, *arguments))
+        _rename(exe, converted, renames, output, tmp)
     return messages
+
+
+def _names(actions, with_template):
+    """The name each motion is exported under, and the renames to make afterwards. A motion renamed
+    in the panel is exported under its imported name, so that the template still matches it and
+    keeps its bytes, then renamed by `boneyard omf rename` (which touches only the name)."""
+    names, renames = {}, []
+    for action in actions:
+        motion = action.boneyard
+        imported = _imported_name(motion)
+        if with_template and imported and imported != motion.name:
+            names[action.name] = imported
+            renames.append((imported, motion.name))
+        else:
+            names[action.name] = motion.name
+    return names, renames
+
+
+def _rename(exe, path, renames, output, tmp):
+    """Applies `renames` to the .omf at `path`, writing `output` last: through temporary names
+    first, so that swapped names do not collide."""
+    steps = [(old, "boneyard_rename_%d" % i) for i, (old, _) in enumerate(renames)]
+    steps += [("boneyard_rename_%d" % i, new) for i, (_, new) in enumerate(renames)]
+    for i, (old, new) in enumerate(steps):
+        target = output if i == len(steps) - 1 else os.path.join(tmp, "renamed_%d.omf" % i)
+        cli.run(exe, "omf", "rename", path, old, new, "-o", target)
+        path = target

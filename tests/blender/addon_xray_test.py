@@ -8,7 +8,8 @@ The model and its motion file are laid out as the game does (meshes/...), and:
 1. File > Import X-Ray (.ogf): the scene becomes 30 fps; the armature has the model's bones; each
    motion is an action with the motion's frame count, in file order, with its params and marks.
 2. File > Export X-Ray motions (.omf), nothing edited: the original .omf, byte for byte.
-3. Params, flags and a mark edited in the panel's properties reach the .omf; nothing else changes.
+3. A rename, params, flags and a mark edited in the panel's properties reach the .omf; the renamed
+   motion keeps its keys byte for byte; nothing else changes.
 4. A 30 degree turn keyed on EDIT_BONE in EDIT_MOTION changes exactly that bone's rotation keys of
    that motion (by 30 degrees); every other record and motion keeps its bytes. With every motion
    through Blender's exporter instead, the keys stay within Blender's float noise of that.
@@ -127,8 +128,19 @@ if supports_marks:
     mark = param_motion.marks[-1]
     mark.name = "Right"
     mark.intervals[0].start, mark.intervals[0].end = 0.0, 1.0 / 30
+new_name = param_name + "_renamed"
+param_motion.name = new_name
 params_out = export(label + "_params.omf")
 after = xray_compare.dump(args.cli, params_out)
+if [m["name"] for m in after["motions"]] != [new_name if m["name"] == param_name else m["name"] for m in original["motions"]]:
+    bc.fail("the rename in the panel: motions %s" % [m["name"] for m in after["motions"]])
+raw_renamed = next(m for m in ac.dump(args.cli, params_out, raw=True)["motions"] if m["name"] == new_name)
+raw_original = next(m for m in ac.dump(args.cli, omf_source, raw=True)["motions"] if m["name"] == param_name)
+if raw_renamed["bones"] != raw_original["bones"]:
+    bc.fail("renaming %s in the panel changed its keys" % param_name)
+for m in after["motions"]:
+    if m["name"] == new_name:
+        m["name"] = param_name  # compared below under the old name
 changed = motion_named(after, param_name)
 if abs(changed["speed"] - 1.25) > 1e-6 or abs(changed["falloff"] - 0.5) > 1e-6 or changed["flags"] != edited_flags:
     bc.fail("panel edits did not reach the .omf: %s" % {k: changed[k] for k in ("speed", "falloff", "flags")})
@@ -140,8 +152,8 @@ comparison = xray_compare.Comparison(original, after)
 others = [d for d in comparison.field_differences if not d.startswith(param_name + ".")]
 if others or comparison.changed_bones or comparison.translation["worse"] or comparison.translation["one_step"]:
     bc.fail("the panel edit of %s changed more: %s %s" % (param_name, others[:5], comparison.summary()))
-print("panel edit of %s: speed, falloff, flags%s reached the .omf, nothing else changed"
-      % (param_name, " and a mark" if supports_marks else ""))
+print("panel edit of %s: renamed (keys kept byte for byte), speed, falloff, flags%s reached the .omf, "
+      "nothing else changed" % (param_name, " and a mark" if supports_marks else ""))
 
 
 # 4. A 30 degree turn of one bone in one motion.
