@@ -29,6 +29,13 @@ def _active_motion(model):
     return ref, ref.action
 
 
+def _params_version(model, motion):
+    try:
+        return int(json.loads(model.scene_extras or "{}")["motion_sets"][motion.motion_set]["params_version"])
+    except (ValueError, IndexError, KeyError, TypeError):
+        return 4
+
+
 def _part_or_bone(model, motion):
     """What bone_or_part names: a bone part for a cycle, the start bone for an FX."""
     if motion.bone_or_part == props.NO_BONE_OR_PART:
@@ -276,6 +283,9 @@ class BONEYARD_PT_model(bpy.types.Panel):
         row.prop(motion, "bone_or_part")
         row.label(text=_part_or_bone(model, motion))
         box = layout.box()
+        if _params_version(model, motion) < 4:
+            box.label(text="Marks: this file's params version %d has none" % _params_version(model, motion))
+            return
         row = box.row()
         row.label(text="Marks (seconds)")
         row.operator("boneyard.mark_add", icon="ADD", text="")
