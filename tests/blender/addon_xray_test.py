@@ -281,4 +281,8 @@ print("broken file: reported %s" % message.strip().splitlines()[0][:160])
 bpy.context.preferences.addons[ac.MODULE].preferences.boneyard_path = args.out("no_such_boneyard")
 message = ac.expect_error(bpy.ops.import_scene.boneyard_xray, "boneyard executable not found", filepath=omf_source)
 print("wrong executable: reported %s" % message.strip().splitlines()[0][:160])
+# Disabling the add-on unregisters everything it registered.
+bpy.ops.preferences.addon_disable(module=ac.MODULE)
+if hasattr(bpy.types, "BONEYARD_PT_model") or hasattr(bpy.types.Action, "boneyard"):
+    bc.fail("disabling the add-on left its panel or properties registered")
 print("addon xray %s: ok" % label)
