@@ -16,9 +16,7 @@ def _allow_numpy_bool():
         import numpy
     except ImportError:
         return
-    try:
-        numpy.bool  # noqa: B018
-    except AttributeError:
+    if "bool" not in vars(numpy):  # not getattr: numpy 1.24 warns when asked for numpy.bool
         numpy.bool = bool
 
 
