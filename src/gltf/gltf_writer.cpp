@@ -32,7 +32,7 @@ struct PrimitiveAccessors {
   std::vector<std::size_t> uvs;
 };
 
-constexpr std::uint32_t kFloat = 5126, kUnsignedShort = 5123, kUnsignedInt = 5125;
+constexpr std::uint32_t kFloat = 5126, kShort = 5122, kUnsignedShort = 5123, kUnsignedInt = 5125;
 constexpr std::uint32_t kArrayBuffer = 34962, kElementArrayBuffer = 34963;
 
 }  // namespace
@@ -48,9 +48,6 @@ struct Encoding::State {
 
   std::vector<float> ibm;  // inverse bind matrices (the buffer copies them from here)
   std::optional<std::size_t> ibm_accessor;
-  // Key times are shared across animations when equal (every 30 fps timeline of k keys is); the
-  // buffer copies the shared times from these keys.
-  std::map<std::vector<float>, std::size_t> time_accessor;
   std::vector<std::vector<std::size_t>> timeline_acc, channel_acc;
   std::vector<std::vector<PrimitiveAccessors>> mesh_acc;
   std::vector<std::vector<std::uint16_t>> short_indices;  // u32 indices narrowed where they fit
@@ -92,8 +89,12 @@ void Encoding::State::lay_out_inverse_bind_matrices() {
   ibm_accessor = L.add_array(ibm.data(), ibm.size() * 4, n, "MAT4", kFloat, 0);
 }
 
+// Key times, then outputs by kind: 3-float, 4-float and normalised 4-short (rotations that carry
+// their stored integers). Equal arrays share one accessor (SharedAccessors).
 void Encoding::State::lay_out_animations() {
-  const std::uint32_t times_view = L.add_view(), vec3_view = L.add_view(), vec4_view = L.add_view();
+  const std::uint32_t times_view = L.add_view(), vec3_view = L.add_view(), vec4_view = L.add_view(),
+                      short4_view = L.add_view();
+  SharedAccessors shared(L);
   timeline_acc.resize(sc.animations.size());
   channel_acc.resize(sc.animations.size());
   for (std::size_t a = 0; a < sc.animations.size(); ++a) {
@@ -108,22 +109,22 @@ void Encoding::State::lay_out_animations() {
         timeline_acc[a].push_back(0);
         continue;
       }
-      auto [it, inserted] = time_accessor.try_emplace(t.times, L.accessors.size());
-      if (inserted) {
-        AccessorInfo info{times_view, L.reserve(times_view, t.times.size() * 4), t.times.size(), "SCALAR"};
-        info.minmax = 1;
-        if (!t.times.empty()) info.min[0] = t.times.front(), info.max[0] = t.times.back();
-        L.add_accessor(info);
-        L.copies.push_back({times_view, info.offset, it->first.data(), t.times.size() * 4});
-      }
-      timeline_acc[a].push_back(it->second);
+      AccessorInfo info{times_view, 0, t.times.size(), "SCALAR"};
+      info.minmax = 1;
+      if (!t.times.empty()) info.min[0] = t.times.front(), info.max[0] = t.times.back();
+      timeline_acc[a].push_back(shared.get(times_view, info, t.times.data(), t.times.size() * 4));
     }
     for (const auto& ch : anim.channels) {
       const bool rot = ch.path == scene::Channel::Path::rotation;
-      const std::uint32_t view = rot ? vec4_view : vec3_view;
-      const std::size_t at = L.reserve(view, ch.values.size() * 4);
-      channel_acc[a].push_back(L.add_accessor({view, at, ch.values.size() / (rot ? 4 : 3), rot ? "VEC4" : "VEC3"}));
-      L.copies.push_back({view, at, ch.values.data(), ch.values.size() * 4});
+      const std::size_t width = rot ? 4 : 3;
+      if (rot && !ch.shorts.empty()) {
+        AccessorInfo info{short4_view, 0, ch.shorts.size() / 4, "VEC4", kShort};
+        info.normalized = true;
+        channel_acc[a].push_back(shared.get(short4_view, info, ch.shorts.data(), ch.shorts.size() * 2));
+        continue;
+      }
+      const AccessorInfo info{rot ? vec4_view : vec3_view, 0, ch.values.size() / width, rot ? "VEC4" : "VEC3"};
+      channel_acc[a].push_back(shared.get(info.view, info, ch.values.data(), ch.values.size() * 4));
     }
   }
 }
@@ -345,7 +346,7 @@ void Encoding::State::json_animations() {
       j.num(std::uint64_t{timeline_acc[a][anim.channels[c].timeline]});
       j.raw(",\"output\":");
       j.num(std::uint64_t{channel_acc[a][c]});
-      j.raw(",\"interpolation\":\"LINEAR\"}");
+      j.raw("}");  // interpolation LINEAR is the default
     }
     j.raw("],\"channels\":[");
     for (std::size_t c = 0; c < anim.channels.size(); ++c) {
@@ -382,6 +383,7 @@ void Encoding::State::json_accessors() {
     j.raw(",\"type\":\"");
     j.raw(info.type);
     j.raw("\"");
+    if (info.normalized) j.raw(",\"normalized\":true");
     if (info.minmax) {
       j.raw(",\"min\":["), j.floats(info.min.data(), info.minmax);
       j.raw("],\"max\":["), j.floats(info.max.data(), info.minmax), j.raw("]");

@@ -96,6 +96,7 @@ void convert_one(BatchItem& item, const BatchOptions& o) {
     return;
   }
   XrayExportOptions x{item.input, meshes_root_for(item.input, o), {}, o.textures, item.output, o.keep_going};
+  x.motions = {o.float_rotations, o.motions};
   Result<scene::Scene> sc = Finding{};
   if (lower_ext(item.input) == ".ogf") {
     sc = checked_scene<OgfFile>(read_ogf(data), o, item,
