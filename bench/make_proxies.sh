@@ -5,13 +5,15 @@
 #    corpus) of every sample model and motion, each copy a game tree whose meshes/ folder holds
 #    the models where their motion refs point, plus the standalone .omf files;
 #  * OUT/hands.omf: the 42-bone hands motions (wpn_hand_knife_hud_animation.omf, 18 motions)
-#    merged with themselves (`omf merge --rename-clashes`) 154 times: 2,772 motions, the size of a
-#    hands model that references every HUD animation (2,760 motions).
+#    merged (`omf merge --rename-clashes`) from 154 variants whose key values differ
+#    (bench/vary_omf.py; held values repeat as often as in the real model): 2,772 motions, the size
+#    of a hands model that references every HUD animation (2,760 motions).
 # Usage: bench/make_proxies.sh BONEYARD SAMPLES_DIR OUT [COPIES]
 set -euo pipefail
 cli=$1 samples=$2/xray out=$3 copies=${4:-164}
 rm -rf "$out"
 mkdir -p "$out/corpus"
+[ "$copies" -gt 0 ] || copies=0
 
 one_copy() {  # dir
   local m=$1/meshes
@@ -42,7 +44,11 @@ one_copy() {  # dir
 for ((i = 0; i < copies; ++i)); do one_copy "$(printf '%s/corpus/c%03d' "$out" "$i")"; done
 
 knife=$samples/cop/wpn_hand_knife_hud_animation.omf
+mkdir -p "$out/variants"
 args=()
-for ((i = 0; i < 154; ++i)); do args+=("$knife"); done
+for ((i = 1; i <= 154; ++i)); do
+  python3 "$(dirname "$0")/vary_omf.py" "$knife" "$out/variants/knife_$i.omf" "$i"
+  args+=("$out/variants/knife_$i.omf")
+done
 "$cli" omf merge "${args[@]}" -o "$out/hands.omf" --rename-clashes >/dev/null
 echo "corpus: $(find "$out/corpus" -type f | wc -l) files, $(du -sb "$out/corpus" | cut -f1) bytes; hands.omf: $("$cli" omf list "$out/hands.omf" | wc -l) lines"
