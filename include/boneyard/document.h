@@ -68,8 +68,10 @@ enum ConvertOption : unsigned {
   kOptHq = 1u << 8,           // --hq
   kOptNames = 1u << 9,        // --names (OpenOptions::names)
   kOptNMats = 1u << 10,       // --n-mats: MGS2 .evm n_mats reading
+  kOptFloatRotations = 1u << 11,  // --float-rotations: X-Ray to glTF
+  kOptMotions = 1u << 12,         // --motions GLOB: X-Ray to glTF
 };
-inline constexpr unsigned kOptLast = kOptNMats;
+inline constexpr unsigned kOptLast = kOptMotions;
 // The CLI spelling of one ConvertOption bit ("--layout").
 std::string_view convert_option_name(unsigned option);
 // "--template, --layout, --scale": the options among `options`, or "none".

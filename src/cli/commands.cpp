@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "boneyard/batch.h"
 #include "boneyard/document.h"
 #include "boneyard/file_io.h"
 #include "boneyard/json_writer.h"
@@ -75,7 +76,7 @@ CLI::Validator positive_scale() {
 }
 
 // What `convert --recursive` reads besides -o and --jobs: the batch is X-Ray models to glTF.
-constexpr unsigned kBatchOptions = kOptMeshes | kOptTextures | kOptKeepGoing;
+constexpr unsigned kBatchOptions = kOptMeshes | kOptTextures | kOptKeepGoing | kOptFloatRotations | kOptMotions;
 
 // The ConvertOption bits of the options given on the command line.
 unsigned given_convert_options(const CLI::App& cmd) {
@@ -234,6 +235,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   auto force = std::make_shared<bool>(false);
   auto recursive = std::make_shared<bool>(false);
   auto jobs = std::make_shared<unsigned>(0);
+  auto float_rotations = std::make_shared<bool>(false);
+  auto motions = std::make_shared<std::vector<std::string>>();
   cmd->add_option("input", *in, "Input file (a folder with --recursive)")->required();
   cmd->add_option("-o,--output", *out, "Output file (a folder with --recursive)")->required();
   cmd->add_option("--skeleton", *skeleton, "X-Ray .omf <-> glTF: the .ogf whose skeleton plays the motions");
@@ -246,6 +249,11 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
   cmd->add_option("--textures", *textures,
                   "X-Ray .ogf, MGS2 .kms/.evm to glTF: folder with <texture>.png images (URIs relative to -o)");
+  cmd->add_flag("--float-rotations", *float_rotations,
+                "X-Ray to glTF: rotations as normalised floats instead of the stored 16-bit components");
+  cmd->add_option("--motions", *motions,
+                  "X-Ray to glTF: export only the motions whose name matches GLOB (* and ?, ignoring case; repeatable)")
+      ->type_name("GLOB");
   cmd->add_flag("--keep-going", *keep_going, "X-Ray .ogf to glTF: leave out broken meshes (warned) instead of failing");
   cmd->add_flag("--force", *force, "Convert even when validate finds errors in the input (says so on stderr)");
   cmd->add_flag("-r,--recursive", *recursive, "X-Ray: convert every .ogf (with its motions) and unreferenced .omf "
@@ -263,7 +271,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   add_names_option(*cmd, *common);
   add_allow_outside_uris_option(*cmd, common->allow_outside_uris);
   cmd->callback([cmd, in, out, common, target_layout, skeleton, meshes, template_file, hq, recursive, jobs, textures,
-                 keep_going, force, scale, n_mats, &exit_code] {
+                 keep_going, force, scale, n_mats, float_rotations, motions, &exit_code] {
     InterruptScope interruptible;  // SIGINT/SIGTERM: stop at a safe point, leave no temporary file
     const unsigned given = given_convert_options(*cmd);
     if (*recursive) {
@@ -274,8 +282,17 @@ void add_convert_command(CLI::App& app, int& exit_code) {
         exit_code = kExitUsage;
         return;
       }
-      exit_code =
-          std::max(exit_code, run_batch_convert(*in, *out, *meshes, ".glb", *jobs, *textures, *keep_going, *force));
+      BatchOptions batch;
+      batch.input_dir = *in;
+      batch.output_dir = *out;
+      batch.meshes_root = *meshes;
+      batch.threads = *jobs;
+      batch.textures = *textures;
+      batch.keep_going = *keep_going;
+      batch.force = *force;
+      batch.float_rotations = *float_rotations;
+      batch.motions = *motions;
+      exit_code = std::max(exit_code, run_batch_convert(std::move(batch)));
       return;
     }
     if (cmd->count("--jobs") > 0) {
@@ -306,7 +323,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     Diagnostics warnings;
     options.input = *in;
     options.output = *out;
-    options.xray = {*skeleton, *meshes, *textures, *keep_going, *template_file, *hq};
+    options.xray = {*skeleton, *meshes, *textures, *keep_going, *template_file, *hq, *float_rotations, *motions};
     options.mgs2 = {*target_layout, *scale, *template_file, *textures, *n_mats};
     options.warnings = &warnings;
     if (auto fits = doc->check_convert_options(ext, given, options); !fits) {

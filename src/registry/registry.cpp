@@ -60,9 +60,9 @@ const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
   return best;
 }
 
-constexpr std::array<std::string_view, 11> kOptionNames = {"--layout",   "--input-layout", "--skeleton", "--meshes",
-                                                           "--textures", "--keep-going",   "--template", "--scale",
-                                                           "--hq",       "--names",        "--n-mats"};
+constexpr std::array<std::string_view, 13> kOptionNames = {
+    "--layout", "--input-layout", "--skeleton", "--meshes", "--textures",        "--keep-going", "--template",
+    "--scale",  "--hq",           "--names",    "--n-mats", "--float-rotations", "--motions"};
 
 }  // namespace
 
