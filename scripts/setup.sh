@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
-          libcli11-dev nlohmann-json3-dev libtinygltf-dev zlib1g-dev
+          libcli11-dev nlohmann-json3-dev libtinygltf-dev libdeflate-dev zlib1g-dev
           libgtest-dev libgmock-dev libbenchmark-dev
           blender python3-numpy  # blender: the round trip users make through a DCC tool (tests/blender)
           assimp-utils  # a third independent glTF reader in tests/gltf/run_external_checks.sh
