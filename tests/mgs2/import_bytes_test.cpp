@@ -65,5 +65,21 @@ TEST_F(Mgs2ImportBytes, EvmFromPlainGltfAndFromItsExport) {
   EXPECT_TRUE(again == evm) << fnv1a(again);
 }
 
+// Ties everywhere (tests/support/mgs2_character.h, mgs2_tangle): palettes that overflow 8 joints,
+// triangles whose unit is a close call, directed edges shared by several triangles; our exports of
+// the results come back to the same bytes (stored weights of up to 4 joints checked per vertex).
+TEST(Mgs2ImportBytesTangle, KmsAndEvmFromPlainGltfAndFromTheirExports) {
+  Diagnostics w;
+  const scene::Scene plain = via_glb(mgs2_tangle(), w);
+  const auto kms = to_model(plain, ".kms"), evm = to_model(plain, ".evm");
+  EXPECT_EQ(fnv1a(kms), "64720 bytes, fnv1a 940b5add167aff07");
+  EXPECT_EQ(fnv1a(evm), "91888 bytes, fnv1a f91b13d5d1d99faa");
+  auto k = mgs2::read_kms(Bytes(kms.data(), kms.size()));
+  auto e = mgs2::read_evm(Bytes(evm.data(), evm.size()));
+  ASSERT_TRUE(k.ok() && e.ok());
+  EXPECT_TRUE(to_model(via_glb(mgs2::kms_to_scene(k.value(), {}, w).value(), w), ".kms") == kms);
+  EXPECT_TRUE(to_model(via_glb(mgs2::evm_to_scene(e.value(), {}, w).value(), w), ".evm") == evm);
+}
+
 }  // namespace
 }  // namespace boneyard::test
