@@ -9,6 +9,7 @@
 #include <map>
 
 #include "boneyard/limits.h"
+#include "gltf_json_parse.h"
 #include "gltf_reader_internal.h"
 
 namespace boneyard::gltf {
@@ -141,7 +142,7 @@ std::optional<Finding> parse(Bytes bytes, const std::filesystem::path& base_dir,
     }
     if (json_text.data() == nullptr) return error("glb", "no JSON chunk", "a JSON chunk first", "none");
   }
-  m.json = Json::parse(json_text.begin(), json_text.end(), nullptr, false);
+  m.json = parse_json(std::string_view(reinterpret_cast<const char*>(json_text.data()), json_text.size()));
   if (m.json.is_discarded() || !m.json.is_object()) return error("glTF", "cannot parse the glTF JSON", "valid JSON", "parse error");
   const Json* asset = member(m.json, "asset");
   if (!asset || string_of(*asset, "version").rfind("2.", 0) != 0)
