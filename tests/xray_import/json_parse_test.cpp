@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "boneyard/gltf_read.h"
 #include "gltf/gltf_json_parse.h"
+#include "scene/extras_json.h"
 
 namespace boneyard::test {
 namespace {
@@ -148,6 +150,31 @@ TEST(GltfJsonParse, BadInputDeepNestingAroundALongString) {
   EXPECT_EQ((*inner)[0].get<std::string>(), kLong);
   EXPECT_TRUE(gltf::detail::parse_json(std::string(kDepth, '[') + '"' + kLong + '"').is_discarded());
   EXPECT_TRUE(gltf::detail::parse_json(std::string(kDepth, '{')).is_discarded());
+}
+
+// The reader gives a mesh's extras away to the scene when one node instantiates it; a mesh that
+// two nodes share must bring its extras to both.
+TEST(GltfJsonParse, MeshSharedByTwoNodesKeepsItsExtrasInBoth) {
+  const std::string gltf = R"({"asset": {"version": "2.0"},
+ "nodes": [{"mesh": 0}, {"mesh": 0}, {"mesh": 1}],
+ "meshes": [{"extras": {"m": "shared"}, "primitives": [{"attributes": {"POSITION": 0}, "extras": {"p": [1, 2]}}]},
+            {"extras": {"m": "own"}, "primitives": [{"attributes": {"POSITION": 0}, "extras": {"p": [3]}}]}],
+ "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"}],
+ "bufferViews": [{"buffer": 0, "byteLength": 36}],
+ "buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]})";
+  Diagnostics w;
+  gltf::ReadOptions o;
+  o.require_animations = false;
+  auto s = gltf::read(Bytes(reinterpret_cast<const std::uint8_t*>(gltf.data()), gltf.size()), {}, o, w);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_EQ(s.value().meshes.size(), 3u);
+  const std::string want[3][2] = {{R"({"m":"shared"})", R"({"p":[1,2]})"}, {R"({"m":"shared"})", R"({"p":[1,2]})"},
+                                  {R"({"m":"own"})", R"({"p":[3]})"}};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(s.value().meshes[i].extras.text(), want[i][0]) << "mesh of node " << i;
+    ASSERT_EQ(s.value().meshes[i].primitives.size(), 1u);
+    EXPECT_EQ(s.value().meshes[i].primitives[0].extras.text(), want[i][1]) << "primitive of node " << i;
+  }
 }
 
 }  // namespace
