@@ -201,6 +201,7 @@ Item make_item(const Document& doc, std::string name, const ItemOptions& options
   convert.output = std::filesystem::path(options.input).replace_extension(".glb");
   convert.xray.skeleton = options.skeleton;
   convert.xray.meshes_root = options.meshes_root;
+  convert.xray.textures = convert.mgs2.textures = options.textures;
   convert.warnings = &warnings;
   auto glb = convert_in_memory(doc, ".glb", convert);
   for (auto& f : warnings.findings())
