@@ -40,8 +40,10 @@ int run_texture(const TextureArgs& a) {
   }
   std::error_code ec;
   const fs::path out(a.output);
+  // One file to a name with an extension: that file (an unknown extension is an error below);
+  // otherwise -o is a folder.
   const bool one_file = a.inputs.size() == 1 && !fs::is_directory(a.inputs[0], ec) && !fs::is_directory(out, ec) &&
-                        is_texture_file_name(out);
+                        out.has_extension();
   if (one_file) {
     if (same_file(a.inputs[0], out)) {
       std::fprintf(stderr, "%s: refusing to overwrite the input file; choose another output\n", a.output.c_str());
