@@ -136,10 +136,11 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
       auto png = cache.get(*file);
       if (!png) {
         if (!reported[key]) {
-          Finding f = png.error();
+          const Finding& f = png.error();
+          std::string why = f.message;
+          if (!f.io) why += " at byte " + std::to_string(f.offset) + (f.path.empty() ? "" : " in " + f.path);
           warnings.add(Severity::warning, ref.offset, ref.origin,
-                       "texture " + file->string() + " not used (material left untextured): " + format_finding(f, file->filename().string()),
-                       {}, {});
+                       "texture " + file->string() + " not used (material left untextured): " + why, f.expected, f.found);
         }
         reported[key] = true;
         continue;

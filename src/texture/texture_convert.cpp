@@ -29,6 +29,7 @@ struct Source {
   std::optional<DdsFile> dds;
   std::optional<CtxrFile> ctxr;
   std::optional<PngFile> png;
+  Diagnostics notes;  // the reader's findings: the cause when a level cannot be decoded
 };
 
 Result<Source> parse(std::shared_ptr<const FileData> file, std::string_view ext) {
@@ -41,13 +42,13 @@ Result<Source> parse(std::shared_ptr<const FileData> file, std::string_view ext)
   s.file = file;
   switch (*kind) {
     case TextureKind::dds: {
-      auto d = read_dds(file);
+      auto d = read_dds(file, &s.notes);
       if (!d) return d.error();
       s.dds = std::move(d).value();
       break;
     }
     case TextureKind::ctxr: {
-      auto c = read_ctxr(file);
+      auto c = read_ctxr(file, &s.notes);
       if (!c) return c.error();
       s.ctxr = std::move(c).value();
       break;
@@ -62,8 +63,7 @@ Result<Source> parse(std::shared_ptr<const FileData> file, std::string_view ext)
   return s;
 }
 
-// One image of the source (level `mip`, face `face`).
-Result<Image> image_of(const Source& s, unsigned face, unsigned mip) {
+Result<Image> decode(const Source& s, unsigned face, unsigned mip) {
   switch (s.kind) {
     case TextureKind::dds: return decode_dds(*s.dds, face, mip);
     case TextureKind::ctxr: return decode_ctxr(*s.ctxr, mip);
@@ -73,6 +73,16 @@ Result<Image> image_of(const Source& s, unsigned face, unsigned mip) {
       return s.png->image;
   }
   return Finding{};
+}
+
+// One image of the source (level `mip`, face `face`). When it cannot be decoded, the reader's
+// first error says why (a truncated level, an unknown FourCC) better than "not stored".
+Result<Image> image_of(const Source& s, unsigned face, unsigned mip) {
+  auto im = decode(s, face, mip);
+  if (im) return im;
+  for (const auto& f : s.notes.findings())
+    if (f.severity == Severity::error) return f;
+  return im;
 }
 
 // Six faces in a horizontal cross, 4 faces wide and 3 high, as stored (no face is turned):
