@@ -33,6 +33,14 @@ std::optional<fs::path> find_entry(const fs::path& dir, const std::string& name,
 
 std::string stem_of(const fs::path& p) { return p.stem().string(); }
 
+// The motion file a ref found, relative to the model's folder ('/' separators), else absolute:
+// tools that keep the original (the Blender add-on's export template) find it without repeating
+// the engine's lookup.
+std::string path_from_model(const fs::path& file, const fs::path& model) {
+  const fs::path relative = fs::absolute(file).lexically_relative(fs::absolute(model).parent_path());
+  return relative.empty() ? fs::absolute(file).generic_string() : relative.generic_string();
+}
+
 }  // namespace
 
 fs::path default_meshes_root(const fs::path& ogf_path) {
@@ -157,6 +165,7 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
           f.path = file.string() + " " + f.path;
           return f;
         }
+        json_of(s.extras)["xray"]["motion_sets"].back()["file"] = path_from_model(file, o.input);
       }
     }
   } else if (ogf.motions) {

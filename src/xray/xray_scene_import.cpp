@@ -156,7 +156,9 @@ class OmfImporter {
       if (auto e = import_motion(a)) return *e;
     st_.motions = keys_out_.size();
     warn_summaries();
-    return assemble();
+    OmfFile out = assemble();
+    drop_marks_the_version_cannot_hold(out);
+    return out;
   }
 
  private:
@@ -416,6 +418,24 @@ class OmfImporter {
                     "no params in the glTF or a template: defaults used (speed 1, power 1, accrue 2, falloff 2, flags 0, all parts)",
                     "", std::to_string(default_motions_.size()) + " motion(s): " + list);
     }
+  }
+
+  // Params versions below 4 store no marks (the writer leaves them out): marks from the extras
+  // are dropped with a warning naming the motions, as `omf retarget` does.
+  void drop_marks_the_version_cannot_hold(OmfFile& out) {
+    auto& p = out.motions.params;
+    if (p.version >= 4) return;
+    std::string names;
+    std::size_t count = 0;
+    for (auto& m : p.motions)
+      if (!m.marks.empty()) {
+        if (count++ < 8) names += (names.empty() ? "" : ", ") + cp1251_to_utf8(m.name);
+        m.marks.clear();
+      }
+    if (count > 0)
+      warnings_.add(Severity::warning, 0, "0xF marks",
+                    "params version " + std::to_string(p.version) + " stores no marks: left out", "params version 4",
+                    std::to_string(count) + " motion(s) with marks: " + names);
   }
 
   // Whether the template holds exactly these motions, each matched once.

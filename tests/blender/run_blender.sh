@@ -14,6 +14,10 @@ if ! /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
 fi
 rm -rf "$scratch"
 mkdir -p "$scratch"
+# Blender's user folders inside the scratch folder: installing an add-on (addon_install) or saving
+# preferences never touches the user's own Blender, and parallel tests never share one.
+export BLENDER_USER_CONFIG="$scratch/blender_user/config" BLENDER_USER_SCRIPTS="$scratch/blender_user/scripts"
+export BLENDER_USER_DATAFILES="$scratch/blender_user/datafiles"
 shift
 # --python-exit-code: without it Blender exits 0 even when the script raises.
 exec blender -b --factory-startup --python-exit-code 3 --python "$script" -- "$@"

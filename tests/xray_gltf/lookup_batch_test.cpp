@@ -64,6 +64,12 @@ TEST(MotionLookup, LaterRefWinsAndMissingRefsAreWarnings) {
   EXPECT_EQ(sc->animations[1].name, "walk");
   EXPECT_FLOAT_EQ(json_of(sc->animations[1].extras).at("xray").at("speed").get<float>(), 7.0f);
   EXPECT_EQ(json_of(sc->animations[1].extras).at("xray").at("motion_set"), 1u);
+  // Each set names the file its ref found, relative to the model's folder (the Blender add-on
+  // keeps that file as its export template).
+  const auto& sets = json_of(sc->extras).at("xray").at("motion_sets");
+  ASSERT_EQ(sets.size(), 2u);
+  EXPECT_EQ(sets[0].at("file"), "../anims/first.omf");
+  EXPECT_EQ(sets[1].at("file"), "../anims/second.omf");
   ASSERT_EQ(warnings.count(Severity::warning), 1u);
   const auto& missing = warnings.findings()[0];
   EXPECT_NE(missing.message.find("not found"), std::string::npos);

@@ -109,6 +109,37 @@ TEST(DccRoundTrip, FloatNoiseOnConstantChannelsStaysConstant) {
   EXPECT_TRUE(out->motions.motions[1].bones[1].translation_keyed());
 }
 
+// Marks that a tool put in the extras (the Blender add-on's panel) cannot go into a params
+// version 3 file: left out with one warning naming the motion, the file otherwise the template's.
+TEST(DccRoundTrip, MarksForAVersion3TemplateAreLeftOutWithAWarning) {
+  OmfSpec spec = two_bone_spec(10);
+  spec.version = 3;
+  const auto bytes = omf_bytes(spec);
+  auto omf = xray::read_omf(FileData::from_vector(bytes));
+  ASSERT_TRUE(omf);
+  auto glb = export_glb(omf->motions, nullptr);
+  ASSERT_TRUE(glb);
+  Diagnostics rw;
+  auto sc = read_glb(*glb, rw);
+  ASSERT_TRUE(sc);
+  ASSERT_EQ(sc->animations[1].name, "move");
+  json_of(sc->animations[1].extras)["xray"]["marks"] =
+      nlohmann::json::parse(R"([{"name": "Left", "intervals": [[0.0, 0.1]]}])");
+  xray::ImportOptions o;
+  o.template_omf = &omf.value();
+  Diagnostics w;
+  auto out = xray::scene_to_omf(*sc, o, w);
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(xray::write_omf(out.value()), bytes);
+  std::size_t said = 0;
+  for (const auto& f : w.findings())
+    if (f.message.find("stores no marks") != std::string::npos) {
+      ++said;
+      EXPECT_NE(f.found.find("move"), std::string::npos) << f.found;
+    }
+  EXPECT_EQ(said, 1u);
+}
+
 TEST(DccRoundTrip, TemplateEncodingsSurviveNoiseAndChangesAreCounted) {
   Exported e = export_and_strip(20);
   add_noise(e.scene, 6.3e-7f);

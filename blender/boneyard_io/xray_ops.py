@@ -1,0 +1,213 @@
+"""File > Import "X-Ray model/motions (.ogf/.omf)" and File > Export "X-Ray motions (.omf)".
+
+Import: boneyard converts the file to a temporary .glb; Blender's glTF importer reads it into a
+30 fps scene with the joint frames the file has; the add-on keeps the source, a copy of each
+motion file (the template), the glTF scene extras and every motion's params and marks.
+Export: xray_export.py."""
+import os
+
+import bpy
+from bpy.props import BoolProperty, IntProperty, StringProperty
+from bpy_extras.io_utils import ExportHelper, ImportHelper
+
+from . import cli, common, fingerprint, glb, gltf_bridge, props, xray_export
+from .cli import BoneyardError
+
+FPS = 30  # X-Ray motions are sampled at 30 frames per second
+
+
+def _is_omf(path):
+    """.omf by extension, else by content (an .omf starts with chunk 0xE, an .ogf with 0x1)."""
+    if path.lower().endswith((".omf", ".ogf")):
+        return path.lower().endswith(".omf")
+    head = common.read_bytes(path, "file")[:4]
+    return head == b"\x0e\x00\x00\x00"
+
+
+def _templates(exe, source, is_omf, sets, tmp):
+    """(file, bytes) per motion set: the .omf itself; an .ogf's refs as boneyard found them
+    (`file` in the scene extras); an .ogf's embedded motions as boneyard extracts them."""
+    if is_omf:
+        return [(source, common.read_bytes(source, "motion file"))]
+    out = []
+    for index, motion_set in enumerate(sets):
+        if motion_set.get("source") == "embedded":
+            extracted = os.path.join(tmp, "embedded_%d.omf" % index)
+            cli.run(exe, "convert", source, "-o", extracted)
+            out.append(("", common.read_bytes(extracted, "extracted motions")))
+        elif motion_set.get("file"):
+            path = os.path.normpath(os.path.join(os.path.dirname(source), motion_set["file"]))
+            out.append((path, common.read_bytes(path, "motion file")))
+        else:
+            raise BoneyardError("boneyard did not say which file motion ref %s came from (update boneyard)"
+                                % motion_set.get("source"))
+    return out
+
+
+def _set_scene_fps(scene):
+    """X-Ray keys land on whole frames only at 30 fps; returns the previous rate when it changed."""
+    before = scene.render.fps / scene.render.fps_base
+    if scene.render.fps == FPS and scene.render.fps_base == 1.0:
+        return None
+    scene.render.fps, scene.render.fps_base = FPS, 1.0
+    return before
+
+
+def _store(arm, source, skeleton, xscene, animations, templates):
+    model = arm.data.boneyard
+    model.game = "XRAY"
+    model.source = source
+    model.skeleton = skeleton
+    model.scene_extras = glb.dumps(xscene)
+    model.motion_sets.clear()
+    for index, motion_set in enumerate(xscene.get("motion_sets", [])):
+        entry = model.motion_sets.add()
+        entry.source = motion_set.get("source", "")
+        entry.file, data = templates[index] if index < len(templates) else ("", b"")
+        entry["template"] = data
+    by_track = common.track_actions(arm)
+    missing = []
+    for animation in animations:
+        name = animation.get("name", "")
+        extras = (animation.get("extras") or {}).get("xray", {})
+        action = by_track.get(name)
+        set_index = int(extras.get("motion_set", 0))
+        if action is None or set_index >= len(model.motion_sets):
+            missing.append(name)
+            continue
+        props.fill_motion(action.boneyard, name, extras, set_index)
+        action.boneyard.remembered = fingerprint.remember_action(arm, action)
+        model.motion_sets[set_index].motions.add().action = action
+    model.rest = fingerprint.remember_rest(arm)
+    return missing
+
+
+def import_xray(context, filepath, skeleton="", meshes="", textures=""):
+    """Imports an .ogf (with the motions the game gives it) or an .omf (on `skeleton`, else on a
+    flat armature). Returns (armature object, common.Messages)."""
+    exe = common.executable(context)
+    source = common.absolute(filepath)
+    skeleton, meshes, textures = common.absolute(skeleton), common.absolute(meshes), common.absolute(textures)
+    is_omf = _is_omf(source)
+    with common.scratch(context) as tmp:
+        converted = os.path.join(tmp, os.path.splitext(os.path.basename(source))[0] + ".glb")
+        arguments = ["convert", source, "-o", converted]
+        if is_omf and skeleton:
+            arguments += ["--skeleton", skeleton]
+        if not is_omf and meshes:
+            arguments += ["--meshes", meshes]
+        if textures:
+            arguments += ["--textures", textures]
+        messages = common.Messages()
+        messages.warn(cli.run(exe, *arguments))
+        document, _ = glb.read(converted)
+        xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
+        templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp)
+        old_fps = _set_scene_fps(context.scene)
+        if old_fps is not None:
+            messages.note("scene frame rate set from %g to %d fps (X-Ray motions are %d fps)" % (old_fps, FPS, FPS))
+        before = set(bpy.data.objects)
+        with common.scene_custom_properties_kept(context.scene, ["xray"]):
+            gltf_bridge.import_glb(converted)
+        arm = common.imported_armature(before, required=bool(xscene.get("motion_sets")))
+        if arm is None:
+            messages.note("a model without skeleton: meshes only, nothing to export as motions")
+            return None, messages
+        missing = _store(arm, source, skeleton if is_omf else "", xscene, document.get("animations", []), templates)
+    if missing:
+        messages.warn("%d animations did not arrive as actions: %s" % (len(missing), ", ".join(missing[:8])))
+    return arm, messages
+
+
+class IMPORT_SCENE_OT_boneyard_xray(bpy.types.Operator, ImportHelper):
+    """Import an X-Ray model (.ogf) with its motions, or motions (.omf), through boneyard"""
+    bl_idname = "import_scene.boneyard_xray"
+    bl_label = "Import X-Ray (.ogf/.omf)"
+    bl_options = {"REGISTER", "UNDO", "PRESET"}
+
+    filename_ext = ".ogf"
+    filter_glob: StringProperty(default="*.ogf;*.omf", options={"HIDDEN"})
+    skeleton: StringProperty(name="Skeleton (.ogf)", subtype="FILE_PATH",
+                             description="For an .omf: the model whose skeleton the motions play on "
+                                         "(empty: a flat armature)")
+    meshes: StringProperty(name="Meshes folder", subtype="DIR_PATH",
+                           description="For an .ogf: where its motion refs are looked up "
+                                       "(empty: the nearest folder called meshes)")
+    textures: StringProperty(name="Textures folder", subtype="DIR_PATH",
+                             description="PNG textures laid out like gamedata/textures (optional)")
+
+    def execute(self, context):
+        try:
+            arm, messages = import_xray(context, self.filepath, self.skeleton, self.meshes, self.textures)
+        except (BoneyardError, glb.GlbError) as error:
+            self.report({"ERROR"}, str(error))
+            return {"CANCELLED"}
+        messages.report(self)
+        if arm is None:
+            return {"FINISHED"}
+        count = sum(len(s.motions) for s in arm.data.boneyard.motion_sets)
+        self.report({"INFO"}, "%s: %d bones, %d motions" % (arm.name, len(arm.data.bones), count))
+        return {"FINISHED"}
+
+
+class EXPORT_SCENE_OT_boneyard_omf(bpy.types.Operator, ExportHelper):
+    """Export the motions of an armature imported by boneyard as an X-Ray .omf"""
+    bl_idname = "export_scene.boneyard_omf"
+    bl_label = "Export X-Ray motions (.omf)"
+    bl_options = {"REGISTER", "PRESET"}
+
+    filename_ext = ".omf"
+    filter_glob: StringProperty(default="*.omf", options={"HIDDEN"})
+    motion_set: IntProperty(name="Motion set", min=0, default=0,
+                            description="Which of the model's motion files to write (0: the first)")
+    use_template: BoolProperty(name="Keep the original's layout", default=True,
+                               description="Pass the original .omf as --template: order, params, marks, "
+                                           "encodings and the bytes of untouched motions come back")
+    hq: BoolProperty(name="16-bit translations", default=False,
+                     description="--hq: 16-bit translation keys for every keyed bone")
+    through_blender: BoolProperty(name="Every motion through Blender", default=False,
+                                  description="Export every motion with Blender's glTF exporter, not only the "
+                                              "changed ones (untouched keys may then move by one step)")
+
+    @classmethod
+    def poll(cls, context):
+        return any(o.type == "ARMATURE" and o.data.boneyard.game == "XRAY" for o in context.scene.objects)
+
+    def invoke(self, context, event):
+        try:
+            model = common.armature_for(context, "XRAY").data.boneyard
+            motion_set = model.motion_sets[min(self.motion_set, len(model.motion_sets) - 1)]
+            if motion_set.file and not self.filepath:
+                self.filepath = motion_set.file
+        except (BoneyardError, IndexError):
+            pass
+        return ExportHelper.invoke(self, context, event)
+
+    def draw(self, context):
+        layout = self.layout
+        layout.prop(self, "motion_set")
+        try:
+            model = common.armature_for(context, "XRAY").data.boneyard
+            if self.motion_set < len(model.motion_sets):
+                s = model.motion_sets[self.motion_set]
+                layout.label(text="%s (%d motions)" % (s.source or s.file, len(s.motions)))
+        except BoneyardError as error:
+            layout.label(text=str(error), icon="ERROR")
+        layout.prop(self, "use_template")
+        layout.prop(self, "hq")
+        layout.prop(self, "through_blender")
+
+    def execute(self, context):
+        try:
+            arm = common.armature_for(context, "XRAY")
+            messages = xray_export.export_xray(context, arm, self.filepath, self.motion_set, self.use_template, self.hq,
+                                            self.through_blender)
+        except (BoneyardError, glb.GlbError) as error:
+            self.report({"ERROR"}, str(error))
+            return {"CANCELLED"}
+        messages.report(self)
+        self.report({"INFO"}, "wrote %s" % self.filepath)
+        return {"FINISHED"}
+
+
+CLASSES = (IMPORT_SCENE_OT_boneyard_xray, EXPORT_SCENE_OT_boneyard_omf)
