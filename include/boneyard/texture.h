@@ -44,9 +44,10 @@ unsigned full_mip_count(std::uint32_t width, std::uint32_t height);
 
 // ---- PNG (libpng) ----
 
-// zlib level used for every PNG boneyard writes (docs/textures.md: measured for speed on game
-// texture folders; higher levels gain a few percent of size for several times the time).
-inline constexpr int kPngCompressionLevel = 2;
+// zlib level of every PNG boneyard writes, with no row filter: chosen so that a 1 GB game texture
+// folder becomes PNGs in under a minute on 2 cores (docs/textures.md "PNG output": on decoded
+// DXT textures, higher levels and filters cost 1.5-3x the time for a few percent of size, or lose).
+inline constexpr int kPngCompressionLevel = 1;
 
 // A PNG chunk that boneyard keeps beside the pixels (e.g. "ctXr", the CTXR fields a PNG cannot
 // hold; ctxr.h).

@@ -82,8 +82,9 @@ bool run_write(png_structp png, png_infop info, WriteJob& job, const PngWriteOpt
   png_set_IHDR(png, info, job.width, job.height, 8, o.alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_set_compression_level(png, o.compression_level);
-  // One filter instead of libpng's per-row trial of all five: docs/textures.md "PNG output".
-  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+  // No row filter: BCn blocks repeat exact colours, which filtering turns into differences that
+  // compress worse and slower (docs/textures.md "PNG output").
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
   png_write_info(png, info);
   // Rows arrive as RGBA; for RGB output the 4th byte is dropped (libpng takes this only once the
   // header is written).

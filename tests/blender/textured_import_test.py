@@ -21,7 +21,7 @@ if model is None or not os.path.isdir(textures):
 
 
 def png_pixel(path, x, y):
-    """RGB(A) of one pixel of an 8-bit PNG boneyard wrote (filters: none or sub)."""
+    """RGB(A) of one pixel of an 8-bit PNG boneyard wrote (no row filter, or sub)."""
     data = open(path, "rb").read()
     pos, idat, width, channels = 8, b"", 0, 0
     while pos < len(data):
