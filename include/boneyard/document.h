@@ -78,7 +78,7 @@ std::string convert_option_list(unsigned options);
 class Document {
  public:
   virtual ~Document() = default;
-  virtual std::string_view format() const = 0;  // "omf", "ogf", "kms", "evm"
+  virtual std::string_view format() const = 0;  // "omf", "ogf", "gltf", "kms", "evm", "dds", "ctxr"
   // Human-readable summary for `boneyard info`.
   virtual std::string info() const = 0;
   // The documented JSON dump (docs/json-schema.md).
@@ -119,7 +119,7 @@ Result<ConvertedFiles> convert_in_memory(const Document& document, std::string_v
 // already renamed are removed again (the error says so).
 Status convert_to_files(const Document& document, std::string_view target_extension, const ConvertOptions& options);
 
-// The format ("omf", "ogf", "gltf", "kms", "evm") the bytes look like, or "" when none.
+// The format ("omf", "ogf", "gltf", "kms", "evm", "dds", "ctxr") the bytes look like, or "" when none.
 std::string_view detect_format(Bytes bytes, std::string_view file_name);
 
 // Recognises the format from the bytes (the extension only breaks ties) and parses it.

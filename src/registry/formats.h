@@ -28,14 +28,16 @@ int sniff_gltf(Bytes bytes, std::string_view extension);
 Opened open_gltf(std::shared_ptr<const FileData> file, const OpenOptions& options);
 
 // Textures decoded once per file and shared by every model that uses them (a batch, or one
-// conversion); safe to use from several threads.
+// conversion); safe to use from several threads. Holds at most kCacheBytes of PNG.
 class TextureCache {
  public:
+  static constexpr std::size_t kCacheBytes = std::size_t{256} << 20;
   Result<std::shared_ptr<const texture::PngTexture>> get(const std::filesystem::path& file);
 
  private:
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const texture::PngTexture>> entries_;
+  std::size_t bytes_ = 0;
 };
 
 // Finds each material's texture under `root` (X-Ray: its path with .dds, else .png, each part

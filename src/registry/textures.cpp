@@ -2,7 +2,9 @@
 // (X-Ray: by path, as the engine does; MGS2: by StrCode24 of the file name), decoded by the
 // texture layer and attached to the scene as a PNG image. docs/textures.md "Models".
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstdio>
 #include <map>
 #include <mutex>
 
@@ -92,7 +94,11 @@ Result<std::shared_ptr<const texture::PngTexture>> TextureCache::get(const fs::p
   if (!png) return png.error();
   auto shared = std::make_shared<const texture::PngTexture>(std::move(png).value());
   std::lock_guard lock(mutex_);
-  entries_.emplace(key, shared);
+  // A batch over a whole game folder meets thousands of textures: the cache holds at most
+  // kCacheBytes of PNG and starts again when full (models of one folder share textures, so the
+  // textures still in use come back soon).
+  if (bytes_ + shared->png.size() > kCacheBytes) entries_.clear(), bytes_ = 0;
+  if (entries_.emplace(key, shared).second) bytes_ += shared->png.size();
   return std::shared_ptr<const texture::PngTexture>(shared);
 }
 
