@@ -1,0 +1,55 @@
+// Internal: the steps of derive_cmdl (cmdl_derive.cpp), and the template's part
+// (cmdl_template.cpp).
+#pragma once
+
+#include <vector>
+
+#include "cmdl_internal.h"
+
+namespace boneyard::mgs2::detail {
+
+// The .cmdl's vertices, OIDX, triangle list and records as the derivation makes them.
+struct Derived {
+  std::vector<CmdlVertex> verts;
+  std::vector<float> own_weight;     // KMS: the strip vertex's own-unit weight (what SeaLouse puts in POS0.w)
+  std::vector<std::uint32_t> oidx;
+  std::vector<std::uint32_t> indices;  // 3 per triangle, .cmdl winding
+  std::vector<CmdlMesh> meshes;        // one per packet, in packet order
+};
+Derived derive(const CmdlSource& src);
+
+// For each strip vertex of a packet, the first strip vertex with the same columns (what a merge
+// makes of it): triangles compared through it do not depend on which duplicate they use.
+std::vector<std::size_t> canonical_strip_vertices(const CmdlSourcePacket& p);
+
+// A .cmdl to lay out: its sections (in order) with their entry fields, the tail, trailing bytes.
+struct CmdlBuild {
+  struct Section {
+    std::array<char, 4> tag{};
+    std::uint16_t format = 0;
+    std::uint16_t field_06 = 2;
+    std::uint32_t pad = 0;
+    std::array<std::uint32_t, 3> pad2{};
+    std::vector<std::uint8_t> data;
+  };
+  std::array<std::uint8_t, 4> magic{'M', 'O', 'D', 'L'};
+  std::uint32_t version = kCmdlVersion;
+  std::vector<Section> sections;
+  std::vector<std::uint32_t> indices;
+  std::uint32_t tail_pad = 0;
+  std::vector<CmdlMesh> meshes;
+  std::vector<std::uint8_t> trailing;
+};
+CmdlBuild build_of(const CmdlSource& src, const Derived& d);
+
+// Sections from 0x10 + 0x20 * n (offsets count from 0x0C) on, each 16-byte aligned, 0xFF between
+// them, then the tail and the trailing bytes. Throws ParseError past 4 GiB.
+std::vector<std::uint8_t> lay_out(const CmdlBuild& b);
+
+// What `tpl` keeps of a derived .cmdl the model does not determine: entry fields, section order and
+// unknown sections, record fields, the trailing bytes, and (when the vertices are the same ones:
+// same count and OIDX) each value that still stands for the model's, and each record's triangle
+// order when it holds the same triangles. Said in `notes`.
+void apply_template(CmdlBuild& b, const CmdlSource& src, const Derived& d, const CmdlModel& tpl, Diagnostics* notes);
+
+}  // namespace boneyard::mgs2::detail
