@@ -86,7 +86,8 @@ CmdlModel read_model(Bytes file, Diagnostics* notes) {
   ByteReader r(file, 0);
   const Bytes magic = r.bytes(4, "header magic");
   std::copy(magic.begin(), magic.end(), m.magic.begin());
-  if (!looks_like_cmdl(file)) fail(0, "header magic", "not a .cmdl", "\"MODL\"", detail::quoted_bytes(magic));
+  if (!std::equal(magic.begin(), magic.end(), m.magic.begin()) || m.magic != std::array<std::uint8_t, 4>{'M', 'O', 'D', 'L'})
+    fail(0, "header magic", "not a .cmdl", "\"MODL\"", detail::quoted_bytes(magic));
   m.version = detail::bswap32(r.u32("header version"));
   m.tail_offset = detail::bswap32(r.u32("header tail offset"));
   m.n_sections = r.u32("header section count");
