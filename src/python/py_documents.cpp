@@ -72,7 +72,7 @@ ConvertRequest convert_request(const py::kwargs& kwargs, bool open_options_given
     const std::string k = key.cast<std::string>();
     if (value.is_none()) continue;
     if (k == "skeleton") {
-      r.options.xray.skeleton = path_from(py::reinterpret_borrow<py::object>(value));
+      r.options.xray.skeleton = r.options.mgs2.skeleton = path_from(py::reinterpret_borrow<py::object>(value));
       r.given |= kOptSkeleton;
     } else if (k == "meshes") {
       r.options.xray.meshes_root = path_from(py::reinterpret_borrow<py::object>(value));
@@ -104,14 +104,21 @@ ConvertRequest convert_request(const py::kwargs& kwargs, bool open_options_given
       if (r.options.mgs2.n_mats != "spec" && r.options.mgs2.n_mats != "sealouse")
         raise_usage("n_mats must be 'spec' or 'sealouse', not '" + r.options.mgs2.n_mats + "'");
       r.given |= kOptNMats;
+    } else if (k == "cmdl") {
+      r.options.mgs2.cmdl = path_from(py::reinterpret_borrow<py::object>(value));
+      r.given |= kOptCmdl;
+    } else if (k == "no_cmdl") {
+      r.options.mgs2.no_cmdl = value.cast<bool>();
+      if (r.options.mgs2.no_cmdl) r.given |= kOptNoCmdl;
     } else if (k == "force") {
       r.force = value.cast<bool>();
     } else {
       throw py::type_error("convert() got an unexpected keyword argument '" + k +
-                           "' (options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, n_mats, force; "
+                           "' (options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, n_mats, cmdl, no_cmdl, force; "
                            "input_layout, names and allow_outside_uris belong to open())");
     }
   }
+  if ((r.given & kOptCmdl) != 0 && (r.given & kOptNoCmdl) != 0) raise_usage("cmdl and no_cmdl exclude each other");
   return r;
 }
 
@@ -182,7 +189,7 @@ void bind_documents(py::module_& m) {
            py::arg("output"),
            "convert(output, **options) -> list of warning Findings. The format follows the extension, as in "
            "`boneyard convert`; options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, "
-           "force.")
+           "n_mats, cmdl, no_cmdl, force.")
       .def("__repr__", [](const PyDocument& d) {
         return "<boneyard.Document " + std::string(d.doc->format()) + (d.file.empty() ? "" : " '" + d.file + "'") + ">";
       });
@@ -215,7 +222,8 @@ void bind_documents(py::module_& m) {
       },
       py::arg("input"), py::arg("output"),
       "convert(input, output, **options) -> list of warning Findings: `boneyard convert input -o output`.\n"
-      "Options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, force, and the open()\n"
+      "Options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, n_mats, cmdl, no_cmdl,\n"
+      "force, and the open()\n"
       "options input_layout, names, allow_outside_uris. Raises InvalidFile (a broken input, or one with\n"
       "validation errors unless force=True) or UsageError (an option that does not apply, a target the\n"
       "input cannot become, a file that cannot be read or written); nothing is written then.");

@@ -223,6 +223,18 @@ def test_mgs2_conversions_match_the_cli(tmp_path):
         assert doc.format == ext[1:]
         assert f"{ours}\n{doc.info()}" == cli("info", ours).stdout
         assert [f for f in doc.validate() if f.severity == "error"] == []
+    # Master Collection models come with their .cmdl, as from the CLI; cmdl= and no_cmdl= like --cmdl, --no-cmdl.
+    assert (tmp_path / "py" / "_win" / "arm.cmdl").read_bytes() == (tmp_path / "cli" / "_win" / "arm.cmdl").read_bytes()
+    boneyard.convert(glb, tmp_path / "py" / "solo.kms", layout="mc", no_cmdl=True)
+    assert not (tmp_path / "py" / "_win" / "solo.cmdl").exists()
+    boneyard.convert(glb, tmp_path / "py" / "there.kms", layout="mc", cmdl=tmp_path / "there.cmdl")
+    pair = cli("validate", tmp_path / "py" / "there.kms", "--cmdl", tmp_path / "there.cmdl")
+    assert pair.stdout.endswith(": 0 errors, 0 warnings, 0 info\n") and "ok (cmdl with" in pair.stdout
+    with pytest.raises(boneyard.UsageError, match="--cmdl does not apply: .* is written in the PS2 layout"):
+        boneyard.convert(glb, tmp_path / "ps2.kms", cmdl=tmp_path / "ps2.cmdl")
+    with pytest.raises(boneyard.UsageError, match="cmdl and no_cmdl exclude each other"):
+        boneyard.convert(glb, tmp_path / "x.kms", layout="mc", cmdl=tmp_path / "x.cmdl", no_cmdl=True)
+    assert not (tmp_path / "ps2.kms").exists() and not (tmp_path / "ps2.cmdl").exists()
     mc, back = tmp_path / "mc.kms", tmp_path / "back.kms"
     boneyard.convert(tmp_path / "py" / "arm.kms", mc, layout="mc")
     boneyard.convert(mc, back, layout="ps2", input_layout="mc")
