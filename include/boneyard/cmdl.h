@@ -107,7 +107,7 @@ struct CmdlModel {
   std::size_t vertex_count() const;
 };
 
-// "MODL" at 0 and room for the header.
+// "MODL" at 0 (a file cut inside its header is still a .cmdl, for the reader to say so).
 bool looks_like_cmdl(Bytes file);
 
 // Parses a whole file. Errors: no "MODL", truncation, a section table or tail past the end,

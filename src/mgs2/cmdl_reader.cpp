@@ -140,7 +140,7 @@ std::size_t CmdlModel::vertex_count() const {
 }
 
 bool looks_like_cmdl(Bytes file) {
-  return file.size() >= kCmdlHeaderSize && file[0] == 'M' && file[1] == 'O' && file[2] == 'D' && file[3] == 'L';
+  return file.size() >= 4 && file[0] == 'M' && file[1] == 'O' && file[2] == 'D' && file[3] == 'L';
 }
 
 Result<CmdlModel> read_cmdl(Bytes file, Diagnostics* notes) {
