@@ -151,9 +151,11 @@ class PairCheck {
 
   void check_record(std::size_t r, const CmdlMesh& m, const CmdlSourcePacket& p) {
     const std::string path = record_path(r) + " (" + p.label + ")";
+    // The game skins a .cmdl vertex through its record's bone list (SeaLouse orders it by first use,
+    // not as mat_id): only the joints each vertex ends on matter, checked per vertex below.
     if (src_.evm && m.bones != p.bones)
-      out_.add(Severity::error, m.file_offset + 0x2B, path + " bones", "the bone list differs from the packet's mat_id palette",
-               bones_text(p.bones), bones_text(m.bones));
+      out_.add(Severity::info, m.file_offset + 0x2B, path + " bones", "the bone list is not the packet's mat_id palette "
+               "(vertices are checked through it)", bones_text(p.bones), bones_text(m.bones));
     if (!src_.evm && !m.bones.empty())
       out_.add(Severity::warning, m.file_offset + 0x2B, path + " bones", "a .kms record with bones (KMS vertices follow their unit)", "0",
                std::to_string(m.bones.size()));

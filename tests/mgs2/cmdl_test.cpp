@@ -216,8 +216,18 @@ TEST(Cmdl, PairCheckFindsWhereTheyDisagree) {
   CFile bones = standard_evm_cmdl(false);
   bones.meshes[0].bones = {0, 2};
   d = pair_findings(bones, true);
-  EXPECT_EQ(find(d, "bones", "differs from the packet's mat_id palette").size(), 1U) << dump_findings(d);
+  EXPECT_EQ(find(d, "bones", "not the packet's mat_id palette").size(), 1U) << dump_findings(d);
   EXPECT_EQ(find(d, "BONI/BONW", "skinned to other joints").size(), 1U) << dump_findings(d);
+
+  // Another order of the same bones, BONI following it (as SeaLouse writes): the same skinning.
+  CFile reordered = standard_evm_cmdl(false);
+  reordered.meshes[0].bones = {1, 0};
+  for (std::size_t v = 0; v < 5; ++v)
+    for (std::size_t k = 0; k < 4; ++k)
+      if (reordered.sections[4].data[v * 8 + k * 2 + 1] != 0) reordered.sections[3].data[v * 4 + k] ^= 1;
+  d = pair_findings(reordered, true);
+  EXPECT_EQ(d.count(Severity::error) + d.count(Severity::warning), 0U) << dump_findings(d);
+  EXPECT_EQ(find(d, "bones", "not the packet's mat_id palette").size(), 1U) << dump_findings(d);
 
   CFile weights = standard_evm_cmdl(false);
   weights.sections[4].data[3 * 8 + 1] = 0x38;  // vertex 3: 0.75 -> 0.5
