@@ -69,7 +69,7 @@ Derived derive(const CmdlSource& src) {
       const auto [it, added] = merged.try_emplace(key_of(p.verts[i]), static_cast<std::uint32_t>(d.verts.size()));
       if (added) {
         d.verts.push_back(p.verts[i]);
-        d.own_weight.push_back(p.own_weight[i]);
+        d.own_weight.push_back({p.own_weight[i], p.stored_weight[i]});
         d.oidx.push_back(static_cast<std::uint32_t>(p.strip_base + i));
       }
       vertex_of[i] = it->second;

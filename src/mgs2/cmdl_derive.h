@@ -11,7 +11,7 @@ namespace boneyard::mgs2::detail {
 // The .cmdl's vertices, OIDX, triangle list and records as the derivation makes them.
 struct Derived {
   std::vector<CmdlVertex> verts;
-  std::vector<float> own_weight;     // KMS: the strip vertex's own-unit weight (what SeaLouse puts in POS0.w)
+  std::vector<std::array<float, 2>> own_weight;  // KMS: what else POS0.w may hold (CmdlSourcePacket)
   std::vector<std::uint32_t> oidx;
   std::vector<std::uint32_t> indices;  // 3 per triangle, .cmdl winding
   std::vector<CmdlMesh> meshes;        // one per packet, in packet order

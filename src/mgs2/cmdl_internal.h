@@ -93,8 +93,11 @@ struct CmdlSourcePacket {
   std::vector<CmdlVertex> verts;
   std::vector<Triangle> tris;
   std::vector<std::uint32_t> bones;  // EVM: mat_id palette up to its last used slot
-  // The strip vertices' own-unit weight (KMS, for POS0.w as SeaLouse writes it), per vertex.
+  // KMS, per strip vertex, what POS0.w may hold besides 1: the weight the game gives the vertex's
+  // own unit (stored w / 4096 with ENVELOPE under a parent, else 1) and the stored w / 4096 (what
+  // SeaLouse writes, whatever the packet's flags).
   std::vector<float> own_weight;
+  std::vector<float> stored_weight;
   std::string label;  // "unit 1 packet 0" / "packet 3"
 };
 

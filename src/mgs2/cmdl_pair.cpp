@@ -179,7 +179,7 @@ class PairCheck {
       }
       const std::size_t s = o - p.strip_base;
       strip_of[i] = std::int64_t(canon[s]);
-      compare_vertex(v, p.verts[s], p.own_weight[s], m, p, position, normal, uv, weight, w, bones);
+      compare_vertex(v, p.verts[s], {p.own_weight[s], p.stored_weight[s]}, m, p, position, normal, uv, weight, w, bones);
     }
     report(outside, path + " OIDX", "vertices whose OIDX is past the model's strip stream", Severity::error);
     report(foreign, path + " OIDX", "vertices whose OIDX names a strip vertex of another packet", Severity::error);
@@ -189,19 +189,21 @@ class PairCheck {
     report(normal, path + " NRM0", "vertices whose normal differs from the strip vertex their OIDX names", Severity::warning);
     for (int s = 0; s < 3; ++s)
       report(uv[s], path + " TEX" + std::to_string(s), "vertices whose UVs differ from the strip vertex their OIDX names", Severity::warning);
-    report(w, path + " POS0 w", "vertices whose w is neither 1 nor the unit's own weight", Severity::warning);
+    report(w, path + " POS0 w", "vertices whose w is neither 1 nor the unit's own weight (as the game or as SeaLouse reads it)",
+           Severity::warning);
     check_triangles(path, m, p, canon, strip_of);
     check_box(path, m);
   }
 
-  void compare_vertex(std::size_t v, const CmdlVertex& want, float own, const CmdlMesh& m, const CmdlSourcePacket& p,
+  void compare_vertex(std::size_t v, const CmdlVertex& want, std::array<float, 2> own, const CmdlMesh& m, const CmdlSourcePacket& p,
                       Tally& position, Tally& normal, Tally* uv, Tally& weight, Tally& w, Tally& bones) {
     float pos[4];
     std::memcpy(pos, cols_.at(CmdlColumn::position, v), 16);
     const std::uint64_t pos_at = cols_.offset(CmdlColumn::position, v);
     if (!detail::positions_close(pos, want.position.data(), src_.position_step))
       position.add(pos_at, v, floats_text(want.position.data(), 3), floats_text(pos, 3));
-    if (!(pos[3] == 1.0f || std::fabs(pos[3] - own) <= 1.0f / 4096)) w.add(pos_at + 12, v, "1 or " + std::to_string(own), std::to_string(pos[3]));
+    if (!(pos[3] == 1.0f || std::fabs(pos[3] - own[0]) <= 1.0f / 4096 || std::fabs(pos[3] - own[1]) <= 1.0f / 4096))
+      w.add(pos_at + 12, v, "1, " + std::to_string(own[0]) + " or " + std::to_string(own[1]), std::to_string(pos[3]));
     if (const std::uint8_t* nrm = cols_.at(CmdlColumn::normal, v); nrm != nullptr && !detail::normals_close(load_le<std::uint32_t>(nrm), want.normal)) {
       const auto a = unpack_normal(want.normal), b = unpack_normal(load_le<std::uint32_t>(nrm));
       normal.add(cols_.offset(CmdlColumn::normal, v), v, floats_text(a.data(), 3), floats_text(b.data(), 3));

@@ -104,12 +104,14 @@ CmdlSource kms_source(const KmsModel& m) {
       note_uv_layers(src, p, n, 4);
       out.verts.resize(n);
       out.own_weight.resize(n);
+      out.stored_weight.resize(n);
       const bool envelope = (p.flag & kPackEnvelope) != 0 && parent >= 0;
       for (std::size_t v = 0; v < n; ++v) {
         CmdlVertex& cv = out.verts[v];
         for (int c = 0; c < 3; ++c) cv.position[std::size_t(c)] = float(s16_at(p.verts.data, v, c));
         cv.position[3] = 1.0f;
-        out.own_weight[v] = envelope ? std::clamp(s16_at(p.verts.data, v, 3) / 4096.0f, 0.0f, 1.0f) : 1.0f;
+        out.stored_weight[v] = s16_at(p.verts.data, v, 3) / 4096.0f;
+        out.own_weight[v] = envelope ? std::clamp(out.stored_weight[v], 0.0f, 1.0f) : 1.0f;
         cv.normal = normal_of(p.norms.data, v);
         put_uvs(cv, p.uvs, n, 4, v);
       }
@@ -142,6 +144,7 @@ CmdlSource evm_source(const EvmModel& m) {
     note_uv_layers(src, p, n, 8);
     out.verts.resize(n);
     out.own_weight.assign(n, 1.0f);
+    out.stored_weight.assign(n, 1.0f);
     for (std::size_t v = 0; v < n; ++v) {
       CmdlVertex& cv = out.verts[v];
       for (int c = 0; c < 3; ++c) cv.position[std::size_t(c)] = float(s16_at(p.verts.data, v, c)) * scale;

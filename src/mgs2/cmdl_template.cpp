@@ -106,7 +106,8 @@ std::size_t keep_values(CmdlBuild& b, const CmdlSource& src, const Derived& d, c
         float p[4];
         std::memcpy(p, e, 16);
         same = positions_close(p, d.verts[v].position.data(), src.position_step) &&
-               (p[3] == 1.0f || std::fabs(p[3] - d.own_weight[v]) <= 1.0f / 4096);
+               (p[3] == 1.0f || std::fabs(p[3] - d.own_weight[v][0]) <= 1.0f / 4096 ||
+                std::fabs(p[3] - d.own_weight[v][1]) <= 1.0f / 4096);
       } else if (c == CmdlColumn::normal) {
         same = normals_close(load_le<std::uint32_t>(e), d.verts[v].normal);
       } else {
