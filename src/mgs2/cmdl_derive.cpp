@@ -181,6 +181,9 @@ Result<std::vector<std::uint8_t>> derive_any(const Model& model, const CmdlModel
   }
   auto src = detail::cmdl_source(model);
   if (!src) return src.error();
+  if (src.value().over_four != 0 && notes != nullptr)
+    notes->add(Severity::warning, 0, "cmdl BONI/BONW", "vertices with more than 4 influences: the lightest are not in the .cmdl",
+               "<= 4 per vertex", std::to_string(src.value().over_four));
   return catch_parse_errors([&] {
     const detail::Derived d = detail::derive(src.value());
     detail::CmdlBuild b = detail::build_of(src.value(), d);
