@@ -164,7 +164,7 @@ py::object dump_as_dict(const Document& doc, bool raw, const TextureNames* names
 
 const char* kOpenDoc =
     "open(source, *, name=None, input_layout=None, names=None, allow_outside_uris=False) -> Document\n\n"
-    "Opens any supported file (.omf, .ogf, .gltf/.glb, .kms, .evm), recognised by its content. `source` is a\n"
+    "Opens any supported file (.omf, .ogf, .gltf/.glb, .kms, .evm, .cmdl), recognised by its content. `source` is a\n"
     "path, or the file's bytes (bytes and read-only memoryviews are read in place, not copied); `name` is a\n"
     "file name for bytes (its extension breaks ties, a .gltf resolves its buffers from it). Raises\n"
     "InvalidFile when the file cannot be parsed, UsageError when it cannot be read.";
@@ -180,6 +180,15 @@ void bind_documents(py::module_& m) {
       .def("info", [](const PyDocument& d) { return d.doc->info(); }, "The summary `boneyard info` prints.")
       .def("validate", [](const PyDocument& d) { return d.doc->validate().findings(); },
            "Every finding (errors, warnings, info), as `boneyard validate` reports them.")
+      .def("check_pair",
+           [](const PyDocument& d, const PyDocument& companion) {
+             auto pair = validate_pair(*d.doc, *companion.doc);
+             if (!pair) raise_finding(pair.error(), d.file);
+             return pair.value().findings();
+           },
+           py::arg("companion"),
+           "Where this MGS2 model and its .cmdl (an open Document) disagree, as `boneyard validate MODEL --cmdl "
+           "CMDL` adds them (offsets in the .cmdl). UsageError when the two are not a model and its .cmdl.")
       .def("dump", [](const PyDocument& d, bool raw) { return dump_as_dict(*d.doc, raw, d.names.get()); },
            py::arg("raw") = false, "The documented JSON dump (docs/json-schema.md) as Python objects.")
       .def("convert",

@@ -230,6 +230,12 @@ def test_mgs2_conversions_match_the_cli(tmp_path):
     boneyard.convert(glb, tmp_path / "py" / "there.kms", layout="mc", cmdl=tmp_path / "there.cmdl")
     pair = cli("validate", tmp_path / "py" / "there.kms", "--cmdl", tmp_path / "there.cmdl")
     assert pair.stdout.endswith(": 0 errors, 0 warnings, 0 info\n") and "ok (cmdl with" in pair.stdout
+    model, companion = boneyard.open(tmp_path / "py" / "there.kms"), boneyard.open(tmp_path / "there.cmdl")
+    assert companion.format == "cmdl" and model.check_pair(companion) == []
+    other = boneyard.open(tmp_path / "py" / "_win" / "arm.cmdl")  # the .evm's: other packets, other vertices
+    assert [f for f in model.check_pair(other) if f.severity == "error"] != []
+    with pytest.raises(boneyard.UsageError, match="a pair to check is a .kms or .evm and its .cmdl"):
+        model.check_pair(model)
     with pytest.raises(boneyard.UsageError, match="--cmdl does not apply: .* is written in the PS2 layout"):
         boneyard.convert(glb, tmp_path / "ps2.kms", cmdl=tmp_path / "ps2.cmdl")
     with pytest.raises(boneyard.UsageError, match="cmdl and no_cmdl exclude each other"):
