@@ -173,6 +173,9 @@ template <class Model>
 Result<std::vector<std::uint8_t>> derive_any(const Model& model, const CmdlModel* tpl, Diagnostics* notes) {
   if (tpl != nullptr) {
     Diagnostics disagreements;
+    validate_cmdl(*tpl, disagreements);
+    for (auto& f : disagreements.findings())
+      if (f.severity == Severity::warning) f.severity = Severity::info;  // odd constants are the template's to keep
     check_cmdl_pair(model, *tpl, disagreements);
     if (disagreements.count(Severity::error) == 0 && disagreements.count(Severity::warning) == 0) {
       if (notes != nullptr) notes->add(Severity::info, 0, "cmdl", "the template .cmdl agrees with the model: kept as it is");

@@ -14,13 +14,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The template model's own .cmdl (read), or nullptr with a note saying why there is none.
+// The template model's own .cmdl (read), or nothing with a note saying why there is none.
 std::optional<mgs2::CmdlModel> template_cmdl(const fs::path& tpl_model, std::shared_ptr<const FileData>& keep, Diagnostics& notes) {
   if (tpl_model.empty()) return std::nullopt;
   const fs::path path = cmdl_beside(tpl_model);
   std::error_code ec;
   if (!fs::exists(path, ec)) {
-    notes.add(Severity::info, 0, "cmdl", "no .cmdl beside the template: the .cmdl is derived from the model alone", path.string(), "none");
+    notes.add(Severity::info, 0, "cmdl", "no .cmdl beside " + tpl_model.string() + ": the .cmdl is derived from the model alone",
+              path.string(), "none");
     return std::nullopt;
   }
   auto file = FileData::open(path);
@@ -69,7 +70,7 @@ Status usage(const ConvertOptions& o, const std::string& why) {
 fs::path cmdl_beside(const fs::path& model) { return model.parent_path() / "_win" / (model.stem().string() + ".cmdl"); }
 
 Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::string_view ext, const ConvertOptions& o,
-                        ConvertOutputs& out) {
+                        const fs::path& template_model, ConvertOutputs& out) {
   if (!bytes) return bytes.error();
   const Bytes b(bytes.value());
   const bool kms = ext == ".kms";
@@ -86,7 +87,7 @@ Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::str
   Diagnostics scratch;
   Diagnostics& notes = o.warnings != nullptr ? *o.warnings : scratch;
   std::shared_ptr<const FileData> tpl_file;
-  const auto tpl = template_cmdl(o.mgs2.template_model, tpl_file, notes);
+  const auto tpl = template_cmdl(template_model, tpl_file, notes);
   Result<std::vector<std::uint8_t>> cmdl = Finding{};
   if (kms) {
     auto m = mgs2::read_kms(b);

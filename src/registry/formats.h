@@ -37,10 +37,11 @@ const mgs2::CmdlModel* cmdl_model_of(const Document& d);
 
 // A .kms/.evm conversion's bytes into `out`, and, when they are a Master Collection model, its
 // .cmdl as a side file (cmdl_output.cpp): at options.mgs2.cmdl or _win/<stem>.cmdl beside the
-// output, unless --no-cmdl; with --template, the template's own .cmdl (found the same way) gives
-// what the model does not determine. --cmdl / --no-cmdl for a PS2 output is a usage error.
+// output, unless --no-cmdl. The .cmdl of `template_model` (found the same way: --template for a
+// glTF import, the input for a rewrite), when there is one, gives what the model does not
+// determine. --cmdl / --no-cmdl for a PS2 output is a usage error.
 Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::string_view ext, const ConvertOptions& options,
-                        ConvertOutputs& out);
+                        const std::filesystem::path& template_model, ConvertOutputs& out);
 // The .cmdl a Master Collection model at `model` has: _win/<stem>.cmdl beside it.
 std::filesystem::path cmdl_beside(const std::filesystem::path& model);
 

@@ -81,7 +81,8 @@ class GltfDocument final : public Document {
     for (const auto& f : read_.findings()) warnings.add(f);
     if (ext == ".omf") return write_converted(xray::scene_to_omf_bytes(s_, o.xray, warnings), out);
     if (ext == ".kms" || ext == ".evm")
-      return write_mgs2_model(mgs2::scene_to_model(s_, ext, o.mgs2, o.output.stem().string(), warnings), ext, o, out);
+      return write_mgs2_model(mgs2::scene_to_model(s_, ext, o.mgs2, o.output.stem().string(), warnings), ext, o,
+                              o.mgs2.template_model, out);
     return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .kms or .evm", std::string(ext)};
   }
 

@@ -96,7 +96,9 @@ class Mgs2Document final : public Document {
     }
     if (ext != Traits::extension)
       return Finding{Severity::error, 0, {}, "unsupported conversion", std::string(Traits::extension), std::string(ext)};
-    return write_mgs2_model(Traits::write(m_, mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout), o.mgs2, o.warnings), ext, o, out);
+    // A rewrite takes the input's own .cmdl as its template: unedited, it comes back as it was.
+    return write_mgs2_model(Traits::write(m_, mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout), o.mgs2, o.warnings), ext, o,
+                            o.input, out);
   }
 
  private:

@@ -155,6 +155,10 @@ TEST_F(CmdlCli, TemplateCmdlComesBackThroughGltf) {
   CliRun r = run_cli("convert " + path("t.glb") + " -o " + path("out/u.kms") + " --template " + t);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(bytes_of("out/_win/u.cmdl"), cmdl_bytes(tpl));
+  // A rewrite takes the input's own .cmdl as its template: here too it comes back as it was.
+  r = run_cli("convert " + t + " -o " + path("out/w.kms"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(bytes_of("out/_win/w.cmdl"), cmdl_bytes(tpl));
   auto edited = standard_kms(true, true);
   edited.units[0].packets[0].verts[3] = {10, 12, 0, 2048};
   ASSERT_EQ(run_cli("convert " + put("t2.kms", kms_bytes(edited)) + " -o " + path("t2.glb")).code, 0);
