@@ -4,8 +4,8 @@
 // (sections from 0x10 + 0x20 * n on, 16-byte aligned, 0xFF filler, then the tail). A template
 // .cmdl gives what the model does not determine (cmdl_template.cpp).
 #include <algorithm>
+#include <bit>
 #include <cstring>
-#include <unordered_map>
 
 #include "boneyard/mgs2_validate.h"
 #include "cmdl_derive.h"
@@ -17,62 +17,82 @@ namespace detail {
 
 namespace {
 
-// The bytes of a vertex's columns, as a hash key (merging compares stored bits, not values).
-using VertexKey = std::array<std::uint8_t, sizeof(CmdlVertex)>;
-static_assert(sizeof(CmdlVertex) == 44, "CmdlVertex must have no padding (its bytes are its key)");
+static_assert(sizeof(CmdlVertex) == 44, "CmdlVertex must have no padding (its bytes are what merging compares)");
 
-VertexKey key_of(const CmdlVertex& v) {
-  VertexKey k;
-  std::memcpy(k.data(), &v, sizeof v);
-  return k;
+std::uint64_t hash_of(const CmdlVertex& v) {
+  std::uint32_t w[11];
+  std::memcpy(w, &v, sizeof w);
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+  for (auto x : w) h = (h ^ x) * 0xFF51AFD7ED558CCDULL;
+  return h ^ (h >> 29);
 }
 
-struct KeyHash {
-  std::size_t operator()(const VertexKey& k) const noexcept {
-    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
-    for (auto b : k) h = (h ^ b) * 1099511628211ULL;
-    return static_cast<std::size_t>(h);
-  }
-};
-
-Vec3 box_corner(const std::vector<CmdlVertex>& verts, std::size_t from, std::size_t to, bool lo) {
+Vec3 box_corner(const Derived& d, std::size_t from, std::size_t to, bool lo) {
   if (from == to) return {};
   float c[3];
-  for (int k = 0; k < 3; ++k) c[k] = verts[from].position[std::size_t(k)];
-  for (std::size_t v = from; v < to; ++v)
-    for (int k = 0; k < 3; ++k) c[k] = lo ? std::min(c[k], verts[v].position[std::size_t(k)]) : std::max(c[k], verts[v].position[std::size_t(k)]);
+  for (int k = 0; k < 3; ++k) c[k] = d.vert(from).position[std::size_t(k)];
+  for (std::size_t v = from; v < to; ++v) {
+    const auto& p = d.vert(v).position;
+    for (int k = 0; k < 3; ++k) c[k] = lo ? std::min(c[k], p[std::size_t(k)]) : std::max(c[k], p[std::size_t(k)]);
+  }
   return {c[0], c[1], c[2]};
 }
 
 }  // namespace
 
-std::vector<std::size_t> canonical_strip_vertices(const CmdlSourcePacket& p) {
-  std::unordered_map<VertexKey, std::size_t, KeyHash> first;
-  std::vector<std::size_t> canon(p.verts.size());
-  for (std::size_t i = 0; i < p.verts.size(); ++i) canon[i] = first.try_emplace(key_of(p.verts[i]), i).first->second;
-  return canon;
+const std::vector<std::uint32_t>& FirstEqual::of(const CmdlSourcePacket& p, const std::vector<std::uint8_t>* used) {
+  const std::size_t n = p.verts.size();
+  std::size_t size = 16;
+  while (size < 2 * n) size *= 2;
+  slots_.assign(size, 0);
+  first_.resize(n);
+  const std::size_t mask = size - 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    first_[i] = static_cast<std::uint32_t>(i);
+    if (used != nullptr && (*used)[i] == 0) continue;
+    for (std::size_t h = hash_of(p.verts[i]) & mask;; h = (h + 1) & mask) {
+      if (slots_[h] == 0) {
+        slots_[h] = static_cast<std::uint32_t>(i + 1);
+        break;
+      }
+      const std::uint32_t j = slots_[h] - 1;
+      if (std::memcmp(&p.verts[j], &p.verts[i], sizeof(CmdlVertex)) == 0) {
+        first_[i] = j;
+        break;
+      }
+    }
+  }
+  return first_;
 }
 
 Derived derive(const CmdlSource& src) {
   Derived d;
+  std::size_t n_tris = 0;
+  for (const auto& p : src.packets) n_tris += p.tris.size();
+  d.refs.reserve(src.strip_total);  // at most one per strip vertex: no regrowth of large arrays
+  d.oidx.reserve(src.strip_total);
+  d.indices.reserve(n_tris * 3);
+  d.meshes.reserve(src.packets.size());
+  FirstEqual first;
+  std::vector<std::uint8_t> used;
+  std::vector<std::uint32_t> vertex_of;  // strip vertex -> .cmdl vertex, for the used ones
   for (const auto& p : src.packets) {
-    const auto start_vertex = static_cast<std::uint32_t>(d.verts.size());
+    const auto start_vertex = static_cast<std::uint32_t>(d.size());
     const auto start_index = static_cast<std::uint32_t>(d.indices.size());
-    std::vector<bool> used(p.verts.size(), false);
+    used.assign(p.verts.size(), 0);
     for (const auto& t : p.tris)
-      for (auto v : t) used[v] = true;
-    // Strip vertex -> .cmdl vertex, for the used ones; equal columns share one vertex.
-    std::vector<std::uint32_t> vertex_of(p.verts.size(), 0);
-    std::unordered_map<VertexKey, std::uint32_t, KeyHash> merged;
+      for (auto v : t) used[v] = 1;
+    vertex_of.assign(p.verts.size(), 0);
+    const auto& equal = first.of(p, &used);  // equal columns share one vertex: the first's
     for (std::size_t i = 0; i < p.verts.size(); ++i) {
-      if (!used[i]) continue;
-      const auto [it, added] = merged.try_emplace(key_of(p.verts[i]), static_cast<std::uint32_t>(d.verts.size()));
-      if (added) {
-        d.verts.push_back(p.verts[i]);
-        d.own_weight.push_back({p.own_weight[i], p.stored_weight[i]});
-        d.oidx.push_back(static_cast<std::uint32_t>(p.strip_base + i));
+      if (used[i] == 0) continue;
+      if (equal[i] != i) {
+        vertex_of[i] = vertex_of[equal[i]];
+        continue;
       }
-      vertex_of[i] = it->second;
+      vertex_of[i] = static_cast<std::uint32_t>(d.size());
+      d.refs.push_back({&p, static_cast<std::uint32_t>(i)});
+      d.oidx.push_back(static_cast<std::uint32_t>(p.strip_base + i));
     }
     for (const auto& t : p.tris) {
       d.indices.push_back(vertex_of[t[0]]);
@@ -82,7 +102,7 @@ Derived derive(const CmdlSource& src) {
     CmdlMesh m;
     m.field_80.fill(0x80);
     m.start_vertex = start_vertex;
-    m.vertex_count = static_cast<std::uint32_t>(d.verts.size()) - start_vertex;
+    m.vertex_count = static_cast<std::uint32_t>(d.size()) - start_vertex;
     m.start_index = start_index;
     m.index_count = static_cast<std::uint32_t>(d.indices.size()) - start_index;
     m.bones.assign(p.bones.begin(), p.bones.end());
@@ -96,7 +116,7 @@ Derived derive(const CmdlSource& src) {
     std::size_t b = a;
     while (b < d.meshes.size() && d.meshes[b].mesh == d.meshes[a].mesh) ++b;
     const std::size_t from = d.meshes[a].start_vertex, to = d.meshes[b - 1].start_vertex + d.meshes[b - 1].vertex_count;
-    const Vec3 lo = box_corner(d.verts, from, to, true), hi = box_corner(d.verts, from, to, false);
+    const Vec3 lo = box_corner(d, from, to, true), hi = box_corner(d, from, to, false);
     for (std::size_t k = a; k < b; ++k) d.meshes[k].bbox_min = lo, d.meshes[k].bbox_max = hi;
     a = b;
   }
@@ -105,7 +125,7 @@ Derived derive(const CmdlSource& src) {
 
 CmdlBuild build_of(const CmdlSource& src, const Derived& d) {
   CmdlBuild b;
-  const std::size_t n = d.verts.size();
+  const std::size_t n = d.size();
   const auto add = [&](CmdlColumn c, std::size_t reserve) -> std::vector<std::uint8_t>& {
     const CmdlColumnInfo info = cmdl_column_info(c);
     CmdlBuild::Section s;
@@ -115,22 +135,23 @@ CmdlBuild build_of(const CmdlSource& src, const Derived& d) {
     b.sections.push_back(std::move(s));
     return b.sections.back().data;
   };
+  b.sections.reserve(8);
   auto& pos = add(CmdlColumn::position, n * 16);
-  for (const auto& v : d.verts)
-    for (float f : v.position) put_le32(pos, std::bit_cast<std::uint32_t>(f));
+  for (std::size_t v = 0; v < n; ++v)
+    for (float f : d.vert(v).position) put_le32(pos, std::bit_cast<std::uint32_t>(f));
   auto& nrm = add(CmdlColumn::normal, n * 4);
-  for (const auto& v : d.verts) put_le32(nrm, v.normal);
-  for (int s = 0; s < 3; ++s) {
-    if (!src.uv_layers[std::size_t(s)]) continue;  // a layer no packet stores is left out
-    auto& uv = add(static_cast<CmdlColumn>(int(CmdlColumn::uv0) + s), n * 4);
-    for (const auto& v : d.verts) put_le16(uv, v.uv[std::size_t(s * 2)]), put_le16(uv, v.uv[std::size_t(s * 2 + 1)]);
+  for (std::size_t v = 0; v < n; ++v) put_le32(nrm, d.vert(v).normal);
+  for (std::size_t s = 0; s < 3; ++s) {
+    if (!src.uv_layers[s]) continue;  // a layer no packet stores is left out
+    auto& uv = add(static_cast<CmdlColumn>(std::size_t(CmdlColumn::uv0) + s), n * 4);
+    for (std::size_t v = 0; v < n; ++v) put_le16(uv, d.vert(v).uv[s * 2]), put_le16(uv, d.vert(v).uv[s * 2 + 1]);
   }
   if (src.evm) {
     auto& boni = add(CmdlColumn::bone_index, n * 4);
-    for (const auto& v : d.verts) boni.insert(boni.end(), v.bone_index.begin(), v.bone_index.end());
+    for (std::size_t v = 0; v < n; ++v) boni.insert(boni.end(), d.vert(v).bone_index.begin(), d.vert(v).bone_index.end());
     auto& bonw = add(CmdlColumn::bone_weight, n * 8);
-    for (const auto& v : d.verts)
-      for (auto w : v.bone_weight) put_le16(bonw, w);
+    for (std::size_t v = 0; v < n; ++v)
+      for (auto w : d.vert(v).bone_weight) put_le16(bonw, w);
   }
   auto& oidx = add(CmdlColumn::original_index, n * 4);
   for (auto o : d.oidx) put_le32(oidx, o);
@@ -149,6 +170,9 @@ std::vector<std::uint8_t> lay_out(const CmdlBuild& b) {
   }
   if (at + kCmdlBase > 0xFFFFFFFFULL) fail(0, "file", "too large for 32-bit .cmdl offsets", "at most 4 GiB", std::to_string(at) + " bytes");
   std::vector<std::uint8_t> out;
+  std::uint64_t tail = 12 + b.indices.size() * 4 + b.trailing.size();
+  for (const auto& m : b.meshes) tail += m.stored_size();
+  out.reserve(at + kCmdlBase + tail);
   put_cmdl_header(out, b.magic, b.version, static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(n));
   for (std::size_t i = 0; i < n; ++i) {
     const auto& s = b.sections[i];
@@ -156,11 +180,9 @@ std::vector<std::uint8_t> lay_out(const CmdlBuild& b) {
   }
   out.resize(at + kCmdlBase, 0xFF);
   for (std::size_t i = 0; i < n; ++i) put_at(out, offsets[i] + kCmdlBase, b.sections[i].data);
-  std::vector<std::uint8_t> index_bytes;
-  index_bytes.reserve(b.indices.size() * 4);
-  for (auto i : b.indices) put_be32(index_bytes, i);
-  put_cmdl_tail(out, static_cast<std::uint32_t>(b.indices.size()), index_bytes, b.tail_pad,
-                static_cast<std::uint32_t>(b.meshes.size()), b.meshes);
+  put_be32(out, static_cast<std::uint32_t>(b.indices.size()));
+  for (auto i : b.indices) put_be32(out, i);
+  put_cmdl_tail(out, 0, {}, b.tail_pad, static_cast<std::uint32_t>(b.meshes.size()), b.meshes, false);
   out.insert(out.end(), b.trailing.begin(), b.trailing.end());
   return out;
 }

@@ -10,17 +10,36 @@ namespace boneyard::mgs2::detail {
 
 // The .cmdl's vertices, OIDX, triangle list and records as the derivation makes them.
 struct Derived {
-  std::vector<CmdlVertex> verts;
-  std::vector<std::array<float, 2>> own_weight;  // KMS: what else POS0.w may hold (CmdlSourcePacket)
+  struct Ref {  // the strip vertex a .cmdl vertex is (its first, for merged ones)
+    const CmdlSourcePacket* packet = nullptr;
+    std::uint32_t index = 0;
+  };
+  std::vector<Ref> refs;
   std::vector<std::uint32_t> oidx;
   std::vector<std::uint32_t> indices;  // 3 per triangle, .cmdl winding
   std::vector<CmdlMesh> meshes;        // one per packet, in packet order
+
+  std::size_t size() const { return refs.size(); }
+  const CmdlVertex& vert(std::size_t v) const { return refs[v].packet->verts[refs[v].index]; }
+  // KMS: what else POS0.w may hold (CmdlSourcePacket::own_weight, stored_weight).
+  std::array<float, 2> weights(std::size_t v) const {
+    return {refs[v].packet->own_weight[refs[v].index], refs[v].packet->stored_weight[refs[v].index]};
+  }
 };
 Derived derive(const CmdlSource& src);
 
 // For each strip vertex of a packet, the first strip vertex with the same columns (what a merge
-// makes of it): triangles compared through it do not depend on which duplicate they use.
-std::vector<std::size_t> canonical_strip_vertices(const CmdlSourcePacket& p);
+// makes of it): triangles compared through it do not depend on which duplicate they use. With
+// `used`, only the vertices it marks take part (the others map to themselves). One object serves
+// packet after packet: its buffers grow once (a hash table of strip indices, linear probing).
+class FirstEqual {
+ public:
+  const std::vector<std::uint32_t>& of(const CmdlSourcePacket& p, const std::vector<std::uint8_t>* used = nullptr);
+
+ private:
+  std::vector<std::uint32_t> slots_;  // strip index + 1, 0 = empty
+  std::vector<std::uint32_t> first_;
+};
 
 // A .cmdl to lay out: its sections (in order) with their entry fields, the tail, trailing bytes.
 struct CmdlBuild {

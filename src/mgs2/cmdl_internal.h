@@ -67,8 +67,9 @@ void put_cmdl_entry(std::vector<std::uint8_t>& out, const std::array<char, 4>& t
                     std::uint16_t field_06, std::uint32_t offset, std::uint32_t pad, std::uint32_t size,
                     const std::array<std::uint32_t, 3>& pad2);
 void put_cmdl_mesh(std::vector<std::uint8_t>& out, const CmdlMesh& m);
+// The tail; without `with_indices`, from the pad on (the caller wrote the count and the indices).
 void put_cmdl_tail(std::vector<std::uint8_t>& out, std::uint32_t n_indices, Bytes indices, std::uint32_t pad,
-                   std::uint32_t n_meshes, const std::vector<CmdlMesh>& meshes);
+                   std::uint32_t n_meshes, const std::vector<CmdlMesh>& meshes, bool with_indices = true);
 
 // `"ABCD"`, or hex when the bytes are not printable (for a wrong magic).
 std::string quoted_bytes(Bytes b);
@@ -129,17 +130,20 @@ inline float half_rounding(float v) {
 }
 // Positions: within the model's half step (a .cmdl made from finer data may differ by that).
 inline bool positions_close(const float* a, const float* b, float step) {
+  if (a[0] == b[0] && a[1] == b[1] && a[2] == b[2]) return true;
   for (int c = 0; c < 3; ++c)
     if (!(std::fabs(a[c] - b[c]) <= step + 1e-5f * std::fabs(b[c]))) return false;
   return true;
 }
 // Normals: each component within two packing steps of the other.
 inline bool normals_close(std::uint32_t a, std::uint32_t b) {
+  if (a == b) return true;
   const auto x = unpack_normal(a), y = unpack_normal(b);
   return std::fabs(x[0] - y[0]) <= 2.0f / 1023 && std::fabs(x[1] - y[1]) <= 2.0f / 1023 && std::fabs(x[2] - y[2]) <= 2.0f / 511;
 }
 // UV or weight halves: within the model's step (1.3.12 UVs: 1/4096; weights 1/128) plus rounding.
 inline bool halves_close(std::uint16_t a, std::uint16_t b, float step) {
+  if (a == b) return true;
   const float x = half_to_float(a), y = half_to_float(b);
   return std::fabs(x - y) <= step + half_rounding(x) + half_rounding(y);
 }

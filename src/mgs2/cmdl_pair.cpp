@@ -162,7 +162,7 @@ class PairCheck {
     if (std::uint64_t{m.start_vertex} + m.vertex_count > cols_.n ||
         std::uint64_t{m.start_index} + m.index_count > c_.tail.n_indices || m.index_count % 3 != 0)
       return;  // the validator reports the ranges; nothing here can be compared
-    const std::vector<std::size_t> canon = detail::canonical_strip_vertices(p);
+    const std::vector<std::uint32_t>& canon = first_.of(p);
     std::vector<std::int64_t> strip_of(m.vertex_count, -1);  // record vertex -> canonical strip vertex
     Tally outside, foreign, position, normal, uv[3], weight, w, bones;
     for (std::size_t i = 0; i < m.vertex_count; ++i) {
@@ -234,7 +234,7 @@ class PairCheck {
   }
 
   // The record's triangles against the packet's strip, both through canonical strip vertices.
-  void check_triangles(const std::string& path, const CmdlMesh& m, const CmdlSourcePacket& p, const std::vector<std::size_t>& canon,
+  void check_triangles(const std::string& path, const CmdlMesh& m, const CmdlSourcePacket& p, const std::vector<std::uint32_t>& canon,
                        const std::vector<std::int64_t>& strip_of) {
     using Tri = std::array<std::int64_t, 3>;
     const auto rotated = [](Tri t) {
@@ -304,12 +304,13 @@ class PairCheck {
 
   void note_vertex_count() {
     std::size_t derived = 0;
+    std::vector<std::uint8_t> used;
     for (const auto& p : src_.packets) {
-      std::vector<bool> used(p.verts.size(), false);
+      used.assign(p.verts.size(), 0);
       for (const auto& t : p.tris)
-        for (auto v : t) used[v] = true;
-      const auto canon = detail::canonical_strip_vertices(p);
-      for (std::size_t i = 0; i < p.verts.size(); ++i) derived += used[i] && canon[i] == i ? 1 : 0;
+        for (auto v : t) used[v] = 1;
+      const auto& canon = first_.of(p, &used);
+      for (std::size_t i = 0; i < p.verts.size(); ++i) derived += used[i] != 0 && canon[i] == i ? 1 : 0;
     }
     if (derived != cols_.n)
       out_.add(Severity::info, 0, "POS0", "vertex count differs from boneyard's derivation (another merge of equal vertices; the game reads either)",
@@ -340,6 +341,7 @@ class PairCheck {
   const CmdlModel& c_;
   Columns cols_;
   Diagnostics& out_;
+  detail::FirstEqual first_;
 };
 
 template <class Model>

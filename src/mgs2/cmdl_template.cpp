@@ -56,7 +56,7 @@ void order_sections(CmdlBuild& b, const CmdlModel& tpl, std::size_t n_verts, Dia
 
 // The template's index of the derived record holding each vertex (or -1).
 std::vector<const CmdlMesh*> template_record_per_vertex(const Derived& d, const std::map<RecordKey, const CmdlMesh*>& tpl) {
-  std::vector<const CmdlMesh*> out(d.verts.size(), nullptr);
+  std::vector<const CmdlMesh*> out(d.size(), nullptr);
   for (const auto& m : d.meshes) {
     const auto it = tpl.find(RecordKey{m.mesh, m.sub_mesh});
     if (it == tpl.end()) continue;
@@ -67,7 +67,7 @@ std::vector<const CmdlMesh*> template_record_per_vertex(const Derived& d, const 
 
 // The derived record holding each vertex.
 std::vector<const CmdlMesh*> derived_record_per_vertex(const Derived& d) {
-  std::vector<const CmdlMesh*> out(d.verts.size(), nullptr);
+  std::vector<const CmdlMesh*> out(d.size(), nullptr);
   for (const auto& m : d.meshes)
     for (std::size_t v = m.start_vertex; v < std::size_t{m.start_vertex} + m.vertex_count; ++v) out[v] = &m;
   return out;
@@ -76,7 +76,7 @@ std::vector<const CmdlMesh*> derived_record_per_vertex(const Derived& d) {
 // Template values kept where they stand for the model's; returns how many elements were kept.
 std::size_t keep_values(CmdlBuild& b, const CmdlSource& src, const Derived& d, const CmdlModel& tpl,
                         const std::map<RecordKey, const CmdlMesh*>& records) {
-  const std::size_t n = d.verts.size();
+  const std::size_t n = d.size();
   const auto tpl_data = [&](CmdlColumn c) -> const std::uint8_t* {
     const CmdlSection* s = tpl.find(c);
     const std::size_t size = cmdl_column_info(c).element_size;
@@ -105,15 +105,15 @@ std::size_t keep_values(CmdlBuild& b, const CmdlSource& src, const Derived& d, c
       if (c == CmdlColumn::position) {
         float p[4];
         std::memcpy(p, e, 16);
-        same = positions_close(p, d.verts[v].position.data(), src.position_step) &&
-               (p[3] == 1.0f || std::fabs(p[3] - d.own_weight[v][0]) <= 1.0f / 4096 ||
-                std::fabs(p[3] - d.own_weight[v][1]) <= 1.0f / 4096);
+        const auto w = d.weights(v);
+        same = positions_close(p, d.vert(v).position.data(), src.position_step) &&
+               (p[3] == 1.0f || std::fabs(p[3] - w[0]) <= 1.0f / 4096 || std::fabs(p[3] - w[1]) <= 1.0f / 4096);
       } else if (c == CmdlColumn::normal) {
-        same = normals_close(load_le<std::uint32_t>(e), d.verts[v].normal);
+        same = normals_close(load_le<std::uint32_t>(e), d.vert(v).normal);
       } else {
         const std::size_t layer = std::size_t(c) - std::size_t(CmdlColumn::uv0);
-        same = halves_close(load_le<std::uint16_t>(e), d.verts[v].uv[layer * 2], 1.0f / 4096) &&
-               halves_close(load_le<std::uint16_t>(e + 2), d.verts[v].uv[layer * 2 + 1], 1.0f / 4096);
+        same = halves_close(load_le<std::uint16_t>(e), d.vert(v).uv[layer * 2], 1.0f / 4096) &&
+               halves_close(load_le<std::uint16_t>(e + 2), d.vert(v).uv[layer * 2 + 1], 1.0f / 4096);
       }
       if (same) std::memcpy(s.data.data() + v * size, e, size), ++kept;
     }
@@ -125,7 +125,7 @@ std::size_t keep_values(CmdlBuild& b, const CmdlSource& src, const Derived& d, c
       std::uint16_t w[4];
       std::memcpy(w, bonw + v * 8, 8);
       const auto theirs = influences(boni + v * 4, w, record_of[v]->bones);
-      const auto ours = influences(d.verts[v].bone_index.data(), d.verts[v].bone_weight.data(), derived_record[v]->bones);
+      const auto ours = influences(d.vert(v).bone_index.data(), d.vert(v).bone_weight.data(), derived_record[v]->bones);
       if (!influences_close(theirs, ours)) continue;
       std::memcpy(boni_out->data() + v * 4, boni + v * 4, 4);
       std::memcpy(bonw_out->data() + v * 8, bonw + v * 8, 8);
@@ -182,7 +182,7 @@ void apply_template(CmdlBuild& b, const CmdlSource& src, const Derived& d, const
   b.tail_pad = tpl.tail.pad;
   for (const auto& g : tpl.gaps)
     if (g.offset == tpl.tail.end) b.trailing.assign(g.bytes.begin(), g.bytes.end());
-  order_sections(b, tpl, d.verts.size(), notes);
+  order_sections(b, tpl, d.size(), notes);
   const auto records = records_of(tpl);
   const std::size_t values = keep_values(b, src, d, tpl, records);
   const std::size_t orders = keep_triangle_order(b, tpl, records);

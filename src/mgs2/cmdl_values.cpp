@@ -117,9 +117,11 @@ void put_cmdl_mesh(std::vector<std::uint8_t>& out, const CmdlMesh& m) {
 }
 
 void put_cmdl_tail(std::vector<std::uint8_t>& out, std::uint32_t n_indices, Bytes indices, std::uint32_t pad,
-                   std::uint32_t n_meshes, const std::vector<CmdlMesh>& meshes) {
-  put_be32(out, n_indices);
-  out.insert(out.end(), indices.begin(), indices.end());
+                   std::uint32_t n_meshes, const std::vector<CmdlMesh>& meshes, bool with_indices) {
+  if (with_indices) {
+    put_be32(out, n_indices);
+    out.insert(out.end(), indices.begin(), indices.end());
+  }
   put_be32(out, pad);
   put_be32(out, n_meshes);
   for (const auto& m : meshes) put_cmdl_mesh(out, m);
