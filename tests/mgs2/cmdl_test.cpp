@@ -325,11 +325,13 @@ TEST(Cmdl, TemplateGivesWhatTheModelDoesNotDetermine) {
   tpl.meshes[0].field_80 = 0x81;
   tpl.sections[2].data[0] = 1;  // vertex 0 normal x: 0 -> 1/1023, within two packing steps
   tpl.trailing = {'T'};
-  const CmdlModel t = must_read(cmdl_bytes(tpl));
+  const auto tb = cmdl_bytes(tpl);  // the model keeps views into these bytes
+  const CmdlModel t = must_read(tb);
   // The model was edited: unit 0 vertex 3 moved (10, 10, 0) -> (10, 12, 0).
   auto f = standard_kms(true, true);
   f.units[0].packets[0].verts[3] = {10, 12, 0, 2048};
-  const KmsModel m = kms(kms_bytes(f));
+  const auto mb = kms_bytes(f);  // the model keeps views into these bytes
+  const KmsModel m = kms(mb);
   Diagnostics notes;
   const auto out = derived(m, &t, &notes);
   const CmdlModel c = must_read(out);
@@ -371,7 +373,8 @@ TEST(Cmdl, HalfFloatsAndPackedNormals) {
 }
 
 TEST(Cmdl, InfoAndDump) {
-  const CmdlModel m = must_read(cmdl_bytes(standard_evm_cmdl(false)));
+  const auto b = cmdl_bytes(standard_evm_cmdl(false));  // the model keeps views into these bytes
+  const CmdlModel m = must_read(b);
   const std::string info = describe_cmdl(m);
   EXPECT_NE(info.find("vertices: 5, triangles: 2, records: 1, sections: 6"), std::string::npos) << info;
   EXPECT_NE(info.find("BONW  format  6         5 x  8 bytes"), std::string::npos) << info;
