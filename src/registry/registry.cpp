@@ -35,6 +35,7 @@ constexpr std::array kFormats = {
     FormatEntry{"gltf", registry::sniff_gltf, registry::open_gltf},  // converts to both games
     FormatEntry{"kms", mgs2::sniff_kms, registry::open_kms},
     FormatEntry{"evm", mgs2::sniff_evm, registry::open_evm},
+    FormatEntry{"cmdl", mgs2::sniff_cmdl, registry::open_cmdl},  // the Master Collection's companion of a .kms/.evm
 };
 
 std::string lower_extension(std::string_view file_name) {
@@ -60,9 +61,9 @@ const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
   return best;
 }
 
-constexpr std::array<std::string_view, 13> kOptionNames = {
-    "--layout", "--input-layout", "--skeleton", "--meshes", "--textures",        "--keep-going", "--template",
-    "--scale",  "--hq",           "--names",    "--n-mats", "--float-rotations", "--motions"};
+constexpr std::array<std::string_view, 15> kOptionNames = {
+    "--layout", "--input-layout", "--skeleton", "--meshes", "--textures", "--keep-going", "--template", "--scale",
+    "--hq",     "--names",        "--n-mats",   "--float-rotations",      "--motions",    "--cmdl",     "--no-cmdl"};
 
 }  // namespace
 
@@ -98,10 +99,10 @@ std::string_view detect_format(Bytes bytes, std::string_view file_name) {
 Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> file, std::string_view file_name,
                                                 const OpenOptions& options) {
   const Bytes bytes = file->bytes();
-  if (bytes.empty()) return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms or .evm file", "0 bytes"};
+  if (bytes.empty()) return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms, .evm or .cmdl file", "0 bytes"};
   const FormatEntry* best = best_format(bytes, file_name);
   if (best == nullptr) {
-    return Finding{Severity::error, 0, {}, "not a recognised file", "an X-Ray .omf/.ogf or an MGS2 .kms/.evm",
+    return Finding{Severity::error, 0, {}, "not a recognised file", "an X-Ray .omf/.ogf or an MGS2 .kms/.evm/.cmdl",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
   }
   OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself
