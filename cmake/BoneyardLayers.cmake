@@ -21,7 +21,7 @@ set(BONEYARD_HEADERS_core bytes chunks crc32 diagnostics file_io interrupt json_
 set(BONEYARD_HEADERS_scene scene)
 set(BONEYARD_HEADERS_gltf gltf gltf_read)
 set(BONEYARD_HEADERS_xray ogf omf omf_edit omf_report omf_validate xray_import xray_options xray_scene)
-set(BONEYARD_HEADERS_mgs2 evm kms mgs2_layout mgs2_options mgs2_report mgs2_scene mgs2_validate strcode strips)
+set(BONEYARD_HEADERS_mgs2 cmdl evm kms mgs2_layout mgs2_options mgs2_report mgs2_scene mgs2_validate strcode strips)
 set(BONEYARD_HEADERS_texture texture dds ctxr texture_convert)
 set(BONEYARD_HEADERS_registry batch document)
 set(BONEYARD_HEADERS_view view)

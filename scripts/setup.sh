@@ -10,6 +10,7 @@ packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
           python3-pil  # Pillow: the reference DDS decoder of tests/texture
           libgtest-dev libgmock-dev libbenchmark-dev
           blender python3-numpy  # blender: the round trip users make through a DCC tool (tests/blender)
+          assimp-utils  # a third independent glTF reader in tests/gltf/run_external_checks.sh
           pybind11-dev python3-dev python3-pytest)  # the Python module (src/python) and its tests
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 command -v python3 >/dev/null 2>&1 || packages+=(python3)  # tests/hostile and examples/make_examples.py

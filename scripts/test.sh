@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Reader tests fed truncated, corrupted or absurd input (run again under the sanitizers below).
-asan_unit_tests='BadInput|Truncat|Corrupt|AbsurdCounts|HugeCounts|ParentCycles|EveryByte|Cli\.BadInputGetsOneClearLine|AbsurdHeaders|HeadersThatLie|BrokenLevels'
+# Reader tests fed truncated, corrupted or absurd input (run again under the sanitizers below),
+# and the .cmdl tests (its model keeps views into the bytes of the file and of its model).
+asan_unit_tests='BadInput|Truncat|Corrupt|AbsurdCounts|HugeCounts|ParentCycles|EveryByte|Cli\.BadInputGetsOneClearLine|Cmdl\.|AbsurdHeaders|HeadersThatLie|BrokenLevels'
 
 [ -x build/boneyard ] || { cmake --preset release >/dev/null && cmake --build --preset release -j"$(nproc)"; }
 cmake --build --preset release -j"$(nproc)"

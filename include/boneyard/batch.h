@@ -32,6 +32,8 @@ struct BatchOptions {
   std::filesystem::path textures{};   // .ogf meshes: the textures root (empty: each model's "textures" beside "meshes")
   bool keep_going = false;            // .ogf meshes: leave broken children out (warning) instead of failing
   bool force = false;                 // convert files with validation errors (warned) instead of failing them
+  bool float_rotations = false;       // normalised float rotation outputs instead of the stored 16-bit keys
+  std::vector<std::string> motions;   // only motions whose name matches one of these globs (empty: all)
   // Called once per finished item, never concurrently (the batch holds a lock around it).
   std::function<void(std::size_t done, std::size_t total, const BatchItem& item)> progress;
 };

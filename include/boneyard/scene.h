@@ -72,6 +72,10 @@ struct Channel {
   std::uint32_t timeline = 0;  // index into Animation::timelines
   // Flat values: 3 floats per key (translation, scale) or 4 (rotation x, y, z, w).
   std::vector<float> values;
+  // Rotations only, optional: the keys as signed 16-bit components scaled by 32767 (glTF's
+  // normalised SHORT rotation output, decoded as max(c / 32767, -1)). When set, writers store these
+  // and `values` holds their decoded floats; no component is -32768.
+  std::vector<std::int16_t> shorts;
 };
 
 struct Animation {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace boneyard::xray {
 
@@ -13,6 +15,8 @@ struct ConvertOptions {
   bool keep_going = false;             // --keep-going: leave out broken .ogf children (warning)
   std::filesystem::path template_omf;  // --template (glTF -> .omf): parts, params, records to reuse
   bool hq = false;                     // --hq (glTF -> .omf): 16-bit translation keys
+  bool float_rotations = false;        // --float-rotations (to glTF): normalised float rotation outputs
+  std::vector<std::string> motions;    // --motions GLOB (to glTF): only motions whose name matches one
 };
 
 }  // namespace boneyard::xray

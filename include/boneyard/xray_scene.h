@@ -37,8 +37,16 @@ scene::Scene flat_scene(const MotionSet& set, std::string_view name);
 // motion set in extras ("monsters\\zombi_animation" or "embedded"). Errors: a bone name missing from the
 // skeleton, a bone-count mismatch, a broken motion. Warnings (absurd translations, skipped
 // duplicate names) go to `warnings`.
+// Rotations are written as the stored 16-bit components (scene::Channel::shorts) unless
+// `float_rotations`, or a track's keys are not near unit length or hold -32768 (those tracks are
+// normalised floats, counted in one warning); `motions` (UTF-8 globs, case-insensitive) keeps only
+// the motions whose name matches one (empty: all).
+struct MotionExportOptions {
+  bool float_rotations = false;
+  std::vector<std::string> motions;
+};
 Status add_motions(scene::Scene& scene, const OgfFile* ogf, const MotionSet& set, std::string_view source,
-                   Diagnostics& warnings);
+                   Diagnostics& warnings, const MotionExportOptions& options = {});
 
 // Removes animations shadowed by the engine's lookup: within one motion set the first of
 // several same-named motions wins (map::insert), across sets the later set wins. FX and cycles
@@ -62,7 +70,8 @@ struct XrayExportOptions {
   std::filesystem::path meshes_root;  // empty = default_meshes_root(input)
   std::filesystem::path skeleton;     // for an .omf: the .ogf whose skeleton to use (empty = flat)
   // Meshes of an .ogf (add_meshes):
-  bool keep_going = false;  // a broken child is left out with a warning instead of failing
+  bool keep_going = false;         // a broken child is left out with a warning instead of failing
+  MotionExportOptions motions{};   // --float-rotations, --motions
 };
 
 // The model's 0x9 children as meshes of `scene`, whose skeleton must be the model's (in 0xD

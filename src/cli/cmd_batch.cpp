@@ -11,24 +11,13 @@
 
 namespace boneyard::cli {
 
-int run_batch_convert(const std::string& in_dir, const std::string& out_dir, const std::string& meshes,
-                      const std::string& extension, unsigned jobs, const std::string& textures, bool keep_going,
-                      bool force) {
+int run_batch_convert(BatchOptions o) {
   std::error_code ec;
-  if (!std::filesystem::is_directory(in_dir, ec)) {
-    std::fprintf(stderr, "%s: not a folder (--recursive converts a folder tree)\n", in_dir.c_str());
+  if (!std::filesystem::is_directory(o.input_dir, ec)) {
+    std::fprintf(stderr, "%s: not a folder (--recursive converts a folder tree)\n", o.input_dir.c_str());
     return kExitUsage;
   }
   const bool tty = ::isatty(STDERR_FILENO) != 0;
-  BatchOptions o;
-  o.input_dir = in_dir;
-  o.output_dir = out_dir;
-  o.meshes_root = meshes;
-  o.extension = extension;
-  o.threads = jobs;
-  o.textures = textures;
-  o.keep_going = keep_going;
-  o.force = force;
   o.progress = [tty](std::size_t done, std::size_t total, const BatchItem& item) {
     const char* status = item.status == BatchItem::Status::failed     ? "FAILED"
                          : item.status == BatchItem::Status::warnings ? "warnings"

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "boneyard/batch.h"
 #include "boneyard/diagnostics.h"
 #include "boneyard/file_io.h"
 
@@ -32,9 +33,8 @@ void add_dump_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
 // `convert --recursive IN_DIR -o OUT_DIR` (cmd_batch.cpp); returns the exit code.
-int run_batch_convert(const std::string& in_dir, const std::string& out_dir, const std::string& meshes,
-                      const std::string& extension, unsigned jobs, const std::string& textures = {},
-                      bool keep_going = false, bool force = false);
+// `options.progress` is set here (a bar on a terminal, else a line per file).
+int run_batch_convert(BatchOptions options);
 void add_strcode_command(CLI::App& app, int& exit_code);  // cmd_strcode.cpp
 void add_omf_command(CLI::App& app, int& exit_code);      // cmd_omf.cpp: `boneyard omf ...` editing
 void add_view_command(CLI::App& app, int& exit_code);     // cmd_view.cpp: HTML preview

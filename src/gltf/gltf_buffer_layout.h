@@ -8,6 +8,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "boneyard/file_io.h"
@@ -20,6 +23,7 @@ struct AccessorInfo {
   std::size_t count = 0;
   const char* type = "SCALAR";
   std::uint32_t component = 5126;  // FLOAT
+  bool normalized = false;         // integer components read as [-1, 1] (SHORT rotations)
   int minmax = 0;                  // number of components that carry min/max
   std::array<float, 3> min{}, max{};
 };
@@ -104,6 +108,45 @@ class BufferLayout {
 
  private:
   std::size_t total_ = 0;
+};
+
+// Accessors over equal bytes written once: animation outputs repeat (a constant rotation held by
+// many motions, the same key times in every motion of a length), and each accessor costs about
+// 100 bytes of JSON besides its data. Keyed by the view (which fixes the component type) and the
+// element type; the bytes are compared, not only hashed.
+class SharedAccessors {
+ public:
+  explicit SharedAccessors(BufferLayout& layout) : L_(layout) {}
+  // The accessor over `bytes` of `data` in `view`; a new one (its bytes copied when the buffer
+  // is streamed, so `data` must outlive the layout) unless an equal one exists.
+  std::size_t get(std::uint32_t view, const AccessorInfo& info, const void* data, std::size_t bytes) {
+    const std::string_view content(static_cast<const char*>(data), bytes);
+    const std::size_t key = std::hash<std::string_view>{}(content) ^ (std::size_t{view} * 0x9E3779B97F4A7C15ull) ^
+                            std::hash<std::string_view>{}(info.type);
+    auto [first, last] = seen_.equal_range(key);
+    for (auto it = first; it != last; ++it) {
+      const Entry& e = entries_[it->second];
+      if (e.view == view && e.type == std::string_view(info.type) && e.content == content) return e.accessor;
+    }
+    AccessorInfo placed = info;
+    placed.view = view;
+    placed.offset = L_.reserve(view, bytes);
+    const std::size_t accessor = L_.add_accessor(placed);
+    L_.copies.push_back({view, placed.offset, data, bytes});
+    seen_.emplace(key, entries_.size());
+    entries_.push_back({view, info.type, content, accessor});
+    return accessor;
+  }
+
+ private:
+  struct Entry {
+    std::uint32_t view;
+    std::string_view type, content;
+    std::size_t accessor;
+  };
+  BufferLayout& L_;
+  std::unordered_multimap<std::size_t, std::size_t> seen_;
+  std::vector<Entry> entries_;
 };
 
 }  // namespace boneyard::gltf

@@ -304,6 +304,9 @@ void evaluate(const float* times, std::size_t count, const float* values, std::s
   if (std::fabs(t - double(times[k])) <= kSnap) return copy(k);
   if (std::fabs(t - double(times[k1])) <= kSnap) return copy(k1);
   if (interp == Interpolation::step) return copy(k);
+  // Between equal keys (a held value) the value itself: slerp and normalising would move a
+  // quaternion stored off unit length (normalised SHORT keys are, by up to 6e-5).
+  if (interp == Interpolation::linear && std::equal(key(k), key(k) + width, key(k1))) return copy(k);
   const double dt = double(times[k1]) - double(times[k]);
   const double u = std::clamp((t - double(times[k])) / dt, 0.0, 1.0);
   const float* a = key(k);

@@ -32,7 +32,7 @@ struct PrimitiveAccessors {
   std::vector<std::size_t> uvs;
 };
 
-constexpr std::uint32_t kFloat = 5126, kUnsignedShort = 5123, kUnsignedInt = 5125;
+constexpr std::uint32_t kFloat = 5126, kShort = 5122, kUnsignedShort = 5123, kUnsignedInt = 5125;
 constexpr std::uint32_t kArrayBuffer = 34962, kElementArrayBuffer = 34963;
 
 }  // namespace
@@ -48,9 +48,6 @@ struct Encoding::State {
 
   std::vector<float> ibm;  // inverse bind matrices (the buffer copies them from here)
   std::optional<std::size_t> ibm_accessor;
-  // Key times are shared across animations when equal (every 30 fps timeline of k keys is); the
-  // buffer copies the shared times from these keys.
-  std::map<std::vector<float>, std::size_t> time_accessor;
   std::vector<std::vector<std::size_t>> timeline_acc, channel_acc;
   std::vector<std::vector<PrimitiveAccessors>> mesh_acc;
   std::vector<std::vector<std::uint16_t>> short_indices;  // u32 indices narrowed where they fit
@@ -98,38 +95,56 @@ void Encoding::State::lay_out_inverse_bind_matrices() {
   ibm_accessor = L.add_array(ibm.data(), ibm.size() * 4, n, "MAT4", kFloat, 0);
 }
 
+// Key times, then outputs by kind: 3-float, 4-float and normalised 4-short (rotations that carry
+// their stored integers). Equal arrays share one accessor (SharedAccessors). Arrays of at most two
+// keys (held values, referenced by many samplers) come first, in views of their own, so that
+// their accessor indices and byte offsets are short in the JSON; key times (a few accessors that
+// every sampler reads) before them.
 void Encoding::State::lay_out_animations() {
-  const std::uint32_t times_view = L.add_view(), vec3_view = L.add_view(), vec4_view = L.add_view();
+  struct Views {
+    std::uint32_t vec3, vec4, short4;
+  };
+  const std::uint32_t times_view = L.add_view();
+  const Views held_views{L.add_view(), L.add_view(), L.add_view()};
+  const Views keyed_views{L.add_view(), L.add_view(), L.add_view()};
+  SharedAccessors shared(L);
   timeline_acc.resize(sc.animations.size());
   channel_acc.resize(sc.animations.size());
   for (std::size_t a = 0; a < sc.animations.size(); ++a) {
-    const auto& anim = sc.animations[a];
-    std::vector<bool> used(anim.timelines.size(), false);
-    for (const auto& ch : anim.channels)
-      if (ch.timeline < used.size()) used[ch.timeline] = true;
-    for (std::size_t ti = 0; ti < anim.timelines.size(); ++ti) {
-      const auto& t = anim.timelines[ti];
-      // An accessor no sampler reads would be flagged as unused by the validator.
-      if (!used[ti]) {
-        timeline_acc[a].push_back(0);
-        continue;
-      }
-      auto [it, inserted] = time_accessor.try_emplace(t.times, L.accessors.size());
-      if (inserted) {
-        AccessorInfo info{times_view, L.reserve(times_view, t.times.size() * 4), t.times.size(), "SCALAR"};
+    timeline_acc[a].assign(sc.animations[a].timelines.size(), 0);
+    channel_acc[a].assign(sc.animations[a].channels.size(), 0);
+  }
+  for (const bool held_pass : {true, false}) {
+    const Views& v = held_pass ? held_views : keyed_views;
+    for (std::size_t a = 0; a < sc.animations.size(); ++a) {
+      const auto& anim = sc.animations[a];
+      // Only timelines some sampler reads: an accessor nothing reads is flagged by the validator.
+      std::vector<bool> used(anim.timelines.size(), false);
+      for (const auto& ch : anim.channels)
+        if (ch.timeline < used.size()) used[ch.timeline] = true;
+      for (std::size_t ti = 0; ti < anim.timelines.size(); ++ti) {
+        const auto& t = anim.timelines[ti];
+        if (!used[ti] || !held_pass) continue;  // every timeline in the first pass: few, read by every sampler
+        AccessorInfo info{times_view, 0, t.times.size(), "SCALAR"};
         info.minmax = 1;
         if (!t.times.empty()) info.min[0] = t.times.front(), info.max[0] = t.times.back();
-        L.add_accessor(info);
-        L.copies.push_back({times_view, info.offset, it->first.data(), t.times.size() * 4});
+        timeline_acc[a][ti] = shared.get(times_view, info, t.times.data(), t.times.size() * 4);
       }
-      timeline_acc[a].push_back(it->second);
-    }
-    for (const auto& ch : anim.channels) {
-      const bool rot = ch.path == scene::Channel::Path::rotation;
-      const std::uint32_t view = rot ? vec4_view : vec3_view;
-      const std::size_t at = L.reserve(view, ch.values.size() * 4);
-      channel_acc[a].push_back(L.add_accessor({view, at, ch.values.size() / (rot ? 4 : 3), rot ? "VEC4" : "VEC3"}));
-      L.copies.push_back({view, at, ch.values.data(), ch.values.size() * 4});
+      for (std::size_t c = 0; c < anim.channels.size(); ++c) {
+        const auto& ch = anim.channels[c];
+        const bool rot = ch.path == scene::Channel::Path::rotation;
+        const std::size_t width = rot ? 4 : 3;
+        const std::size_t keys = ch.values.size() / width;
+        if ((keys <= 2) != held_pass) continue;
+        if (rot && !ch.shorts.empty()) {
+          AccessorInfo info{v.short4, 0, ch.shorts.size() / 4, "VEC4", kShort};
+          info.normalized = true;
+          channel_acc[a][c] = shared.get(v.short4, info, ch.shorts.data(), ch.shorts.size() * 2);
+          continue;
+        }
+        const AccessorInfo info{rot ? v.vec4 : v.vec3, 0, keys, rot ? "VEC4" : "VEC3"};
+        channel_acc[a][c] = shared.get(info.view, info, ch.values.data(), ch.values.size() * 4);
+      }
     }
   }
 }
@@ -383,19 +398,26 @@ void Encoding::State::json_animations() {
     j.raw(first_anim ? ",\"animations\":[{\"name\":" : ",{\"name\":");
     first_anim = false;
     j.str(anim.name);
+    // Channels whose key times and values are the same accessors share one sampler.
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> sampler_of;
+    std::vector<std::size_t> sampler(anim.channels.size());
     j.raw(",\"samplers\":[");
     for (std::size_t c = 0; c < anim.channels.size(); ++c) {
-      j.raw(c ? ",{\"input\":" : "{\"input\":");
-      j.num(std::uint64_t{timeline_acc[a][anim.channels[c].timeline]});
+      const std::pair<std::size_t, std::size_t> io{timeline_acc[a][anim.channels[c].timeline], channel_acc[a][c]};
+      auto [it, added] = sampler_of.try_emplace(io, sampler_of.size());
+      sampler[c] = it->second;
+      if (!added) continue;
+      j.raw(it->second ? ",{\"input\":" : "{\"input\":");
+      j.num(std::uint64_t{io.first});
       j.raw(",\"output\":");
-      j.num(std::uint64_t{channel_acc[a][c]});
-      j.raw(",\"interpolation\":\"LINEAR\"}");
+      j.num(std::uint64_t{io.second});
+      j.raw("}");  // interpolation LINEAR is the default
     }
     j.raw("],\"channels\":[");
     for (std::size_t c = 0; c < anim.channels.size(); ++c) {
       const auto& ch = anim.channels[c];
       j.raw(c ? ",{\"sampler\":" : "{\"sampler\":");
-      j.num(std::uint64_t{c});
+      j.num(std::uint64_t{sampler[c]});
       j.raw(",\"target\":{\"node\":");
       j.num(std::uint64_t{ch.joint});
       j.raw(ch.path == scene::Channel::Path::rotation      ? ",\"path\":\"rotation\"}}"
@@ -426,6 +448,7 @@ void Encoding::State::json_accessors() {
     j.raw(",\"type\":\"");
     j.raw(info.type);
     j.raw("\"");
+    if (info.normalized) j.raw(",\"normalized\":true");
     if (info.minmax) {
       j.raw(",\"min\":["), j.floats(info.min.data(), info.minmax);
       j.raw("],\"max\":["), j.floats(info.max.data(), info.minmax), j.raw("]");

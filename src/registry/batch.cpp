@@ -3,6 +3,10 @@
 // file mappings, scene and output, so a broken file fails alone.
 #include "boneyard/batch.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <functional>
@@ -96,6 +100,7 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
     return;
   }
   XrayExportOptions x{item.input, meshes_root_for(item.input, o), {}, o.keep_going};
+  x.motions = {o.float_rotations, o.motions};
   Result<scene::Scene> sc = Finding{};
   if (lower_ext(item.input) == ".ogf") {
     sc = checked_scene<OgfFile>(read_ogf(data), o, item,
@@ -134,7 +139,21 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
 
 }  // namespace
 
+// Every item allocates its scene, JSON text and write buffer and frees them again. By default glibc
+// serves blocks above 128 KiB (adapting up to 32 MiB) with fresh mmaps and returns freed heap tops
+// to the kernel, so the next item faults in and zero-fills the same amount of memory again: on a
+// tree of small models that was a third of the batch's time, spent in the kernel. Keeping blocks
+// up to 32 MiB and 256 MiB of free heap for reuse removes most of those page faults (measured on
+// the corpus of bench/make_proxies.sh: 125k -> 27k faults, sys time 4.0 -> 2.6 s).
+static void keep_freed_memory_for_reuse() {
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
 BatchResult convert_tree(const BatchOptions& o) {
+  keep_freed_memory_for_reuse();
   BatchResult result;
   std::vector<fs::path> ogfs, omfs;
   std::error_code ec;

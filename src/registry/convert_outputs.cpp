@@ -31,8 +31,21 @@ class MemoryOutputs final : public ConvertOutputs {
 class FileOutputs final : public ConvertOutputs {
  public:
   explicit FileOutputs(std::unique_ptr<AtomicFile> main) : main_(std::move(main)) {}
+  // Not committed: the temporary files go, then the folders made for side files (empty again).
+  ~FileOutputs() override {
+    if (committed_) return;
+    side_.clear();
+    main_.reset();
+    for (auto it = made_.rbegin(); it != made_.rend(); ++it) {
+      std::error_code ec;
+      fs::remove(*it, ec);
+    }
+  }
   ByteSink& main() override { return *main_; }
+  // A side file may go into a folder that does not exist yet (a Master Collection model's
+  // `_win/`): it is made, and removed again when the conversion fails.
   Result<ByteSink*> side_file(const fs::path& path) override {
+    if (auto made = make_folders(path.parent_path()); !made) return made.error();
     auto file = AtomicFile::create(path);
     if (!file) return file.error();
     side_.push_back(std::move(file).value());
@@ -50,7 +63,10 @@ class FileOutputs final : public ConvertOutputs {
       renamed.push_back(file->path());
     }
     if (status) status = main_->commit();
-    if (status) return status;
+    if (status) {
+      committed_ = true;
+      return status;
+    }
     Finding error = status.error();
     for (const auto& path : renamed) {
       std::error_code ec;
@@ -60,8 +76,25 @@ class FileOutputs final : public ConvertOutputs {
   }
 
  private:
+  Status make_folders(const fs::path& dir) {
+    std::error_code ec;
+    if (dir.empty() || fs::is_directory(dir, ec)) return {};
+    std::vector<fs::path> missing;
+    for (fs::path d = dir; !d.empty() && !fs::exists(d, ec); d = d.parent_path()) {
+      missing.push_back(d);
+      if (d == d.parent_path()) break;
+    }
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      if (!fs::create_directory(*it, ec) && ec) return io_error_finding({}, "cannot create the folder " + it->string() + ": " + ec.message());
+      made_.push_back(*it);
+    }
+    return {};
+  }
+
   std::unique_ptr<AtomicFile> main_;
   std::vector<std::unique_ptr<AtomicFile>> side_;
+  std::vector<fs::path> made_;  // folders made for side files, outermost first
+  bool committed_ = false;
 };
 
 }  // namespace

@@ -37,6 +37,7 @@ constexpr std::array kFormats = {
     FormatEntry{"gltf", registry::sniff_gltf, registry::open_gltf},  // converts to both games
     FormatEntry{"kms", mgs2::sniff_kms, registry::open_kms},
     FormatEntry{"evm", mgs2::sniff_evm, registry::open_evm},
+    FormatEntry{"cmdl", mgs2::sniff_cmdl, registry::open_cmdl},  // the Master Collection's companion of a .kms/.evm
     FormatEntry{"dds", texture::sniff_dds, registry::open_dds},
     FormatEntry{"ctxr", texture::sniff_ctxr, registry::open_ctxr},
 };
@@ -64,9 +65,9 @@ const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
   return best;
 }
 
-constexpr std::array<std::string_view, 11> kOptionNames = {"--layout",   "--input-layout", "--skeleton", "--meshes",
-                                                           "--textures", "--keep-going",   "--template", "--scale",
-                                                           "--hq",       "--names",        "--n-mats"};
+constexpr std::array<std::string_view, 15> kOptionNames = {
+    "--layout", "--input-layout", "--skeleton", "--meshes", "--textures", "--keep-going", "--template", "--scale",
+    "--hq",     "--names",        "--n-mats",   "--float-rotations",      "--motions",    "--cmdl",     "--no-cmdl"};
 
 }  // namespace
 
@@ -103,11 +104,11 @@ Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> 
                                                 const OpenOptions& options) {
   const Bytes bytes = file->bytes();
   if (bytes.empty())
-    return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms, .evm, .dds or .ctxr file", "0 bytes"};
+    return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms, .evm, .cmdl, .dds or .ctxr file", "0 bytes"};
   const FormatEntry* best = best_format(bytes, file_name);
   if (best == nullptr) {
     return Finding{Severity::error, 0, {}, "not a recognised file",
-                   "an X-Ray .omf/.ogf/.dds or an MGS2 .kms/.evm/.ctxr",
+                   "an X-Ray .omf/.ogf/.dds or an MGS2 .kms/.evm/.cmdl/.ctxr",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
   }
   OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself

@@ -14,6 +14,7 @@ xray::XrayExportOptions export_options(const ConvertOptions& o, bool with_skelet
   const xray::ConvertOptions& x = o.xray;
   xray::XrayExportOptions e{o.input, x.meshes_root, {}, x.keep_going};
   if (with_skeleton) e.skeleton = x.skeleton;
+  e.motions = {x.float_rotations, x.motions};
   return e;
 }
 
@@ -26,7 +27,9 @@ class OmfDocument final : public Document {
   Diagnostics validate() const override { return xray::validate_omf(file_); }
   std::vector<std::string> convert_targets() const override { return {".omf", ".glb", ".gltf"}; }
   // The rewrite is byte for byte: nothing to choose. glTF: the skeleton to play the motions on.
-  unsigned convert_options(std::string_view ext) const override { return ext == ".omf" ? 0u : unsigned{kOptSkeleton}; }
+  unsigned convert_options(std::string_view ext) const override {
+    return ext == ".omf" ? 0u : unsigned{kOptSkeleton | kOptFloatRotations | kOptMotions};
+  }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (ext == ".omf") return write_converted(xray::write_omf(file_), out);
     Diagnostics warnings;
@@ -51,7 +54,9 @@ class OgfDocument final : public Document {
   std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".glb", ".gltf"}; }
   // .ogf and .omf are copies of what is stored; glTF looks up motion refs, textures and meshes.
   unsigned convert_options(std::string_view ext) const override {
-    return ext == ".ogf" || ext == ".omf" ? 0u : unsigned{kOptMeshes | kOptTextures | kOptKeepGoing};
+    return ext == ".ogf" || ext == ".omf" ? 0u
+                                          : unsigned{kOptMeshes | kOptTextures | kOptKeepGoing | kOptFloatRotations |
+                                                     kOptMotions};
   }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (ext == ".ogf") return write_converted(xray::write_ogf(file_), out);

@@ -78,12 +78,27 @@ struct RecordSource {
 // small is below what any 8-bit track of the samples resolves (docs/xray-gltf-import.md).
 constexpr double kTranslationNoise = 2e-6;
 
+// The record flag bits that say how the keys are stored; the others are kept as they were.
+constexpr std::uint8_t kRecordEncodingFlags = kFlagTKeysPresent | kFlagRKeysAbsent | kFlagTKeys16;
+
 struct RecordHint {  // the exported record (extras), when usable
   bool present = false;
+  bool legacy = false;  // from the older `records` extras (which carry CRCs)
   std::uint8_t flags = 0;
-  std::optional<std::uint32_t> rotation_crc, translation_crc;
+  std::optional<std::uint32_t> rotation_crc, translation_crc;  // the older `records` extras only
   std::optional<Vec3> size, init;
+  // From the `tracks` extras: keys whose sign the exporter changed (from each listed key on, the
+  // sign toggles), stored key bytes the values do not give back, and stored CRCs that are not the
+  // CRC of their keys (stored, computed).
+  std::vector<std::uint32_t> sign_toggles;
+  std::optional<std::vector<std::uint8_t>> rotation_keys, translation_keys;
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> rotation_crc_fix, translation_crc_fix;
 };
+
+// Translation keys under a known size/init: the nearest integer per value, accepted only when
+// every value is within half a step of its decoded key (false otherwise; `keys` then undefined).
+bool quantise_under(const RecordSource& src, std::size_t frames, Vec3 size, Vec3 init, bool b16,
+                    std::vector<std::uint8_t>& keys);
 
 // True when the template/exported record's keys decode to the sampled values (within a step).
 bool rotation_matches(const RecordSource& src, const BoneKeys& k, std::size_t frames);
@@ -92,5 +107,11 @@ bool translation_matches(const RecordSource& src, const BoneKeys& k, std::size_t
 void quantise_rotation(const RecordSource& src, std::size_t frames, bool prefer_static, OmfFile& out, BoneKeys& b);
 bool quantise_translation(const RecordSource& src, std::size_t frames, const RecordHint& hint, bool hq, OmfFile& out,
                           BoneKeys& b);
+// What the values alone cannot give back, restored from the exported record where the values
+// still say the same (else `b` stays as quantised): stored key bytes (when every value is within
+// a step of them), the signs the exporter changed, stored CRCs that differ from the keys' CRC.
+void restore_rotation(const RecordSource& src, std::size_t frames, const RecordHint& hint, OmfFile& out, BoneKeys& b);
+void restore_translation(const RecordSource& src, std::size_t frames, const RecordHint& hint, OmfFile& out,
+                         BoneKeys& b);
 
 }  // namespace boneyard::xray::import_detail

@@ -18,7 +18,7 @@ constexpr double kRotationTolerance = 1.0 / 32767.0 + 1e-6;  // one step, plus f
 bool rotation_matches(const RecordSource& src, const BoneKeys& k, std::size_t frames) {
   for (std::size_t f = 0; f < frames; ++f) {
     const Quat d = scene::normalized(k.rotation(f));
-    Quat s = src.rot(f);
+    Quat s = scene::normalized(src.rot(f));  // normalised SHORT keys are as far off unit length as the stored ones
     if (scene::dot(s, d) < 0) s = {-s.x, -s.y, -s.z, -s.w};
     if (std::fabs(double(s.x) - d.x) > kRotationTolerance || std::fabs(double(s.y) - d.y) > kRotationTolerance ||
         std::fabs(double(s.z) - d.z) > kRotationTolerance || std::fabs(double(s.w) - d.w) > kRotationTolerance)
@@ -197,6 +197,72 @@ bool quantise_translation(const RecordSource& src, std::size_t frames, const Rec
   b.translation_keys = out.keep(std::move(keys));
   b.translation_crc = key_crc(b.translation_keys);
   return false;
+}
+
+namespace {
+
+Bytes view_of(const std::vector<std::uint8_t>& v) { return {v.data(), v.size()}; }
+
+void fix_crc(const std::optional<std::pair<std::uint32_t, std::uint32_t>>& fix, Bytes keys, std::uint32_t& crc) {
+  if (fix && crc == fix->second && key_crc(keys) == fix->second) crc = fix->first;
+}
+
+// Keys [from, to) of a rotation array negated (every component; -32768 has no negation and is
+// never exported as SHORT, so it does not occur here).
+void negate_keys(std::vector<std::uint8_t>& keys, std::size_t from, std::size_t to) {
+  for (std::size_t k = from; k < to && (k + 1) * 8 <= keys.size(); ++k)
+    for (int c = 0; c < 4; ++c) {
+      std::uint8_t* p = keys.data() + k * 8 + c * 2;
+      const auto v = static_cast<std::int16_t>(p[0] | (p[1] << 8));
+      if (v != -32768) put_i16(p, -std::int32_t{v});
+    }
+}
+
+}  // namespace
+
+void restore_rotation(const RecordSource& src, std::size_t frames, const RecordHint& hint, OmfFile& out, BoneKeys& b) {
+  if (!hint.present) return;
+  const bool hint_static = (hint.flags & kFlagRKeysAbsent) != 0;
+  if (hint.rotation_keys && hint.rotation_keys->size() == (hint_static ? 1 : frames) * 8) {
+    BoneKeys stored;
+    stored.flags = hint.flags;
+    stored.rotation_keys = view_of(*hint.rotation_keys);
+    if (rotation_matches(src, stored, frames)) {
+      b.flags = static_cast<std::uint8_t>((b.flags & ~kFlagRKeysAbsent) | (hint.flags & kFlagRKeysAbsent));
+      b.rotation_keys = out.keep(*hint.rotation_keys);
+      b.rotation_crc = b.rotation_static() ? 0 : key_crc(b.rotation_keys);
+    }
+  } else if (!hint.sign_toggles.empty() && !b.rotation_static() && b.rotation_key_count() == frames) {
+    std::vector<std::uint8_t> keys(b.rotation_keys.begin(), b.rotation_keys.end());
+    // From each listed key on the sign toggles: keys between the 1st and 2nd, 3rd and 4th, ... were negated.
+    for (std::size_t i = 0; i < hint.sign_toggles.size(); i += 2)
+      negate_keys(keys, hint.sign_toggles[i], i + 1 < hint.sign_toggles.size() ? hint.sign_toggles[i + 1] : frames);
+    b.rotation_keys = out.keep(std::move(keys));
+    b.rotation_crc = key_crc(b.rotation_keys);
+  }
+  if (!b.rotation_static()) fix_crc(hint.rotation_crc_fix, b.rotation_keys, b.rotation_crc);
+}
+
+void restore_translation(const RecordSource& src, std::size_t frames, const RecordHint& hint, OmfFile& out,
+                         BoneKeys& b) {
+  if (!hint.present || !(hint.flags & kFlagTKeysPresent) || !hint.size || !hint.init) return;
+  const bool b16 = (hint.flags & kFlagTKeys16) != 0;
+  if (hint.translation_keys && hint.translation_keys->size() == frames * (b16 ? 6 : 3)) {
+    BoneKeys stored;
+    stored.flags = hint.flags;
+    stored.translation_keys = view_of(*hint.translation_keys);
+    stored.translation_size = *hint.size;
+    stored.translation_init = *hint.init;
+    if (translation_matches(src, stored, frames)) {
+      b.flags = static_cast<std::uint8_t>((b.flags & ~(kFlagTKeysPresent | kFlagTKeys16)) |
+                                          (hint.flags & (kFlagTKeysPresent | kFlagTKeys16)));
+      b.translation_keys = out.keep(*hint.translation_keys);
+      b.translation_size = *hint.size;
+      b.translation_init = *hint.init;
+      b.translation_crc = key_crc(b.translation_keys);
+    }
+  }
+  if (b.translation_keyed()) fix_crc(hint.translation_crc_fix, b.translation_keys, b.translation_crc);
 }
 
 }  // namespace boneyard::xray::import_detail

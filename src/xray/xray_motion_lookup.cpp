@@ -160,7 +160,7 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
         // A ref expanded from a wildcard is recorded with its file name for the extras.
         std::string source = cp1251_to_utf8(ref);
         if (files.size() > 1 || ref.find('*') != std::string::npos) source += " -> " + file.filename().string();
-        if (auto added = add_motions(s, &ogf, omf->motions, source, warnings); !added) {
+        if (auto added = add_motions(s, &ogf, omf->motions, source, warnings, o.motions); !added) {
           Finding f = added.error();
           f.path = file.string() + " " + f.path;
           return f;
@@ -169,7 +169,8 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
       }
     }
   } else if (ogf.motions) {
-    if (auto added = add_motions(s, &ogf, *ogf.motions, "embedded", warnings); !added) return added.error();
+    if (auto added = add_motions(s, &ogf, *ogf.motions, "embedded", warnings, o.motions); !added)
+      return added.error();
   }
   resolve_duplicate_motions(s, warnings);
   return s;
@@ -201,7 +202,8 @@ Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions&
   } else {
     s = flat_scene(set, stem_of(o.input));
   }
-  if (auto added = add_motions(s, ogf ? &*ogf : nullptr, set, o.input.filename().string(), warnings); !added)
+  if (auto added = add_motions(s, ogf ? &*ogf : nullptr, set, o.input.filename().string(), warnings, o.motions);
+      !added)
     return added.error();
   // Said only of a scene that is written: a failed conversion ends in its one error line.
   if (!ogf)

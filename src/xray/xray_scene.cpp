@@ -5,6 +5,7 @@
 // rotation with quaternion (x, y, -z, w) of the stored q, and translations become (x, y, -z).
 #include "boneyard/xray_scene.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -21,7 +22,9 @@ namespace {
 // Absurd but finite translations occur in real files (size 0, init ~4.7e19): the engine plays them.
 constexpr float kAbsurdTranslation = 1.0e4f;  // metres
 
-nlohmann::json vec3_json(const Vec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); }
+nlohmann::json vec3_json(const Vec3& v) {
+  return nlohmann::json::array({compact_float(v.x), compact_float(v.y), compact_float(v.z)});
+}
 
 nlohmann::json parts_json(const Params& p) {
   nlohmann::json parts = nlohmann::json::array();
@@ -52,16 +55,16 @@ nlohmann::json motion_json(const MotionParams& m, const MotionKeys& k, std::size
   x["flag_words"] = motion_flag_words(m.flags);
   x["bone_or_part"] = m.bone_or_part;
   x["motion_id"] = m.motion_id;
-  x["speed"] = m.speed;
-  x["power"] = m.power;
-  x["accrue"] = m.accrue;
-  x["falloff"] = m.falloff;
+  x["speed"] = compact_float(m.speed);
+  x["power"] = compact_float(m.power);
+  x["accrue"] = compact_float(m.accrue);
+  x["falloff"] = compact_float(m.falloff);
   nlohmann::json marks = nlohmann::json::array();
   for (const auto& mk : m.marks) {
     nlohmann::json jm;
     put_name(jm, "name", mk.name);
     nlohmann::json iv = nlohmann::json::array();
-    for (const auto& i : mk.intervals) iv.push_back(nlohmann::json::array({i.start, i.end}));
+    for (const auto& i : mk.intervals) iv.push_back(nlohmann::json::array({compact_float(i.start), compact_float(i.end)}));
     jm["intervals"] = std::move(iv);
     marks.push_back(std::move(jm));
   }
@@ -144,6 +147,13 @@ std::optional<Finding> check_frame_limits(const MotionKeys& k, const MotionParam
   return std::nullopt;
 }
 
+// --motions: a motion is exported when its (UTF-8) name matches one of the globs, or there are none.
+bool wanted(const std::vector<std::string>& globs, const std::string& cp1251_name) {
+  if (globs.empty()) return true;
+  const std::string name = cp1251_to_utf8(cp1251_name);
+  return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return glob_match(g, name); });
+}
+
 bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 bool absurd(const Vec3& v) {
   return std::fabs(v.x) > kAbsurdTranslation || std::fabs(v.y) > kAbsurdTranslation ||
@@ -210,7 +220,7 @@ Result<scene::Scene> skeleton_scene(const OgfFile& ogf, std::string_view name) {
     put_name(x, "game_mtl", ik.game_mtl);
     x["bind_rotation"] = vec3_json(ik.bind_rotation);
     x["bind_position"] = vec3_json(ik.bind_position);
-    x["mass"] = ik.mass;
+    x["mass"] = compact_float(ik.mass);
     x["center_of_mass"] = vec3_json(ik.center_of_mass);
     x["joint_type"] = ik.joint.type;
     json_of(j.extras)["xray"] = std::move(x);
@@ -244,7 +254,7 @@ scene::Scene flat_scene(const MotionSet& set, std::string_view name) {
 }
 
 Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, std::string_view source,
-                   Diagnostics& warnings) {
+                   Diagnostics& warnings, const MotionExportOptions& options) {
   const Params& p = set.params;
   const std::size_t n = s.skeleton.joints.size();
   if (p.bone_count() != n)
@@ -287,7 +297,9 @@ Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, st
   jset["parts"] = parts_json(p);
   json_of(s.extras)["xray"]["motion_sets"].push_back(std::move(jset));
 
+  std::size_t float_tracks = 0;
   for (std::size_t m = 0; m < p.motions.size(); ++m) {
+    if (!wanted(options.motions, p.motions[m].name)) continue;
     const MotionKeys& k = set.motions[m];
     const std::string where = std::string(source) + " motion " + std::to_string(m);
     if (k.error) {
@@ -304,7 +316,6 @@ Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, st
     scene::Animation a;
     a.name = cp1251_to_utf8(p.motions[m].name);
     json_of(a.extras)["xray"] = motion_json(p.motions[m], k, set_index, m);
-    json_of(a.extras)["xray"]["records"] = motion_records_extras(k);  // for a byte-exact re-import (xray_import.h)
     // Static and constant tracks hold one value: a key at 0 and, so that every DCC keeps the
     // motion's length even when all its tracks are static, the same value again at the end.
     a.timelines.push_back(held_timeline(k.frames));
@@ -315,23 +326,19 @@ Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, st
       a.timelines.push_back(std::move(t));
     }
     a.channels.reserve(2 * n);
+    std::vector<RotationExport> rotations(n);
     for (std::size_t r = 0; r < n; ++r) {
       const BoneKeys& bk = k.bones[r];
       const auto joint = static_cast<std::uint32_t>(rm[r]);
-      scene::Channel rot{joint, scene::Channel::Path::rotation, 0, {}};
+      scene::Channel rot{joint, scene::Channel::Path::rotation, 0, {}, {}};
       const bool rot_held = bk.rotation_static() || k.frames == 1;
-      const std::size_t rkeys = rot_held ? a.timelines[0].times.size() : k.frames;
       rot.timeline = rot_held ? 0 : 1;
-      rot.values.resize(rkeys * 4);
-      for (std::size_t f = 0; f < rkeys; ++f) {
-        const Quat q = to_gltf(bk.rotation(rot_held ? 0 : f));
-        float* v = rot.values.data() + f * 4;
-        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-      }
-      scene::make_sign_continuous(rot.values);
+      rotations[r] = export_rotation(bk, rot_held ? a.timelines[0].times.size() : k.frames, rot_held,
+                                     options.float_rotations, rot);
+      float_tracks += rotations[r].floats && !options.float_rotations;
       a.channels.push_back(std::move(rot));
 
-      scene::Channel tr{joint, scene::Channel::Path::translation, 0, {}};
+      scene::Channel tr{joint, scene::Channel::Path::translation, 0, {}, {}};
       const bool tr_held = !bk.translation_keyed() || k.frames == 1;
       const std::size_t tkeys = tr_held ? a.timelines[0].times.size() : k.frames;
       tr.timeline = tr_held ? 0 : 1;
@@ -358,8 +365,15 @@ Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, st
       }
       a.channels.push_back(std::move(tr));
     }
+    // For a byte-exact re-import without the .omf (xray_import.h).
+    json_of(a.extras)["xray"]["tracks"] = motion_tracks_extras(k, rotations, options.float_rotations);
     s.animations.push_back(std::move(a));
   }
+  if (float_tracks > 0)
+    warnings.add(Severity::warning, 0, std::string(source),
+                 "rotation tracks written as normalised floats: a key is not near unit length or holds -32768, "
+                 "which a normalised SHORT output cannot carry exactly",
+                 "stored 16-bit components", std::to_string(float_tracks) + " track(s)");
   return {};
 }
 

@@ -16,6 +16,7 @@
 #include "boneyard/text.h"
 #include "boneyard/xray_scene.h"
 #include "xray_import_bones.h"
+#include "xray_import_hints.h"
 #include "xray_import_internal.h"
 #include "xray_scene_internal.h"
 
@@ -27,21 +28,6 @@ constexpr std::size_t kNone = import_detail::kNoBone;
 
 using namespace import_detail;
 
-
-RecordHint record_hint(const nlohmann::json* records, std::size_t r) {
-  RecordHint h;
-  if (records == nullptr || r >= records->size()) return h;
-  const auto& j = (*records)[r];
-  auto flags = number<std::uint8_t>(j, "flags");
-  if (!flags) return h;
-  h.present = true;
-  h.flags = *flags;
-  h.rotation_crc = number<std::uint32_t>(j, "rotation_crc");
-  h.translation_crc = number<std::uint32_t>(j, "translation_crc");
-  h.size = vec3(j, "translation_size");
-  h.init = vec3(j, "translation_init");
-  return h;
-}
 
 // 0xF entry: the template's by name, then whatever our extras say; defaults otherwise.
 MotionParams motion_params(const std::string& name, const nlohmann::json& x, const MotionParams* from_template,
@@ -323,11 +309,10 @@ class OmfImporter {
     bool held = false;
     std::uint64_t frames = 0;
     if (auto e = motion_frames(anim, x, tmk, aw, held, frames)) return e;
+    // Exported records are in their motion set's record order: usable when that is ours.
     const auto motion_set = number<std::size_t>(x, "motion_set");
-    const nlohmann::json* records = member(x, "records");
-    if (!(records && records->is_array() && records->size() == n_ && motion_set && *motion_set < set_order_ok_.size() &&
-          set_order_ok_[*motion_set]))
-      records = nullptr;
+    const bool hints_usable = motion_set && *motion_set < set_order_ok_.size() && set_order_ok_[*motion_set];
+    const std::vector<RecordHint> hints = record_hints(hints_usable ? x : nlohmann::json(), n_);
 
     MotionKeys mk;
     mk.name = extras_name(x, "keys_name").value_or(tmk ? tmk->name : *name);
@@ -335,7 +320,7 @@ class OmfImporter {
     mk.frames = static_cast<std::uint32_t>(frames);
     if (tmk && tmk->frames == frames) mk.tail = tmk->tail;
     mk.bones.resize(n_);
-    for (std::size_t r = 0; r < n_; ++r) build_record(r, tmk, records, frames, sampled, held, mk.bones[r]);
+    for (std::size_t r = 0; r < n_; ++r) build_record(r, tmk, hints[r], frames, sampled, held, mk.bones[r]);
     bool defaults = false;
     params_out_.push_back(motion_params(*name, x, ti != kNone ? &tpl_->motions.params.motions[ti] : nullptr, a, defaults));
     if (auto e = check_mark_names(params_out_.back(), x, aw)) return e;
@@ -347,7 +332,7 @@ class OmfImporter {
 
   // Record r of a motion: the template's rotation and translation where they still hold, else
   // quantised from the channels (under the exported layout hint when there is one).
-  void build_record(std::size_t r, const MotionKeys* tmk, const nlohmann::json* records, std::uint64_t frames,
+  void build_record(std::size_t r, const MotionKeys* tmk, const RecordHint& exported, std::uint64_t frames,
                     std::size_t sampled, bool held, BoneKeys& b) {
     RecordSource src{rot_ch_[r], tr_ch_[r], tmk ? &tmk->bones[r] : nullptr, tmk ? tmk->frames : 0,
                      table_.bind_rotation[r], table_.bind_translation[r], sampled,
@@ -362,7 +347,6 @@ class OmfImporter {
       return;
     }
     // The encoding to keep: the template record's (any frame count), else the exported one's.
-    const RecordHint exported = record_hint(records, r);
     const BoneKeys* tkr = tmk ? &tmk->bones[r] : nullptr;
     const RecordHint hint = tkr ? template_hint(*tkr) : exported;
     if (reuse_rot) {
@@ -372,6 +356,7 @@ class OmfImporter {
     } else {
       // A held motion's one sample becomes a static key (a "keyed" hint cannot hold for it).
       quantise_rotation(src, held ? 1 : frames, held || !hint.present || (hint.flags & kFlagRKeysAbsent), out_, b);
+      if (!tkr && !held) restore_rotation(src, frames, exported, out_, b);
     }
     if (reuse_tr) {
       b.flags |= static_cast<std::uint8_t>(tk->flags & (kFlagTKeysPresent | kFlagTKeys16));
@@ -379,11 +364,15 @@ class OmfImporter {
       b.translation_crc = tk->translation_crc;
       b.translation_size = tk->translation_size;
       b.translation_init = tk->translation_init;
-    } else if (quantise_translation(src, held ? 1 : frames, held ? without_keys(hint) : hint, o_.hq, out_, b)) {
-      ++(tkr ? st_.template_layouts : st_.extras_layouts);
+    } else {
+      if (quantise_translation(src, held ? 1 : frames, held ? without_keys(hint) : hint, o_.hq, out_, b))
+        ++(tkr ? st_.template_layouts : st_.extras_layouts);
+      if (!tkr && !held && !o_.hq) restore_translation(src, frames, exported, out_, b);
     }
+    // Flag bits the engine does not read, as stored.
+    if (hint.present) b.flags = static_cast<std::uint8_t>(b.flags | (hint.flags & ~kRecordEncodingFlags));
     if (tkr && !same_encoding(*tkr, b)) ++st_.template_encodings_changed;
-    if (exported.present) {
+    if (exported.present && exported.legacy) {
       ++st_.crc_checked;
       const bool rot_same = b.rotation_static() ? true : exported.rotation_crc == b.rotation_crc;
       const bool tr_same = b.translation_keyed() ? exported.translation_crc == b.translation_crc : true;

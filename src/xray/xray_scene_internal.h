@@ -1,11 +1,14 @@
 // Helpers shared by the X-Ray scene adapters (skeleton/motions and meshes).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "boneyard/omf.h"
+#include "boneyard/scene.h"
 #include "scene/extras_json.h"
 
 namespace boneyard::xray {
@@ -14,8 +17,24 @@ namespace boneyard::xray {
 // j[key + "_hex"] carries the stored bytes in hex so an importer can restore them exactly.
 void put_name(nlohmann::json& j, const char* key, const std::string& raw);
 
-// Exporter side: per 0xE record of a motion, in file order, what glTF values cannot carry
-// (flags, CRCs, translation size and init as stored). Stored in animations[a].extras.xray.records.
-nlohmann::json motion_records_extras(const MotionKeys& keys);
+// A float as the double whose shortest text is the float's shortest text (compact in JSON, and
+// read back as a float it is the same float).
+double compact_float(float f);
+
+// One record's rotation channel in glTF space: the stored 16-bit components (channel.shorts,
+// with the decoded values) made sign-continuous by negating whole keys, or normalised floats when
+// `float_rotations` or a key is not near unit length or holds -32768 (`floats` set then).
+struct RotationExport {
+  bool floats = false;
+  std::vector<std::uint32_t> sign_toggles;  // keys from which on the sign differs from the previous key's
+};
+RotationExport export_rotation(const BoneKeys& keys, std::size_t key_count, bool held, bool float_rotations,
+                               scene::Channel& channel);
+
+// Exporter side: per 0xE record of a motion, in file order, what glTF values cannot carry (record
+// flags, translation size and init, sign changes, stored keys the values do not give back, stored
+// CRCs that are not the keys' CRC). Stored in animations[a].extras.xray.tracks (docs/xray-gltf.md 6.1).
+nlohmann::json motion_tracks_extras(const MotionKeys& keys, const std::vector<RotationExport>& rotations,
+                                    bool float_rotations);
 
 }  // namespace boneyard::xray

@@ -61,6 +61,7 @@ check "$m/monsters/cat/cat_weak.ogf" "$tmp/cat_weak_textured.glb" 30 0 1857 1858
 check "$m/dynamics/devices/dev_torch/handflash_hud.ogf" "$tmp/handflash_textured.glb" 8 0 1984 2052 --images 1
 check "$samples/soc/zombi_animation.omf" "$tmp/zombi_omf.glb" 41 69 0 0 --skeleton "$samples/soc/zombi_1.ogf"
 check "$samples/cop/wpn_hand_knife_hud_animation.omf" "$tmp/knife_flat.glb" 42 18 0 0
+check "$samples/cop/wpn_hand_knife_hud_animation.omf" "$tmp/knife_float.glb" 42 18 0 0 --float-rotations
 # Models whose OMFs are not among the samples (skeleton + meshes), and type 10 (rigid) models.
 check "$samples/cs/stalker_lesnik_1.ogf" "$tmp/lesnik.glb" 61 0 6798 8180   # 4-link (id 4), progressive
 check "$samples/cop/cat_weak.ogf" "$tmp/cat_weak.glb" 30 0 1857 1858         # 2-link (id 2), progressive
@@ -68,4 +69,22 @@ check "$samples/cop/flush_dead.ogf" "$tmp/flush_dead.glb" 26 0 2419 3327     # t
 check "$samples/cop/protein.ogf" "$tmp/protein.glb" 1 0 24 12                 # type 10, rigid mesh on its bone
 check "$samples/cop/handflash_hud.ogf" "$tmp/handflash.glb" 8 0 1984 2052     # protected (bit-31 chunks), 3 children
 check "$samples/tools/test_fmt_ogf_gl.ogf" "$tmp/test_fmt_ogf_gl.glb" 3 0 56 44
+# assimp (Debian assimp-utils), a third independent reader: the models with meshes and motions
+# load with every animation and channel (one rotation and one translation channel per joint).
+if command -v assimp >/dev/null 2>&1; then
+  assimp_check() {  # file animations channels
+    local info
+    info=$(timeout 120 assimp info "$1" 2>&1) || { echo "FAIL: assimp info $1"; echo "$info" | tail -3; fail=1; return; }
+    if ! grep -q "^Animations: *$2\$" <<<"$info" || ! grep -q "^Animation Channels: *$3\$" <<<"$info"; then
+      echo "FAIL: assimp reads $1 with other counts (expected $2 animations, $3 channels)"
+      grep -E "^Animation" <<<"$info"
+      fail=1
+    fi
+  }
+  assimp_check "$tmp/zombi.glb" 69 2829
+  assimp_check "$tmp/rat.glb" 45 1305
+  assimp_check "$tmp/binoculars.glb" 5 220
+else
+  echo "note: assimp not installed (Debian assimp-utils): its check skipped"
+fi
 exit $fail

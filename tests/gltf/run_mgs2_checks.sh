@@ -5,6 +5,8 @@
 # then converts each .glb back and requires the same bytes as the builder's layout of the input.
 # The packets name null_msk.bmp (StrCode24 0x00B7E31E): a null_msk.ctxr in --textures is found by
 # that id, decoded and embedded (or written beside a .gltf).
+# Each Master Collection model's .cmdl (written by a rewrite) goes to .glb on its model too: the
+# validator again, and three.js must find the model's joints and triangles.
 # Exit 77 (= skipped) when node_modules is absent.
 # Usage: run_mgs2_checks.sh BONEYARD_CLI WRITE_GLTF_FIXTURES SOURCE_DIR
 set -euo pipefail
@@ -46,6 +48,18 @@ while read -r name joints verts tris; do
   back="$tmp/back_$name"
   if ! "$cli" convert "$tmp/${name%.*}_$ext.glb" -o "$back" --template "$tmp/$name" || ! cmp -s "$back" "$tmp/$name"; then
     echo "FAIL: $name -> .glb -> $ext is not byte-exact"
+    fail=1
+  fi
+done <"$tmp/manifest.txt"
+mkdir -p "$tmp/mc"
+while read -r name joints verts tris; do
+  "$cli" convert "$tmp/$name" -o "$tmp/mc/$name" || { echo "FAIL: rewrite of $name"; fail=1; continue; }
+  cmdl="$tmp/mc/_win/${name%.*}.cmdl"
+  [[ -f "$cmdl" ]] || continue  # a PS2 model has none
+  out="$tmp/mc/${name%.*}_cmdl.glb"
+  if ! "$cli" convert "$cmdl" -o "$out" || ! node "$src/tests/gltf/check_gltf.mjs" "$out" --joints "$joints" --animations 0 \
+      --triangles "$tris"; then
+    echo "FAIL: $cmdl -> .glb"
     fail=1
   fi
 done <"$tmp/manifest.txt"

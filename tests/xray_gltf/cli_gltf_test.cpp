@@ -58,3 +58,47 @@ TEST(CliGltf, RecursiveBatchReportsFailuresAndExitsOne) {
 
 }  // namespace
 }  // namespace boneyard::test
+
+namespace boneyard::test {
+namespace {
+
+// The glTF text of a .glb written by the CLI.
+std::string glb_json(const fs::path& p) {
+  const auto b = read_file(p);
+  const std::uint32_t n = std::uint32_t(b[12]) | std::uint32_t(b[13]) << 8 | std::uint32_t(b[14]) << 16 |
+                          std::uint32_t(b[15]) << 24;
+  return std::string(reinterpret_cast<const char*>(b.data()) + 20, n);
+}
+
+// --motions keeps the matching motions; rotations are normalised SHORTs unless --float-rotations;
+// both are refused where they do not apply (glTF -> .omf).
+TEST(CliGltf, MotionsGlobAndFloatRotations) {
+  TempDir tmp;
+  write_bytes(tmp.path() / "rich.omf", omf_bytes(rich_spec()));
+  CliRun r = run_cli("convert " + quote(tmp.path() / "rich.omf") + " -o " + quote(tmp.path() / "all.glb"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string all = glb_json(tmp.path() / "all.glb");
+  EXPECT_NE(all.find("\"componentType\":5122,\"count\":3,\"type\":\"VEC4\",\"normalized\":true"), std::string::npos);
+  EXPECT_NE(all.find("\"name\":\"walk\""), std::string::npos);
+  r = run_cli("convert " + quote(tmp.path() / "rich.omf") + " -o " + quote(tmp.path() / "w.glb") +
+              " --motions 'W*' --float-rotations");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string w = glb_json(tmp.path() / "w.glb");
+  EXPECT_NE(w.find("\"name\":\"walk\""), std::string::npos);
+  EXPECT_EQ(w.find("5122"), std::string::npos) << "float rotations only";
+  EXPECT_LT(w.size(), all.size());
+  // The other motion of rich_spec is gone.
+  std::size_t animations = 0;
+  for (std::size_t at = w.find("\"samplers\""); at != std::string::npos; at = w.find("\"samplers\"", at + 1)) ++animations;
+  EXPECT_EQ(animations, 1u);
+  r = run_cli("convert " + quote(tmp.path() / "all.glb") + " -o " + quote(tmp.path() / "back.omf") + " --motions walk");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--motions"), std::string::npos) << r.err;
+  // The unedited .glb comes back to the identical .omf without a template.
+  r = run_cli("convert " + quote(tmp.path() / "all.glb") + " -o " + quote(tmp.path() / "back.omf"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_file(tmp.path() / "back.omf"), read_file(tmp.path() / "rich.omf"));
+}
+
+}  // namespace
+}  // namespace boneyard::test

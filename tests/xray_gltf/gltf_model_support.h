@@ -32,6 +32,34 @@ inline const float* accessor_floats(const tinygltf::Model& m, int index, std::si
                                         a.byteOffset);
 }
 
+// An animation output as floats: float components as they are, normalised SHORT components as
+// the glTF specification decodes them (max(c / 32767, -1)), rotations then normalised (the pose
+// contract compares unit quaternions).
+inline std::vector<float> output_values(const tinygltf::Model& m, int index, bool rotation) {
+  const auto& a = m.accessors[static_cast<std::size_t>(index)];
+  const std::size_t width = rotation ? 4 : 3;
+  std::vector<float> v(a.count * width);
+  const auto& view = m.bufferViews[static_cast<std::size_t>(a.bufferView)];
+  const unsigned char* p = m.buffers[static_cast<std::size_t>(view.buffer)].data.data() + view.byteOffset + a.byteOffset;
+  if (a.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT) {
+    std::memcpy(v.data(), p, v.size() * 4);
+  } else {
+    EXPECT_EQ(a.componentType, TINYGLTF_COMPONENT_TYPE_SHORT);
+    EXPECT_TRUE(a.normalized);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      std::int16_t c;
+      std::memcpy(&c, p + i * 2, 2);
+      v[i] = std::max(float(c) / 32767.0f, -1.0f);
+    }
+  }
+  if (rotation)
+    for (std::size_t k = 0; k < a.count; ++k) {
+      const Quat q = scene::normalized({v[k * 4], v[k * 4 + 1], v[k * 4 + 2], v[k * 4 + 3]});
+      v[k * 4] = q.x, v[k * 4 + 1] = q.y, v[k * 4 + 2] = q.z, v[k * 4 + 3] = q.w;
+    }
+  return v;
+}
+
 // World matrices of every node at key index `frame` of animation `anim` (rest pose for nodes
 // the animation does not drive), composed from the scene root.
 inline std::vector<Mat4> gltf_world(const tinygltf::Model& m, const tinygltf::Animation& anim, std::size_t frame) {
@@ -45,9 +73,11 @@ inline std::vector<Mat4> gltf_world(const tinygltf::Model& m, const tinygltf::An
   }
   for (const auto& ch : anim.channels) {
     const auto& s = anim.samplers[static_cast<std::size_t>(ch.sampler)];
-    std::size_t in_count = 0, out_count = 0;
+    std::size_t in_count = 0;
     const float* times = accessor_floats(m, s.input, in_count);
-    const float* v = accessor_floats(m, s.output, out_count);
+    const std::vector<float> values = output_values(m, s.output, ch.target_path == "rotation");
+    const float* v = values.data();
+    const std::size_t out_count = m.accessors[static_cast<std::size_t>(s.output)].count;
     EXPECT_EQ(in_count, out_count);
     // The key at frame / 30 s; a channel without one holds one value (a key at 0 and at the end).
     const float when = static_cast<float>(frame) / 30.0f;

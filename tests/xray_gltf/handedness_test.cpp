@@ -71,7 +71,7 @@ TEST(Handedness, SignContinuityFlipsOnlyAcrossNegativeDots) {
   EXPECT_FLOAT_EQ(q[15], 0.95f);  // already continuous with the (flipped) predecessor
 }
 
-TEST(XrayScene, KeysAreNormalisedContinuousAndStaticChannelsHaveOneKey) {
+TEST(XrayScene, KeysAreStoredShortsContinuousAndStaticChannelsHaveOneKey) {
   const auto bytes = omf_bytes(rich_spec());
   auto omf = xray::read_omf(FileData::from_vector(bytes));
   ASSERT_TRUE(omf);
@@ -86,9 +86,12 @@ TEST(XrayScene, KeysAreNormalisedContinuousAndStaticChannelsHaveOneKey) {
   // Record 0 has motion-bone index 0 = "root" (joint 0): keyed rotation and translation.
   const auto& rot = walk.channels[0];
   ASSERT_EQ(rot.values.size(), 12u);
+  // The stored 16-bit components as glTF normalised SHORTs, decoded values beside them.
+  ASSERT_EQ(rot.shorts.size(), 12u);
+  for (std::size_t i = 0; i < 12; ++i) EXPECT_EQ(rot.values[i], float(rot.shorts[i]) / 32767.0f);
   for (std::size_t k = 0; k < 3; ++k) {
     const Quat q{rot.values[k * 4], rot.values[k * 4 + 1], rot.values[k * 4 + 2], rot.values[k * 4 + 3]};
-    EXPECT_NEAR(q.norm(), 1.0f, 1e-6f);
+    EXPECT_NEAR(q.norm(), 1.0f, 1e-4f);  // as stored: within 1e-4 of unit length
     if (k > 0) {
       const Quat p{rot.values[k * 4 - 4], rot.values[k * 4 - 3], rot.values[k * 4 - 2], rot.values[k * 4 - 1]};
       EXPECT_GE(scene::dot(p, q), 0.0f);

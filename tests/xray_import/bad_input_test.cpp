@@ -4,7 +4,9 @@
 #include <fstream>
 #include <limits>
 
+#include "boneyard/omf_validate.h"
 #include "import_support.h"
+#include "scene/extras_json.h"
 
 namespace boneyard::test {
 namespace {
@@ -213,6 +215,52 @@ TEST(ImportBadInput, MatrixNodesAreDecomposed) {
   EXPECT_NEAR(jt.rotation.y, std::sqrt(0.5), 1e-6);
   EXPECT_NEAR(jt.rotation.w, std::sqrt(0.5), 1e-6);
   EXPECT_EQ(s->animations[0].channels[0].values[2], 1.0f);
+}
+
+}  // namespace
+}  // namespace boneyard::test
+
+namespace boneyard::test {
+namespace {
+
+// Our own export with its `tracks` extras garbled (signs past the keys or not increasing, hex of
+// the wrong length or not hex, records out of range, wrong types): the import ignores what does
+// not fit, never reads outside the keys, and writes a valid .omf whose keys are within a step.
+TEST(ImportBadInput, GarbledTracksExtrasAreIgnoredNotTrusted) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  auto omf = xray::read_omf(load(samples_dir() / "xray/cop/wpn_hand_knife_hud_animation.omf"));
+  ASSERT_TRUE(omf);
+  auto glb = export_glb(omf->motions, nullptr);
+  ASSERT_TRUE(glb);
+  Diagnostics w;
+  auto sc = read_glb(*glb, w);
+  ASSERT_TRUE(sc);
+  const nlohmann::json garbage[] = {
+      nlohmann::json::parse(R"({"flags":"zz"})"),
+      nlohmann::json::parse(R"({"flags":"02","signs":[[0,5,3]]})"),
+      nlohmann::json::parse(R"({"flags":7,"signs":[[0,4294967295,99999999999]],"keys":[[1,"rotation","abc"]]})"),
+      nlohmann::json::parse(R"({"signs":[[99999,1]],"keys":[[-1,"translation","00"],[2,"rotation",12]],"crcs":[[0,"x"]]})"),
+      nlohmann::json::parse(R"({"translations":[[0,null,1,1,1,1,1],[1e30,1,1,1,1,1,1]],"keys":[[0,"translation","0000"]]})"),
+  };
+  for (const auto& g : garbage) {
+    SCOPED_TRACE(g.dump());
+    auto edited = sc.value();
+    for (auto& a : edited.animations) {
+      auto& tracks = json_of(a.extras)["xray"]["tracks"];
+      std::string flags = tracks.value("flags", std::string());
+      tracks = g;
+      // Keep the real flags where the garbage has none, so that the other members are read.
+      if (!g.contains("flags")) tracks["flags"] = flags;
+    }
+    xray::ImportOptions o;
+    Diagnostics iw;
+    auto out = xray::scene_to_omf(edited, o, iw);
+    ASSERT_TRUE(out) << out.error().message;
+    auto back = xray::read_omf(FileData::from_vector(xray::write_omf(out.value())));
+    ASSERT_TRUE(back);
+    const Diagnostics found = xray::validate_omf(back.value());
+    for (const auto& f : found.findings()) EXPECT_NE(f.severity, Severity::error) << f.message;
+  }
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ inline std::shared_ptr<const FileData> load(const fs::path& p) {
 // OMF (+ optional OGF skeleton) -> .glb bytes through the exporter, as `convert` writes them
 // (minus duplicate resolution, so every motion of the file is present).
 inline std::optional<std::vector<std::uint8_t>> export_glb(const xray::MotionSet& set, const xray::OgfFile* ogf,
-                                                           std::string* why = nullptr) {
+                                                           std::string* why = nullptr, bool float_rotations = false) {
   scene::Scene s;
   if (ogf) {
     auto sk = xray::skeleton_scene(*ogf, "model");
@@ -43,7 +43,7 @@ inline std::optional<std::vector<std::uint8_t>> export_glb(const xray::MotionSet
     s = xray::flat_scene(set, "flat");
   }
   Diagnostics w;
-  if (auto added = xray::add_motions(s, ogf, set, "sample", w); !added) {
+  if (auto added = xray::add_motions(s, ogf, set, "sample", w, {float_rotations, {}}); !added) {
     if (why) *why = added.error().message;
     return std::nullopt;
   }

@@ -47,8 +47,10 @@ void turn_joints(scene::Scene& s, const std::vector<Q>& turns) {
   for (auto& a : s.animations)
     for (auto& c : a.channels) {
       const Q pre = inv(parent_turn(c.joint));
-      if (c.path == scene::Channel::Path::rotation)
+      if (c.path == scene::Channel::Path::rotation) {
         for (std::size_t i = 0; i < c.values.size(); i += 4) turn_quat(pre, turns[c.joint], c.values.data() + i);
+        c.shorts.clear();  // the turned keys are floats (as a DCC tool writes them)
+      }
       else if (c.path == scene::Channel::Path::translation)
         for (std::size_t i = 0; i < c.values.size(); i += 3) rotate(pre, c.values.data() + i);
     }

@@ -1,7 +1,7 @@
-// OMF -> glTF (our exporter) -> OMF over every real sample: every decoded key within one
-// quantisation step, the identical file with --template, and a result that re-reads and
-// validates without errors. Byte-exactness without a template is measured and printed (see
-// docs/xray-gltf-import.md for why most files are not).
+// OMF -> glTF (our exporter) -> OMF over every real sample: the identical file with --template
+// and without it (SHORT rotations and the `tracks` extras, docs/xray-gltf-import.md section 3),
+// every decoded key within one quantisation step, and a result that re-reads and validates
+// without errors. With --float-rotations, identical with --template and within a step without.
 #include <cmath>
 #include <cstdio>
 
@@ -65,8 +65,8 @@ void expect_keys_within_a_step(const xray::MotionSet& want, const xray::MotionSe
   }
 }
 
-TEST(ImportRoundTrip, EverySampleWithinAStepAndIdenticalWithTemplate) {
-  BONEYARD_REQUIRE_SAMPLES("xray");
+// Every sample, exported with SHORT rotations (default) or float ones.
+void round_trip_every_sample(bool float_rotations) {
   std::size_t checked = 0, exact_without_template = 0;
   for (const auto& s : samples()) {
     const std::string what = s.omf.empty() ? s.ogf + " (embedded)" : s.omf + (s.ogf.empty() ? " (flat)" : "");
@@ -92,7 +92,7 @@ TEST(ImportRoundTrip, EverySampleWithinAStepAndIdenticalWithTemplate) {
       original = std::move(r).value();
     }
     std::string why;
-    auto glb = export_glb(original.motions, ogf ? &*ogf : nullptr, &why);
+    auto glb = export_glb(original.motions, ogf ? &*ogf : nullptr, &why, float_rotations);
     if (!glb) {
       std::printf("  %-48s not exportable (%s): skipped\n", what.c_str(), why.c_str());
       continue;
@@ -132,20 +132,34 @@ TEST(ImportRoundTrip, EverySampleWithinAStepAndIdenticalWithTemplate) {
       const Diagnostics d = xray::validate_omf(back.value());
       for (const auto& f : d.findings()) EXPECT_NE(f.severity, Severity::error) << format_finding(f, what);
       expect_keys_within_a_step(original.motions, back->motions, 0.5, what);
+      const bool exact = bytes == xray::write_omf(original);
+      if (!float_rotations) {
+        EXPECT_TRUE(exact) << "without template" << (use_skeleton ? ", with --skeleton" : "");
+      }
       if (!use_skeleton) {
-        const bool exact = bytes == xray::write_omf(original);
         exact_without_template += exact;
-        std::printf("  %-48s without template: %s (%zu/%zu records with the original CRCs, %zu keyed under exported size/init)\n",
-                    what.c_str(), exact ? "byte-exact" : "not byte-exact", st.crc_matches, st.crc_checked, st.extras_layouts);
+        std::printf("  %-48s without template: %s (%zu keyed under exported size/init)\n", what.c_str(),
+                    exact ? "byte-exact" : "not byte-exact", st.extras_layouts);
       }
     }
     ++checked;
   }
-  std::printf("  %zu samples round-tripped, %zu byte-exact without a template\n", checked, exact_without_template);
-  EXPECT_GE(checked, 5u);
+  std::printf("  %zu samples round-tripped, %zu byte-exact without a template%s\n", checked, exact_without_template,
+              float_rotations ? " (--float-rotations)" : "");
+  EXPECT_GE(checked, 16u);
 }
 
-// Without the exporter's records the translation keys are requantised the SDK's way (truncation):
+TEST(ImportRoundTrip, EverySampleIdenticalWithAndWithoutTemplate) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  round_trip_every_sample(false);
+}
+
+TEST(ImportRoundTrip, FloatRotationsWithinAStepAndIdenticalWithTemplate) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  round_trip_every_sample(true);
+}
+
+// Without the exporter's tracks extras the translation keys are requantised the SDK's way (truncation):
 // within one step, not half.
 TEST(ImportRoundTrip, WithoutRecordsExtrasTranslationsWithinOneStep) {
   BONEYARD_REQUIRE_SAMPLES("xray");
@@ -157,7 +171,7 @@ TEST(ImportRoundTrip, WithoutRecordsExtrasTranslationsWithinOneStep) {
   Diagnostics w;
   auto sc = read_glb(*glb, w);
   ASSERT_TRUE(sc);
-  for (auto& a : sc->animations) json_of(a.extras)["xray"].erase("records");
+  for (auto& a : sc->animations) json_of(a.extras)["xray"].erase("tracks");
   xray::ImportOptions o;
   o.skeleton = &ogf.value();
   auto out = xray::scene_to_omf(sc.value(), o, w);
