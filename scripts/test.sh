@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 # Reader tests fed truncated, corrupted or absurd input (run again under the sanitizers below),
 # and the .cmdl tests (its model keeps views into the bytes of the file and of its model).
-asan_unit_tests='BadInput|Truncat|Corrupt|AbsurdCounts|HugeCounts|ParentCycles|EveryByte|Cli\.BadInputGetsOneClearLine|Cmdl\.'
+asan_unit_tests='BadInput|Truncat|Corrupt|AbsurdCounts|HugeCounts|ParentCycles|EveryByte|Cli\.BadInputGetsOneClearLine|Cmdl\.|AbsurdHeaders|HeadersThatLie|BrokenLevels'
 
 [ -x build/boneyard ] || { cmake --preset release >/dev/null && cmake --build --preset release -j"$(nproc)"; }
 cmake --build --preset release -j"$(nproc)"
@@ -18,7 +18,7 @@ scripts/test_package.sh
 # The crafted- and corrupted-input tests again under AddressSanitizer + UBSan (Debug): the hostile
 # suite (tests/hostile, label "hostile") and the readers' truncation/corruption unit tests.
 cmake --preset asan >/dev/null
-cmake --build --preset asan -j"$(nproc)" --target boneyard_cli omf_tests mgs2_tests xray_import_tests cli_tests
+cmake --build --preset asan -j"$(nproc)" --target boneyard_cli omf_tests mgs2_tests xray_import_tests cli_tests texture_tests
 ctest --preset asan -j"$(nproc)" -L hostile
 ctest --preset asan -j"$(nproc)" -R "$asan_unit_tests"
 

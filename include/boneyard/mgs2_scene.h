@@ -26,8 +26,6 @@ inline constexpr double kDefaultScale = 0.001;
 struct ExportOptions {
   double scale = kDefaultScale;
   const TextureNames* names = nullptr;  // material names from texture names instead of ids
-  std::filesystem::path textures_dir;   // when set: link <name>.png (or <id>.png) found there
-  std::filesystem::path output_dir;     // image URIs are relative to it
 };
 
 // KMS: units are joints (rest = translation only), one skinned mesh per unit, one primitive per

@@ -274,7 +274,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--hq", *hq, "glTF to .omf: 16-bit translation keys for every keyed bone");
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
   cmd->add_option("--textures", *textures,
-                  "X-Ray .ogf, MGS2 .kms/.evm to glTF: folder with <texture>.png images (URIs relative to -o)");
+                  "X-Ray .ogf, MGS2 .kms/.evm to glTF: textures root (.dds, .ctxr or .png; X-Ray default: the "
+                  "'textures' folder beside the model's 'meshes' folder)");
   cmd->add_flag("--float-rotations", *float_rotations,
                 "X-Ray to glTF: rotations as normalised floats instead of the stored 16-bit components");
   cmd->add_option("--motions", *motions,

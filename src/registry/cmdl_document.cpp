@@ -59,22 +59,25 @@ class CmdlDocument final : public Document {
     mgs2::ExportOptions e;
     if (o.mgs2.scale != 0) e.scale = o.mgs2.scale;
     e.names = names_;
-    e.textures_dir = o.mgs2.textures;
-    e.output_dir = o.output.parent_path();
     Diagnostics warnings;
     const auto in_model = [&](Finding f) {
       f.message = model_path.value().string() + ": " + f.message;
       return f;
     };
+    // The model's materials name its textures; the registry attaches them as for the model itself.
+    const auto textured = [&](Result<scene::Scene> sc) {
+      if (sc) attach_textures(sc.value(), o.mgs2.textures, warnings);
+      return encode_gltf(sc, warnings, ext, o, out);
+    };
     if (kind == "kms") {
       auto m = mgs2::read_kms(bytes);
       if (!m) return in_model(m.error());
-      return encode_gltf(mgs2::cmdl_to_scene(m_, m.value(), e, warnings), warnings, ext, o, out);
+      return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings));
     }
     if (kind == "evm") {
       auto m = mgs2::read_evm(bytes);
       if (!m) return in_model(m.error());
-      return encode_gltf(mgs2::cmdl_to_scene(m_, m.value(), e, warnings), warnings, ext, o, out);
+      return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings));
     }
     return usage_error_finding(model_path.value().string() + " is not a .kms or .evm (" +
                                (kind.empty() ? std::string("unrecognised") : std::string(kind)) + "): a .cmdl is drawn on its model");

@@ -1,5 +1,6 @@
 // Where Documents write their conversions: memory (the view page, tests) or files, streamed
 // through temporary files and renamed into place only once the whole conversion succeeded.
+#include <cctype>
 #include <deque>
 #include <system_error>
 
@@ -115,6 +116,16 @@ Status convert_to_files(const Document& document, std::string_view target_extens
 }
 
 namespace registry {
+
+Status encode_gltf_to_files(Result<scene::Scene>& sc, Diagnostics& adapter_warnings, const ConvertOptions& options) {
+  auto main = AtomicFile::create(options.output);
+  if (!main) return main.error();
+  FileOutputs out(std::move(main).value());
+  std::string ext = options.output.extension().string();
+  for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (auto s = encode_gltf(sc, adapter_warnings, ext, options, out); !s) return s;
+  return out.commit();
+}
 
 Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOutputs& out) {
   if (!bytes) return bytes.error();

@@ -88,10 +88,9 @@ class Mgs2Document final : public Document {
       mgs2::ExportOptions e;
       if (o.mgs2.scale != 0) e.scale = o.mgs2.scale;
       e.names = names_;
-      e.textures_dir = o.mgs2.textures;
-      e.output_dir = o.output.parent_path();
       Diagnostics warnings;
       auto sc = Traits::to_scene(m_, e, warnings);
+      if (sc) attach_textures(sc.value(), o.mgs2.textures, warnings);
       return encode_gltf(sc, warnings, ext, o, out);
     }
     if (ext != Traits::extension)
