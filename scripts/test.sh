@@ -27,18 +27,31 @@ ctest --preset asan -j"$(nproc)" -R "$asan_unit_tests"
 fuzz_seconds="${BONEYARD_FUZZ_SECONDS:-20}"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$(nproc)" --target fuzzers
-for fuzzer in build-fuzz/fuzz/fuzz_*; do
-  [ -x "$fuzzer" ] || continue
+# One fuzzer per core at a time: each is single-threaded, and CI time is bounded.
+run_fuzzer() {
+  local fuzzer=$1 name corpus
   name=$(basename "$fuzzer")
   corpus="build-fuzz/corpus/$name"
   mkdir -p "$corpus"
-  seeds=(examples)
+  local seeds=(examples)
   [ -d ../shared/samples/xray ] && seeds+=(../shared/samples/xray)
   [ -d "tests/fuzz_seeds/$name" ] && seeds+=("tests/fuzz_seeds/$name")
-  echo "== $name (${fuzz_seconds}s)"
   # The first folder collects the corpus; the others only seed it (libFuzzer reads them recursively).
-  "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=1024 -malloc_limit_mb=512 -max_len=1048576 -print_final_stats=1 \
-    "$corpus" "${seeds[@]}" >"build-fuzz/$name.log" 2>&1 || { tail -50 "build-fuzz/$name.log"; echo "$name: FAILED"; exit 1; }
-  grep -E "^stat::number_of_executed_units" "build-fuzz/$name.log" || true
+  if "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=1024 -malloc_limit_mb=512 -max_len=1048576 -print_final_stats=1 \
+      "$corpus" "${seeds[@]}" >"build-fuzz/$name.log" 2>&1; then
+    echo "== $name (${fuzz_seconds}s): $(grep -E "^stat::number_of_executed_units" "build-fuzz/$name.log" || true)"
+  else
+    tail -50 "build-fuzz/$name.log"
+    echo "$name: FAILED"
+    return 1
+  fi
+}
+fuzz_failed=0
+for fuzzer in build-fuzz/fuzz/fuzz_*; do
+  [ -x "$fuzzer" ] || continue
+  while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n || fuzz_failed=1; done
+  run_fuzzer "$fuzzer" &
 done
+while (($(jobs -rp | wc -l) > 0)); do wait -n || fuzz_failed=1; done
+((fuzz_failed == 0)) || { echo "fuzz: a target failed"; exit 1; }
 echo "fuzz: all targets ran ${fuzz_seconds}s without a crash"
