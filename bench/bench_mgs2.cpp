@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "boneyard/cmdl.h"
 #include "boneyard/document.h"
 #include "boneyard/evm.h"
 #include "boneyard/json_writer.h"
@@ -189,6 +190,44 @@ void BM_EvmDump(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
 }
 
+// The Master Collection .cmdl of the large KMS (4.2M strip vertices): derivation (bytes = the
+// model's), then reading + validating it and checking it against the model (bytes = the .cmdl's).
+const std::vector<std::uint8_t>& large_kms_cmdl() {
+  static const auto c = [] {
+    const auto& b = large_kms();
+    return derive_cmdl(read_kms(Bytes(b.data(), b.size())).value(), nullptr, nullptr).value();
+  }();
+  return c;
+}
+void BM_CmdlDerive(benchmark::State& state) {
+  const auto& b = large_kms();
+  const auto m = read_kms(Bytes(b.data(), b.size()));
+  for (auto _ : state) benchmark::DoNotOptimize(derive_cmdl(m.value(), nullptr, nullptr).value().size());
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+void BM_CmdlReadValidate(benchmark::State& state) {
+  const auto& c = large_kms_cmdl();
+  for (auto _ : state) {
+    auto m = read_cmdl(Bytes(c.data(), c.size()));
+    Diagnostics d;
+    validate_cmdl(m.value(), d);
+    if (d.has_errors()) state.SkipWithError("findings in the benchmark .cmdl");
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.size()));
+}
+void BM_CmdlPairCheck(benchmark::State& state) {
+  const auto& b = large_kms();
+  const auto& c = large_kms_cmdl();
+  const auto m = read_kms(Bytes(b.data(), b.size()));
+  const auto cm = read_cmdl(Bytes(c.data(), c.size()));
+  for (auto _ : state) {
+    Diagnostics d;
+    check_cmdl_pair(m.value(), cm.value(), d);
+    if (d.has_errors()) state.SkipWithError("the benchmark pair disagrees");
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.size()));
+}
+
 BENCHMARK(BM_KmsRead)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KmsReadValidate)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KmsValidate)->Unit(benchmark::kMillisecond);
@@ -196,6 +235,9 @@ BENCHMARK(BM_EvmValidate)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KmsDump)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EvmReadValidate)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EvmDump)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CmdlDerive)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CmdlReadValidate)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CmdlPairCheck)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -1,7 +1,7 @@
 # cmake -DROOT=<source dir> -DRULES=USES_x=a+b,HEADERS_x=c+d,... -DSTAMP=<file> -P check_layers.cmake
 # Fails (and names file, line and rule) when a file includes a header of a layer it may not use.
 cmake_minimum_required(VERSION 3.25)
-set(layers core scene gltf xray mgs2 registry view cli python)
+set(layers core scene gltf xray mgs2 texture registry view cli python)
 string(REPLACE "," ";" rules "${RULES}")
 foreach(rule IN LISTS rules)
   if(rule MATCHES "^(USES|HEADERS)_([a-z0-9]+)=(.*)$")

@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   Diagnostics warnings;
   scene::Scene strict = base;
-  xray::XrayExportOptions o{"fuzz.ogf", {}, {}, {}, {}, false};
+  xray::XrayExportOptions o{"fuzz.ogf", {}, {}, false};
   if (xray::add_meshes(strict, ogf.value(), o, warnings)) write_or_abort(strict);
   o.keep_going = true;  // never fails: broken children are left out
   if (!xray::add_meshes(base, ogf.value(), o, warnings)) std::abort();

@@ -102,7 +102,7 @@ class IMPORT_SCENE_OT_boneyard_mgs2(bpy.types.Operator, ImportHelper):
     names: StringProperty(name="Texture names", subtype="FILE_PATH",
                           description="A file of texture names, one per line (--names)")
     textures: StringProperty(name="Textures folder", subtype="DIR_PATH",
-                             description="PNG textures named after the texture names or ids (optional)")
+                             description="Folder of .ctxr textures (or .png), found by the StrCode24 of their names (optional)")
 
     def execute(self, context):
         try:

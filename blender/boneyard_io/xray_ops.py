@@ -134,7 +134,8 @@ class IMPORT_SCENE_OT_boneyard_xray(bpy.types.Operator, ImportHelper):
                            description="For an .ogf: where its motion refs are looked up "
                                        "(empty: the nearest folder called meshes)")
     textures: StringProperty(name="Textures folder", subtype="DIR_PATH",
-                             description="PNG textures laid out like gamedata/textures (optional)")
+                             description="Textures root: .dds (or .png) laid out like gamedata/textures (default: the "
+                                         "'textures' folder beside the model's 'meshes' folder)")
 
     def execute(self, context):
         try:

@@ -29,7 +29,7 @@ struct BatchOptions {
   std::filesystem::path meshes_root;  // empty: per model, its nearest "meshes" ancestor, else input_dir
   std::string extension = ".glb";     // ".glb" or ".gltf"
   unsigned threads = 0;               // 0 = all cores
-  std::filesystem::path textures{};   // .ogf meshes: folder with <texture>.png (URIs relative to each output)
+  std::filesystem::path textures{};   // .ogf meshes: the textures root (empty: each model's "textures" beside "meshes")
   bool keep_going = false;            // .ogf meshes: leave broken children out (warning) instead of failing
   bool force = false;                 // convert files with validation errors (warned) instead of failing them
   bool float_rotations = false;       // normalised float rotation outputs instead of the stored 16-bit keys

@@ -39,7 +39,7 @@ struct ConvertOptions {
   std::filesystem::path input;      // the file being converted (X-Ray motion refs are found from it)
   std::filesystem::path output;     // where the result goes (a .gltf names its .bin after it)
   xray::ConvertOptions xray;        // --skeleton, --meshes, --textures, --keep-going, --template, --hq
-  mgs2::ConvertOptions mgs2;        // --layout, --scale, --template, --textures, --n-mats
+  mgs2::ConvertOptions mgs2;        // --layout, --scale, --template, --textures, --n-mats, --cmdl, --no-cmdl, --skeleton (.cmdl)
   Diagnostics* warnings = nullptr;  // conversion warnings (missing refs, moved weights, ...)
 };
 
@@ -70,8 +70,10 @@ enum ConvertOption : unsigned {
   kOptNMats = 1u << 10,       // --n-mats: MGS2 .evm n_mats reading
   kOptFloatRotations = 1u << 11,  // --float-rotations: X-Ray to glTF
   kOptMotions = 1u << 12,         // --motions GLOB: X-Ray to glTF
+  kOptCmdl = 1u << 13,            // --cmdl: where a Master Collection model's .cmdl goes
+  kOptNoCmdl = 1u << 14,          // --no-cmdl: no .cmdl beside a Master Collection model
 };
-inline constexpr unsigned kOptLast = kOptMotions;
+inline constexpr unsigned kOptLast = kOptNoCmdl;
 // The CLI spelling of one ConvertOption bit ("--layout").
 std::string_view convert_option_name(unsigned option);
 // "--template, --layout, --scale": the options among `options`, or "none".
@@ -80,7 +82,7 @@ std::string convert_option_list(unsigned options);
 class Document {
  public:
   virtual ~Document() = default;
-  virtual std::string_view format() const = 0;  // "omf", "ogf", "kms", "evm"
+  virtual std::string_view format() const = 0;  // "omf", "ogf", "gltf", "kms", "evm", "cmdl", "dds", "ctxr"
   // Human-readable summary for `boneyard info`.
   virtual std::string info() const = 0;
   // The documented JSON dump (docs/json-schema.md).
@@ -121,7 +123,12 @@ Result<ConvertedFiles> convert_in_memory(const Document& document, std::string_v
 // already renamed are removed again (the error says so).
 Status convert_to_files(const Document& document, std::string_view target_extension, const ConvertOptions& options);
 
-// The format ("omf", "ogf", "gltf", "kms", "evm") the bytes look like, or "" when none.
+// Where a model and its companion file disagree, the way the game reads the two together: a
+// Master Collection .kms or .evm and its .cmdl (mgs2::check_cmdl_pair), in either order. The
+// findings are about the .cmdl (its offsets). Usage error when the two are not such a pair.
+Result<Diagnostics> validate_pair(const Document& model, const Document& companion);
+
+// The format ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "dds", "ctxr") the bytes look like, or "" when none.
 std::string_view detect_format(Bytes bytes, std::string_view file_name);
 
 // Recognises the format from the bytes (the extension only breaks ties) and parses it.

@@ -11,8 +11,12 @@ struct ConvertOptions {
   std::string layout;                   // --layout: "" (keep, or the glTF extras'), "ps2" or "mc"
   double scale = 0;                     // --scale: metres per model unit; 0 = the glTF's extras, else 0.001
   std::filesystem::path template_model; // --template (glTF -> .kms/.evm): header, units, fields to reuse
-  std::filesystem::path textures;       // --textures (-> glTF): folder with <name>.png for the materials
+  std::filesystem::path textures;       // --textures (-> glTF): folder of .ctxr (or .dds/.png) textures, found by StrCode24
   std::string n_mats;                   // --n-mats (-> .evm): "" (keep / the spec's), "spec" or "sealouse"
+  // Master Collection output (.kms/.evm in the MC layout) also gets its .cmdl (docs/mgs2-cmdl.md):
+  std::filesystem::path cmdl;           // --cmdl: where it goes; "" = _win/<output stem>.cmdl beside the output
+  bool no_cmdl = false;                 // --no-cmdl: write the model alone
+  std::filesystem::path skeleton;       // --skeleton (.cmdl -> glTF): its .kms/.evm; "" = the one beside it
 };
 
 }  // namespace boneyard::mgs2

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "boneyard/bytes.h"
+#include "boneyard/cmdl.h"
 #include "boneyard/evm.h"
 #include "boneyard/json_writer.h"
 #include "boneyard/kms.h"
@@ -18,9 +19,14 @@ void dump_kms(JsonWriter& out, const KmsModel& model, bool raw, const TextureNam
 std::string describe_evm(const EvmModel& model, const TextureNames* names);
 void dump_evm(JsonWriter& out, const EvmModel& model, bool raw, const TextureNames* names);
 
+// .cmdl: no texture names (it holds none).
+std::string describe_cmdl(const CmdlModel& model);
+void dump_cmdl(JsonWriter& out, const CmdlModel& model, bool raw);
+
 // 0: not this format; higher: surer (90 with its own extension and a known header). `extension`
 // is lower case with its dot.
 int sniff_kms(Bytes bytes, std::string_view extension);
 int sniff_evm(Bytes bytes, std::string_view extension);
+int sniff_cmdl(Bytes bytes, std::string_view extension);
 
 }  // namespace boneyard::mgs2

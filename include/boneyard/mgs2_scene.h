@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "boneyard/cmdl.h"
 #include "boneyard/diagnostics.h"
 #include "boneyard/evm.h"
 #include "boneyard/kms.h"
@@ -25,8 +26,6 @@ inline constexpr double kDefaultScale = 0.001;
 struct ExportOptions {
   double scale = kDefaultScale;
   const TextureNames* names = nullptr;  // material names from texture names instead of ids
-  std::filesystem::path textures_dir;   // when set: link <name>.png (or <id>.png) found there
-  std::filesystem::path output_dir;     // image URIs are relative to it
 };
 
 // KMS: units are joints (rest = translation only), one skinned mesh per unit, one primitive per
@@ -34,6 +33,16 @@ struct ExportOptions {
 Result<scene::Scene> kms_to_scene(const KmsModel& model, const ExportOptions& options, Diagnostics& warnings);
 // EVM: skeleton entries are joints, one skinned mesh, one primitive per packet, 4 influences.
 Result<scene::Scene> evm_to_scene(const EvmModel& model, const ExportOptions& options, Diagnostics& warnings);
+
+// What the Master Collection draws of a model: the .cmdl's vertices and triangles (one primitive
+// per record, the strip's winding restored) on the model's skeleton, with its materials and native
+// extras (the scene extras say `"source": "cmdl"`). Weights: KMS from the strip vertex each OIDX
+// names (own unit and parent), EVM from BONI/BONW through the record's bones. Records that leave
+// their ranges are left out (warned); the validator names them.
+Result<scene::Scene> cmdl_to_scene(const CmdlModel& cmdl, const KmsModel& model, const ExportOptions& options,
+                                   Diagnostics& warnings);
+Result<scene::Scene> cmdl_to_scene(const CmdlModel& cmdl, const EvmModel& model, const ExportOptions& options,
+                                   Diagnostics& warnings);
 
 struct ImportOptions {
   std::optional<Layout> layout;          // default: the extras' layout, else the template's, else PS2

@@ -88,12 +88,46 @@ struct Animation {
   double duration = 0;
 };
 
-// A material is what a game's texture (+ shader) pair becomes. Writers give it a base colour
-// texture when `image_uri` is set (a relative URI, already chosen by the adapter), metallic 0,
-// roughness 1.
+// What a game names as a material's texture. Adapters fill it; the registry finds the file under
+// the textures folder, decodes it and attaches the image (the games know no image format).
+struct TextureRef {
+  std::string path;        // X-Ray: "act\\act_zombie_6" as stored (cp1251, backslashes); "" = none
+  std::uint32_t id = 0;    // MGS2: StrCode24 of "<name>.bmp"; 0 = none
+  std::string origin;      // where the file names it, for messages ("0x9/0 0x2 texture")
+  std::uint64_t offset = 0;
+  bool empty() const { return path.empty() && id == 0; }
+};
+
+// How the game's shader treats the texture's alpha (docs/textures.md "Alpha modes").
+enum class AlphaUse : std::uint8_t {
+  none,     // never transparent (X-Ray opaque shaders keep gloss in the alpha)
+  test,     // alpha-tested against Material::alpha_cutoff
+  blend,    // alpha-blended
+  texture,  // as the alpha holds: all 255 opaque, only 0/255 tested at 0.5, anything else blended
+};
+enum class AlphaMode : std::uint8_t { opaque, mask, blend };
+
+inline constexpr std::uint32_t kNoImage = 0xFFFFFFFF;
+
+// An image a material samples. Writers embed `data` (PNG) in the binary buffer, or refer to `uri`
+// (relative to the glTF) when it is set.
+struct Image {
+  std::string name;                // e.g. the texture file's name without extension
+  std::string uri;                 // "" = embedded
+  std::vector<std::uint8_t> data;  // PNG bytes
+  std::uint32_t width = 0, height = 0;
+};
+
+// A material is what a game's texture (+ shader) pair becomes: metallic 0, roughness 1, a base
+// colour texture when `image` is set.
 struct Material {
-  std::string name;       // UTF-8, e.g. the texture name or its id in hex
-  std::string image_uri;  // "" = no texture
+  std::string name;  // UTF-8, e.g. the texture name or its id in hex
+  TextureRef texture;
+  AlphaUse alpha_use = AlphaUse::texture;
+  float alpha_cutoff = 0.5f;                // for AlphaUse::test
+  std::uint32_t image = kNoImage;           // base colour: index into Scene::images
+  AlphaMode alpha_mode = AlphaMode::opaque; // what writers write (set with the image)
+  std::string image_name;  // read from glTF: the base colour image's URI, or its name when embedded
   bool double_sided = true;
   Extras extras;  // e.g. shader name, native texture ids
 };
@@ -136,6 +170,7 @@ struct Scene {
   Skeleton skeleton;
   std::vector<Mesh> meshes;
   std::vector<Material> materials;
+  std::vector<Image> images;
   std::vector<Animation> animations;
   std::string generator;  // asset.generator
   Extras extras;  // scene-level extras (format-specific data needed to convert back)

@@ -30,8 +30,9 @@ struct Item {
 
 struct ItemOptions {
   std::filesystem::path input;        // the file (motion refs are looked up from it)
-  std::filesystem::path skeleton;     // .omf: the .ogf whose skeleton plays the motions
+  std::filesystem::path skeleton;     // .omf: the .ogf whose skeleton plays the motions; .cmdl: its .kms/.evm
   std::filesystem::path meshes_root;  // X-Ray motion refs root; empty = nearest "meshes" folder
+  std::filesystem::path textures;     // textures root (X-Ray: empty = "textures" beside "meshes"; MGS2: .ctxr folder)
 };
 
 // Fills an Item from an opened document: info, findings, and the .glb when the format converts

@@ -11,7 +11,7 @@ namespace boneyard::xray {
 struct ConvertOptions {
   std::filesystem::path skeleton;      // --skeleton: the .ogf whose skeleton plays an .omf's motions
   std::filesystem::path meshes_root;   // --meshes: motion refs are relative to it; empty = nearest "meshes"
-  std::filesystem::path textures;      // --textures: folder with <texture>.png for the materials
+  std::filesystem::path textures;      // --textures: the textures root (.dds, else .png); empty = beside "meshes"
   bool keep_going = false;             // --keep-going: leave out broken .ogf children (warning)
   std::filesystem::path template_omf;  // --template (glTF -> .omf): parts, params, records to reuse
   bool hq = false;                     // --hq (glTF -> .omf): 16-bit translation keys

@@ -57,6 +57,9 @@ void resolve_duplicate_motions(scene::Scene& scene, Diagnostics& warnings);
 
 // The nearest ancestor folder of `ogf_path` named "meshes" (any case), else the OGF's folder.
 std::filesystem::path default_meshes_root(const std::filesystem::path& ogf_path);
+// The engine's textures root for a model: the folder named "textures" (any case) beside the
+// nearest ancestor named "meshes" (gamedata/meshes -> gamedata/textures); "" when there is none.
+std::filesystem::path default_textures_root(const std::filesystem::path& model_path);
 // Files a ref names: "<root>/<ref with / for \\>.omf", case-insensitive per component, with `*`
 // wildcards in the last component expanded (sorted). `looked` receives what was tried.
 std::vector<std::filesystem::path> resolve_motion_ref(const std::filesystem::path& meshes_root, std::string_view ref,
@@ -67,8 +70,6 @@ struct XrayExportOptions {
   std::filesystem::path meshes_root;  // empty = default_meshes_root(input)
   std::filesystem::path skeleton;     // for an .omf: the .ogf whose skeleton to use (empty = flat)
   // Meshes of an .ogf (add_meshes):
-  std::filesystem::path textures{};  // --textures: folder holding <texture>.png ("" = materials without images)
-  std::filesystem::path output{};    // the glTF being written; image URIs are relative to its folder
   bool keep_going = false;         // a broken child is left out with a warning instead of failing
   MotionExportOptions motions{};   // --float-rotations, --motions
 };
@@ -77,7 +78,8 @@ struct XrayExportOptions {
 // order, from skeleton_scene). Skinned children become primitives of one skinned mesh (child
 // order); a child of a rigid model (type 10) whose every vertex hangs on one bone becomes plain
 // meshes on those bones' nodes; static (FVF) children a plain mesh on the root node. One material
-// per (texture, shader). A child with errors (validate_ogf_child) fails the export, or with
+// per (texture, shader), naming the texture (scene::TextureRef) and how its shader uses alpha; the
+// registry attaches the images. A child with errors (validate_ogf_child) fails the export, or with
 // keep_going is left out with a warning. Conventions: docs/xray-gltf.md "Meshes".
 Status add_meshes(scene::Scene& scene, const OgfFile& ogf, const XrayExportOptions& options, Diagnostics& warnings);
 

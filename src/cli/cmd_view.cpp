@@ -70,15 +70,19 @@ void add_view_command(CLI::App& app, int& exit_code) {
   auto out = std::make_shared<std::string>();
   auto skeleton = std::make_shared<std::string>();
   auto meshes = std::make_shared<std::string>();
+  auto textures = std::make_shared<std::string>();
   auto open = std::make_shared<bool>(false);
   auto allow_outside_uris = std::make_shared<bool>(false);
   cmd->add_option("files", *files, "Files to show (several: one page with a file switcher)")->required();
   cmd->add_option("-o,--output", *out, "The page to write, NAME.html (default: the first file + .html, e.g. wave.omf.html)");
-  cmd->add_option("--skeleton", *skeleton, "X-Ray .omf: the .ogf whose skeleton plays the motions");
+  cmd->add_option("--skeleton", *skeleton,
+                  "X-Ray .omf: the .ogf whose skeleton plays the motions; MGS2 .cmdl: its .kms/.evm (default: the one beside it)");
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
+  cmd->add_option("--textures", *textures,
+                  "Textures root: X-Ray .dds tree (default: 'textures' beside the model's 'meshes'), MGS2 .ctxr folder");
   cmd->add_flag("--open", *open, "Open the page in the default browser (xdg-open)");
   add_allow_outside_uris_option(*cmd, *allow_outside_uris);
-  cmd->callback([files, out, skeleton, meshes, open, allow_outside_uris, &exit_code] {
+  cmd->callback([files, out, skeleton, meshes, textures, open, allow_outside_uris, &exit_code] {
     if (!view::bundle_available()) {
       std::fprintf(stderr, "boneyard view: %s\n", view::bundle_unavailable_reason().c_str());
       exit_code = kExitUsage;
@@ -113,7 +117,8 @@ void add_view_command(CLI::App& app, int& exit_code) {
       view::ItemOptions options;
       options.input = path;
       options.meshes_root = *meshes;
-      if (doc.value()->format() == "omf") options.skeleton = *skeleton;
+      options.textures = *textures;
+      if (doc.value()->format() == "omf" || doc.value()->format() == "cmdl") options.skeleton = *skeleton;
       items.push_back(view::make_item(*doc.value(), path, options));
       for (const auto& f : items.back().warnings) std::fprintf(stderr, "%s\n", format_finding(f, path).c_str());
       if (!items.back().glb.empty() || items.back().no_model.empty()) continue;

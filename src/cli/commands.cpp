@@ -195,14 +195,15 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--strict", *strict, "Count warnings as errors");
   cmd->add_flag("--info", *show_info, "Also print info findings");
   cmd->add_flag("-q,--quiet", *quiet, "Print only the per-file summary lines");
+  auto cmdl = std::make_shared<std::string>();
+  cmd->add_option("--cmdl", *cmdl,
+                  "MGS2: also check the Master Collection model (the one FILE, a .kms or .evm) against this .cmdl, the way "
+                  "the game reads the pair");
   add_layout_option(*cmd, *common);
   add_names_option(*cmd, *common);
   add_allow_outside_uris_option(*cmd, common->allow_outside_uris);
-  cmd->callback([files, strict, show_info, quiet, common, &exit_code] {
-    for (const auto& path : *files) {
-      auto doc = open_or_report(path, *common, exit_code);
-      if (!doc) continue;
-      Diagnostics d = doc->validate();
+  cmd->callback([files, strict, show_info, quiet, common, cmdl, &exit_code] {
+    const auto report = [&](const std::string& path, const std::string& what, const Diagnostics& d) {
       if (!*quiet) {
         for (const auto& f : d.findings()) {
           if (f.severity == Severity::info && !*show_info) continue;
@@ -212,10 +213,33 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       const std::size_t errors = d.count(Severity::error);
       const std::size_t warnings = d.count(Severity::warning);
       const bool failed = errors > 0 || (*strict && warnings > 0);
-      std::printf("%s: %s (%s): %zu error%s, %zu warning%s, %zu info\n", path.c_str(), failed ? "FAIL" : "ok",
-                  std::string(doc->format()).c_str(), errors, errors == 1 ? "" : "s", warnings,
-                  warnings == 1 ? "" : "s", d.count(Severity::info));
+      std::printf("%s: %s (%s): %zu error%s, %zu warning%s, %zu info\n", path.c_str(), failed ? "FAIL" : "ok", what.c_str(),
+                  errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", d.count(Severity::info));
       if (failed) exit_code = std::max(exit_code, kExitFindings);
+    };
+    if (!cmdl->empty() && files->size() != 1) {
+      std::fprintf(stderr, "--cmdl checks one model against its .cmdl: give exactly one FILE (found %zu)\n", files->size());
+      exit_code = kExitUsage;
+      return;
+    }
+    for (const auto& path : *files) {
+      auto doc = open_or_report(path, *common, exit_code);
+      if (!doc) continue;
+      report(path, std::string(doc->format()), doc->validate());
+      if (cmdl->empty()) continue;
+      CommonOptions detect = *common;
+      detect.layout.clear();  // --layout is the model's
+      auto companion = open_or_report(*cmdl, detect, exit_code);
+      if (!companion) continue;
+      auto pair = validate_pair(*doc, *companion);
+      if (!pair) {
+        std::fprintf(stderr, "%s\n", describe_failure(pair.error(), *cmdl).c_str());
+        exit_code = std::max(exit_code, exit_code_for(pair.error()));
+        continue;
+      }
+      Diagnostics all = companion->validate();
+      for (const auto& f : pair.value().findings()) all.add(f);
+      report(*cmdl, std::string(companion->format()) + " with " + path, all);
     }
   });
 }
@@ -239,7 +263,9 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   auto motions = std::make_shared<std::vector<std::string>>();
   cmd->add_option("input", *in, "Input file (a folder with --recursive)")->required();
   cmd->add_option("-o,--output", *out, "Output file (a folder with --recursive)")->required();
-  cmd->add_option("--skeleton", *skeleton, "X-Ray .omf <-> glTF: the .ogf whose skeleton plays the motions");
+  cmd->add_option("--skeleton", *skeleton,
+                  "X-Ray .omf <-> glTF: the .ogf whose skeleton plays the motions; MGS2 .cmdl to glTF: its .kms/.evm "
+                  "(default: the one beside it)");
   cmd->add_option("--template", *template_file,
                   "glTF to .omf/.kms/.evm: the original file (parts, params, fields, placement; unedited bytes)");
   auto scale = std::make_shared<double>(0);
@@ -248,7 +274,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--hq", *hq, "glTF to .omf: 16-bit translation keys for every keyed bone");
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
   cmd->add_option("--textures", *textures,
-                  "X-Ray .ogf, MGS2 .kms/.evm to glTF: folder with <texture>.png images (URIs relative to -o)");
+                  "X-Ray .ogf, MGS2 .kms/.evm to glTF: textures root (.dds, .ctxr or .png; X-Ray default: the "
+                  "'textures' folder beside the model's 'meshes' folder)");
   cmd->add_flag("--float-rotations", *float_rotations,
                 "X-Ray to glTF: rotations as normalised floats instead of the stored 16-bit components");
   cmd->add_option("--motions", *motions,
@@ -268,10 +295,16 @@ void add_convert_command(CLI::App& app, int& exit_code) {
                   "MGS2 to .evm: what each packet's n_mats counts: spec (matrices used, the default for new "
                   "packets) or sealouse (influences per vertex, at most 4, as SeaLouse's importer reads it)")
       ->check(CLI::IsMember({"spec", "sealouse"}));
+  auto cmdl = std::make_shared<std::string>();
+  auto no_cmdl = std::make_shared<bool>(false);
+  auto* cmdl_opt = cmd->add_option("--cmdl", *cmdl,
+                                   "MGS2 Master Collection .kms/.evm output: where its .cmdl goes (default: _win/<name>.cmdl "
+                                   "beside the output)");
+  cmd->add_flag("--no-cmdl", *no_cmdl, "MGS2 Master Collection .kms/.evm output: write no .cmdl")->excludes(cmdl_opt);
   add_names_option(*cmd, *common);
   add_allow_outside_uris_option(*cmd, common->allow_outside_uris);
   cmd->callback([cmd, in, out, common, target_layout, skeleton, meshes, template_file, hq, recursive, jobs, textures,
-                 keep_going, force, scale, n_mats, float_rotations, motions, &exit_code] {
+                 keep_going, force, scale, n_mats, float_rotations, motions, cmdl, no_cmdl, &exit_code] {
     InterruptScope interruptible;  // SIGINT/SIGTERM: stop at a safe point, leave no temporary file
     const unsigned given = given_convert_options(*cmd);
     if (*recursive) {
@@ -324,7 +357,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     options.input = *in;
     options.output = *out;
     options.xray = {*skeleton, *meshes, *textures, *keep_going, *template_file, *hq, *float_rotations, *motions};
-    options.mgs2 = {*target_layout, *scale, *template_file, *textures, *n_mats};
+    options.mgs2 = {*target_layout, *scale, *template_file, *textures, *n_mats, *cmdl, *no_cmdl, *skeleton};
     options.warnings = &warnings;
     if (auto fits = doc->check_convert_options(ext, given, options); !fits) {
       std::fprintf(stderr, "%s\n", describe_failure(fits.error(), *in).c_str());

@@ -24,7 +24,7 @@ int report_escaped_exception(const char* what) {
 
 int main(int argc, char** argv) {
   CLI::App app{"boneyard: inspect, validate, dump and convert S.T.A.L.K.E.R. motions (.omf/.ogf) and\n"
-               "Metal Gear Solid 2 models (.kms/.evm), losslessly."};
+               "Metal Gear Solid 2 models (.kms/.evm), and their textures (.dds/.ctxr), losslessly."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "boneyard 0.1.0");
   int exit_code = boneyard::cli::kExitOk;
@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   boneyard::cli::add_strcode_command(app, exit_code);
   boneyard::cli::add_omf_command(app, exit_code);
   boneyard::cli::add_view_command(app, exit_code);
+  boneyard::cli::add_texture_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

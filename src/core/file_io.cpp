@@ -156,7 +156,14 @@ Result<std::unique_ptr<AtomicFile>> AtomicFile::create(const std::filesystem::pa
     unregister_temporary(tmp);
     return io_error("cannot create " + tmp.string() + ": " + errno_text(e));
   }
-  return std::unique_ptr<AtomicFile>(new AtomicFile(path, tmp, fd));
+  try {
+    return std::unique_ptr<AtomicFile>(new AtomicFile(path, tmp, fd));
+  } catch (...) {  // the write buffer could not be allocated: leave no temporary file behind
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    unregister_temporary(tmp);
+    throw;
+  }
 }
 
 AtomicFile::~AtomicFile() {

@@ -171,7 +171,7 @@ std::optional<Finding> read_meshes(Model& m, scene::Scene& s, Diagnostics& warni
     mat.name = string_of(mj, "name");
     const Json* ds = member(mj, "doubleSided");
     mat.double_sided = ds && ds->is_boolean() && ds->get<bool>();  // glTF default: single-sided
-    mat.image_uri = base_color_image(root, mj);
+    mat.image_name = base_color_image(root, mj);
     set_extras(mat.extras, mj);
     s.materials.push_back(std::move(mat));
   }

@@ -55,12 +55,18 @@ struct Encoding::State {
   std::vector<std::size_t> mesh_index, mesh_node;
   std::vector<std::vector<std::size_t>> children;
   std::vector<std::size_t> scene_roots;
+  // Images some material uses, in glTF order (image_index maps scene images to them), and the
+  // buffer view of each embedded one.
+  std::vector<std::uint32_t> images;
+  std::vector<std::uint32_t> image_index;
+  std::vector<std::optional<std::uint32_t>> image_view;
 
   State(const scene::Scene& s, Container c) : sc(s), container(c), n(s.skeleton.joints.size()) {}
 
   void lay_out_inverse_bind_matrices();
   void lay_out_animations();
   void lay_out_meshes();
+  void lay_out_images();
   void number_nodes();
   bool skinned_mesh(std::size_t mi) const {
     return sc.meshes[mi].skinned && n > 0 && mesh_acc[mi].front().joints.has_value();
@@ -188,6 +194,27 @@ void Encoding::State::lay_out_meshes() {
   }
 }
 
+// Images go last in the buffer, one view each (no target: they are not vertex data).
+void Encoding::State::lay_out_images() {
+  image_index.assign(sc.images.size(), scene::kNoImage);
+  for (const auto& m : sc.materials)
+    if (m.image < sc.images.size() && image_index[m.image] == scene::kNoImage &&
+        (!sc.images[m.image].uri.empty() || !sc.images[m.image].data.empty())) {
+      image_index[m.image] = static_cast<std::uint32_t>(images.size());
+      images.push_back(m.image);
+    }
+  for (const std::uint32_t i : images) {
+    const auto& im = sc.images[i];
+    if (!im.uri.empty()) {
+      image_view.emplace_back();
+      continue;
+    }
+    const std::uint32_t v = L.add_view();
+    L.copies.push_back({v, L.reserve(v, im.data.size()), im.data.data(), im.data.size()});
+    image_view.emplace_back(v);
+  }
+}
+
 void Encoding::State::number_nodes() {
   mesh_index.assign(sc.meshes.size(), 0);
   mesh_node.assign(sc.meshes.size(), 0);
@@ -305,25 +332,29 @@ void Encoding::State::json_meshes() {
   if (!first_mesh) j.raw("]");
 }
 
-// "materials", "textures" and "images" (images deduplicated by URI; texture i samples image i).
+// "materials", "textures", "samplers" and "images": texture i samples image i, every texture
+// with the one sampler (linear, mipmapped, repeating as D3D's default WRAP addressing does).
 void Encoding::State::json_materials() {
   if (sc.materials.empty()) return;
-  std::map<std::string, std::size_t> image_of;
-  std::vector<const std::string*> images;
-  for (const auto& m : sc.materials)
-    if (!m.image_uri.empty() && image_of.try_emplace(m.image_uri, images.size()).second) images.push_back(&m.image_uri);
   j.raw(",\"materials\":[");
   for (std::size_t i = 0; i < sc.materials.size(); ++i) {
     const auto& m = sc.materials[i];
+    const bool textured = m.image < sc.images.size() && image_index[m.image] != scene::kNoImage;
     j.raw(i ? ",{\"name\":" : "{\"name\":");
     j.str(m.name);
     j.raw(",\"pbrMetallicRoughness\":{");
-    if (!m.image_uri.empty()) {
+    if (textured) {
       j.raw("\"baseColorTexture\":{\"index\":");
-      j.num(std::uint64_t{image_of[m.image_uri]});
+      j.num(std::uint64_t{image_index[m.image]});
       j.raw("},");
     }
     j.raw("\"metallicFactor\":0,\"roughnessFactor\":1}");
+    if (textured && m.alpha_mode == scene::AlphaMode::mask) {
+      j.raw(",\"alphaMode\":\"MASK\",\"alphaCutoff\":");
+      j.floats(&m.alpha_cutoff, 1);
+    } else if (textured && m.alpha_mode == scene::AlphaMode::blend) {
+      j.raw(",\"alphaMode\":\"BLEND\"");
+    }
     if (m.double_sided) j.raw(",\"doubleSided\":true");
     j.extras(m.extras);
     j.raw("}");
@@ -332,15 +363,28 @@ void Encoding::State::json_materials() {
   if (images.empty()) return;
   j.raw(",\"textures\":[");
   for (std::size_t i = 0; i < images.size(); ++i) {
-    j.raw(i ? ",{\"source\":" : "{\"source\":");
+    j.raw(i ? ",{\"sampler\":0,\"source\":" : "{\"sampler\":0,\"source\":");
     j.num(std::uint64_t{i});
     j.raw("}");
   }
-  j.raw("],\"images\":[");
+  j.raw("],\"samplers\":[{\"magFilter\":9729,\"minFilter\":9987}],\"images\":[");
   for (std::size_t i = 0; i < images.size(); ++i) {
-    j.raw(i ? ",{\"uri\":" : "{\"uri\":");
-    j.str(percent_encode(*images[i], true));
-    j.raw("}");
+    const auto& im = sc.images[images[i]];
+    j.raw(i ? ",{" : "{");
+    if (!im.name.empty()) {
+      j.raw("\"name\":");
+      j.str(im.name);
+      j.raw(",");
+    }
+    if (image_view[i]) {
+      j.raw("\"bufferView\":");
+      j.num(std::uint64_t(L.view_index[*image_view[i]]));
+      j.raw(",\"mimeType\":\"image/png\"}");
+    } else {
+      j.raw("\"uri\":");
+      j.str(percent_encode(im.uri, true));
+      j.raw("}");
+    }
   }
   j.raw("]");
 }
@@ -459,10 +503,8 @@ void Encoding::State::json(std::string_view bin_uri) {
   json_meshes();
   json_materials();
   json_animations();
-  if (!L.accessors.empty()) {
-    json_accessors();
-    json_buffer_views(bin_uri);
-  }
+  if (!L.accessors.empty()) json_accessors();
+  if (L.total() > 0) json_buffer_views(bin_uri);
   j.raw("}");
   if (container == Container::gltf)
     j.raw("\n");
@@ -475,6 +517,7 @@ Encoding::Encoding(const scene::Scene& scene, Container container, std::string_v
   state_->lay_out_inverse_bind_matrices();
   state_->lay_out_animations();
   state_->lay_out_meshes();
+  state_->lay_out_images();
   state_->L.finish();
   state_->number_nodes();
   state_->json(bin_uri);

@@ -57,7 +57,7 @@ std::string texture_label(std::uint32_t id, const TextureNames* names) {
 // One material per distinct texture set (and sidedness, and whether UV0 exists to map it).
 class Materials {
  public:
-  Materials(scene::Scene& s, const ExportOptions& o, Diagnostics& w) : s_(s), o_(o), w_(w) {}
+  Materials(scene::Scene& s, const ExportOptions& o) : s_(s), o_(o) {}
 
   std::uint32_t get(const std::array<std::uint32_t, 3>& tex, bool double_sided, bool has_uv0) {
     const auto key = std::make_tuple(tex[0], tex[1], tex[2], double_sided, has_uv0);
@@ -69,7 +69,10 @@ class Materials {
     for (int k = 0; k < slots; ++k) m.name += (k ? "+" : "") + texture_label(tex[k], o_.names);
     if (!double_sided) m.name += detail::kSingleSidedSuffix;
     m.double_sided = double_sided;
-    if (has_uv0 && tex[0] != 0) m.image_uri = image_for(tex[0]);
+    if (has_uv0 && tex[0] != 0) {
+      m.texture.id = tex[0];  // the registry finds <name>.ctxr with StrCode24(<name>.bmp) == id
+      m.texture.origin = "texture " + texture_label(tex[0], o_.names);
+    }
     // "" for a slot without a known name: a null would make Blender keep the whole value only as
     // its Python repr (a string), since custom properties hold no None.
     Json names = Json::array();
@@ -85,38 +88,9 @@ class Materials {
   }
 
  private:
-  // <name without .bmp>.png, else <id>.png in --textures; relative to the output's folder.
-  std::string image_for(std::uint32_t id) {
-    if (o_.textures_dir.empty()) return {};
-    std::vector<std::string> candidates;
-    if (o_.names != nullptr)
-      if (const std::string* n = o_.names->find(id)) {
-        std::filesystem::path p(*n);
-        candidates.push_back(p.replace_extension(".png").string());
-      }
-    candidates.push_back(hex_id(id) + ".png");
-    std::string lower = hex_id(id);
-    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    candidates.push_back(lower + ".png");
-    for (const auto& c : candidates) {
-      const auto path = o_.textures_dir / c;
-      std::error_code ec;
-      if (std::filesystem::is_regular_file(path, ec)) {
-        auto rel = std::filesystem::relative(path, o_.output_dir.empty() ? "." : o_.output_dir, ec);
-        return (ec || rel.empty() ? std::filesystem::absolute(path) : rel).generic_string();
-      }
-    }
-    if (missing_.insert(id).second)
-      w_.add(Severity::warning, 0, "texture " + texture_label(id, o_.names), "no image in --textures; material left untextured",
-             o_.textures_dir.string() + "/" + candidates.front(), "none");
-    return {};
-  }
-
   scene::Scene& s_;
   const ExportOptions& o_;
-  Diagnostics& w_;
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, bool, bool>, std::uint32_t> index_;
-  std::set<std::uint32_t> missing_;
 };
 
 // Normals (1.3.12) as unit vectors; `raw` receives the stored triples when normalising changed a
@@ -369,7 +343,7 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
                                                        : std::array<double, 3>{h.position.x, h.position.y, h.position.z};
     world[i] = {base[0] + t.x, base[1] + t.y, base[2] + t.z};
   }
-  Materials materials(s, o, warnings);
+  Materials materials(s, o);
   VertexBudget vertices(m.file_size);
   for (std::size_t i = 0; i < n_units; ++i) {
     const KmsUnit& u = m.units[i];
@@ -433,7 +407,7 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
   if (nb > 0xFFFF)
     return Finding{Severity::error, 4, "n_x_models", "too many joints for glTF", "<= 65535", std::to_string(nb)};
   evm_joints(m, o, warnings, s);
-  Materials materials(s, o, warnings);
+  Materials materials(s, o);
   scene::Mesh mesh;
   mesh.name = "evm";
   mesh.skinned = nb > 0;

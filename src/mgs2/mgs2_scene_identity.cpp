@@ -362,7 +362,7 @@ MaterialIds material_texture_ids(const scene::Material& m) {
     }
   }
   if (auto ids = ids_from_our_name(m.name)) return {*ids, MaterialIds::From::name};
-  if (!m.image_uri.empty()) return {{id_from_file_name(m.image_uri), 0, 0}, MaterialIds::From::image};
+  if (!m.image_name.empty()) return {{id_from_file_name(m.image_name), 0, 0}, MaterialIds::From::image};
   return {{}, MaterialIds::From::none};
 }
 

@@ -72,7 +72,7 @@ ConvertRequest convert_request(const py::kwargs& kwargs, bool open_options_given
     const std::string k = key.cast<std::string>();
     if (value.is_none()) continue;
     if (k == "skeleton") {
-      r.options.xray.skeleton = path_from(py::reinterpret_borrow<py::object>(value));
+      r.options.xray.skeleton = r.options.mgs2.skeleton = path_from(py::reinterpret_borrow<py::object>(value));
       r.given |= kOptSkeleton;
     } else if (k == "meshes") {
       r.options.xray.meshes_root = path_from(py::reinterpret_borrow<py::object>(value));
@@ -104,14 +104,27 @@ ConvertRequest convert_request(const py::kwargs& kwargs, bool open_options_given
       if (r.options.mgs2.n_mats != "spec" && r.options.mgs2.n_mats != "sealouse")
         raise_usage("n_mats must be 'spec' or 'sealouse', not '" + r.options.mgs2.n_mats + "'");
       r.given |= kOptNMats;
+    } else if (k == "cmdl") {
+      r.options.mgs2.cmdl = path_from(py::reinterpret_borrow<py::object>(value));
+      r.given |= kOptCmdl;
+    } else if (k == "no_cmdl") {
+      r.options.mgs2.no_cmdl = value.cast<bool>();
+      if (r.options.mgs2.no_cmdl) r.given |= kOptNoCmdl;
+    } else if (k == "float_rotations") {
+      r.options.xray.float_rotations = value.cast<bool>();
+      if (r.options.xray.float_rotations) r.given |= kOptFloatRotations;
+    } else if (k == "motions") {
+      r.options.xray.motions = value.cast<std::vector<std::string>>();
+      if (!r.options.xray.motions.empty()) r.given |= kOptMotions;
     } else if (k == "force") {
       r.force = value.cast<bool>();
     } else {
       throw py::type_error("convert() got an unexpected keyword argument '" + k +
-                           "' (options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, n_mats, force; "
+                           "' (options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, n_mats, cmdl, no_cmdl, float_rotations, motions, force; "
                            "input_layout, names and allow_outside_uris belong to open())");
     }
   }
+  if ((r.given & kOptCmdl) != 0 && (r.given & kOptNoCmdl) != 0) raise_usage("cmdl and no_cmdl exclude each other");
   return r;
 }
 
@@ -157,7 +170,7 @@ py::object dump_as_dict(const Document& doc, bool raw, const TextureNames* names
 
 const char* kOpenDoc =
     "open(source, *, name=None, input_layout=None, names=None, allow_outside_uris=False) -> Document\n\n"
-    "Opens any supported file (.omf, .ogf, .gltf/.glb, .kms, .evm), recognised by its content. `source` is a\n"
+    "Opens any supported file (.omf, .ogf, .gltf/.glb, .kms, .evm, .cmdl), recognised by its content. `source` is a\n"
     "path, or the file's bytes (bytes and read-only memoryviews are read in place, not copied); `name` is a\n"
     "file name for bytes (its extension breaks ties, a .gltf resolves its buffers from it). Raises\n"
     "InvalidFile when the file cannot be parsed, UsageError when it cannot be read.";
@@ -173,6 +186,15 @@ void bind_documents(py::module_& m) {
       .def("info", [](const PyDocument& d) { return d.doc->info(); }, "The summary `boneyard info` prints.")
       .def("validate", [](const PyDocument& d) { return d.doc->validate().findings(); },
            "Every finding (errors, warnings, info), as `boneyard validate` reports them.")
+      .def("check_pair",
+           [](const PyDocument& d, const PyDocument& companion) {
+             auto pair = validate_pair(*d.doc, *companion.doc);
+             if (!pair) raise_finding(pair.error(), d.file);
+             return pair.value().findings();
+           },
+           py::arg("companion"),
+           "Where this MGS2 model and its .cmdl (an open Document) disagree, as `boneyard validate MODEL --cmdl "
+           "CMDL` adds them (offsets in the .cmdl). UsageError when the two are not a model and its .cmdl.")
       .def("dump", [](const PyDocument& d, bool raw) { return dump_as_dict(*d.doc, raw, d.names.get()); },
            py::arg("raw") = false, "The documented JSON dump (docs/json-schema.md) as Python objects.")
       .def("convert",
@@ -182,7 +204,7 @@ void bind_documents(py::module_& m) {
            py::arg("output"),
            "convert(output, **options) -> list of warning Findings. The format follows the extension, as in "
            "`boneyard convert`; options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, "
-           "force.")
+           "n_mats, cmdl, no_cmdl, float_rotations, motions, force.")
       .def("__repr__", [](const PyDocument& d) {
         return "<boneyard.Document " + std::string(d.doc->format()) + (d.file.empty() ? "" : " '" + d.file + "'") + ">";
       });
@@ -215,7 +237,8 @@ void bind_documents(py::module_& m) {
       },
       py::arg("input"), py::arg("output"),
       "convert(input, output, **options) -> list of warning Findings: `boneyard convert input -o output`.\n"
-      "Options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, force, and the open()\n"
+      "Options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, n_mats, cmdl, no_cmdl,\n"
+      "float_rotations, motions (a list of globs), force, and the open()\n"
       "options input_layout, names, allow_outside_uris. Raises InvalidFile (a broken input, or one with\n"
       "validation errors unless force=True) or UsageError (an option that does not apply, a target the\n"
       "input cannot become, a file that cannot be read or written); nothing is written then.");

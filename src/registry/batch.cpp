@@ -14,12 +14,12 @@
 #include <set>
 #include <thread>
 
-#include "boneyard/gltf.h"
 #include "boneyard/interrupt.h"
 #include "boneyard/omf_validate.h"
 #include "boneyard/ogf.h"
 #include "boneyard/text.h"
 #include "boneyard/xray_scene.h"
+#include "formats.h"
 
 namespace boneyard {
 
@@ -91,7 +91,7 @@ Result<scene::Scene> checked_scene(const Result<File>& file, const BatchOptions&
   return to_scene(file.value());
 }
 
-void convert_one(BatchItem& item, const BatchOptions& o) {
+void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache& textures) {
   Diagnostics warnings;
   std::optional<Finding> error;
   auto data = open_or_finding(item.input, item.findings);
@@ -99,7 +99,7 @@ void convert_one(BatchItem& item, const BatchOptions& o) {
     item.status = BatchItem::Status::failed;
     return;
   }
-  XrayExportOptions x{item.input, meshes_root_for(item.input, o), {}, o.textures, item.output, o.keep_going};
+  XrayExportOptions x{item.input, meshes_root_for(item.input, o), {}, o.keep_going};
   x.motions = {o.float_rotations, o.motions};
   Result<scene::Scene> sc = Finding{};
   if (lower_ext(item.input) == ".ogf") {
@@ -112,9 +112,14 @@ void convert_one(BatchItem& item, const BatchOptions& o) {
   if (!sc) {
     error = sc.error();
   } else {
+    boneyard::ConvertOptions c;
+    c.input = item.input;
+    c.output = item.output;
+    c.xray.textures = o.textures;
+    registry::attach_textures(sc.value(), registry::xray_textures_root(c), warnings, &textures);
     std::error_code ec;
     fs::create_directories(item.output.parent_path(), ec);
-    if (auto written = gltf::write_files(sc.value(), item.output); !written) {
+    if (auto written = registry::encode_gltf_to_files(sc, warnings, c); !written) {
       if (interrupted()) {  // the write was abandoned, not failed: no finding for it
         item.status = BatchItem::Status::interrupted;
         return;
@@ -196,13 +201,14 @@ BatchResult convert_tree(const BatchOptions& o) {
   std::atomic<std::size_t> next{0};
   std::size_t done = 0;
   std::mutex report;
+  registry::TextureCache textures;  // a texture shared by several models is decoded once
   // Until a worker finishes an item, it counts as not converted (what an interruption leaves).
   for (auto& item : result.items) item.status = BatchItem::Status::interrupted;
   auto worker = [&] {
     for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < total;) {
       BatchItem& item = result.items[i];
       try {
-        convert_one(item, o);
+        convert_one(item, o, textures);
       } catch (const std::exception& e) {  // e.g. bad_alloc on a hostile file: fail this item only
         item.findings.insert(item.findings.begin(),
                              Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}});

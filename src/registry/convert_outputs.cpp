@@ -1,5 +1,6 @@
 // Where Documents write their conversions: memory (the view page, tests) or files, streamed
 // through temporary files and renamed into place only once the whole conversion succeeded.
+#include <cctype>
 #include <deque>
 #include <system_error>
 
@@ -30,8 +31,21 @@ class MemoryOutputs final : public ConvertOutputs {
 class FileOutputs final : public ConvertOutputs {
  public:
   explicit FileOutputs(std::unique_ptr<AtomicFile> main) : main_(std::move(main)) {}
+  // Not committed: the temporary files go, then the folders made for side files (empty again).
+  ~FileOutputs() override {
+    if (committed_) return;
+    side_.clear();
+    main_.reset();
+    for (auto it = made_.rbegin(); it != made_.rend(); ++it) {
+      std::error_code ec;
+      fs::remove(*it, ec);
+    }
+  }
   ByteSink& main() override { return *main_; }
+  // A side file may go into a folder that does not exist yet (a Master Collection model's
+  // `_win/`): it is made, and removed again when the conversion fails.
   Result<ByteSink*> side_file(const fs::path& path) override {
+    if (auto made = make_folders(path.parent_path()); !made) return made.error();
     auto file = AtomicFile::create(path);
     if (!file) return file.error();
     side_.push_back(std::move(file).value());
@@ -49,7 +63,10 @@ class FileOutputs final : public ConvertOutputs {
       renamed.push_back(file->path());
     }
     if (status) status = main_->commit();
-    if (status) return status;
+    if (status) {
+      committed_ = true;
+      return status;
+    }
     Finding error = status.error();
     for (const auto& path : renamed) {
       std::error_code ec;
@@ -59,8 +76,25 @@ class FileOutputs final : public ConvertOutputs {
   }
 
  private:
+  Status make_folders(const fs::path& dir) {
+    std::error_code ec;
+    if (dir.empty() || fs::is_directory(dir, ec)) return {};
+    std::vector<fs::path> missing;
+    for (fs::path d = dir; !d.empty() && !fs::exists(d, ec); d = d.parent_path()) {
+      missing.push_back(d);
+      if (d == d.parent_path()) break;
+    }
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      if (!fs::create_directory(*it, ec) && ec) return io_error_finding({}, "cannot create the folder " + it->string() + ": " + ec.message());
+      made_.push_back(*it);
+    }
+    return {};
+  }
+
   std::unique_ptr<AtomicFile> main_;
   std::vector<std::unique_ptr<AtomicFile>> side_;
+  std::vector<fs::path> made_;  // folders made for side files, outermost first
+  bool committed_ = false;
 };
 
 }  // namespace
@@ -82,6 +116,16 @@ Status convert_to_files(const Document& document, std::string_view target_extens
 }
 
 namespace registry {
+
+Status encode_gltf_to_files(Result<scene::Scene>& sc, Diagnostics& adapter_warnings, const ConvertOptions& options) {
+  auto main = AtomicFile::create(options.output);
+  if (!main) return main.error();
+  FileOutputs out(std::move(main).value());
+  std::string ext = options.output.extension().string();
+  for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (auto s = encode_gltf(sc, adapter_warnings, ext, options, out); !s) return s;
+  return out.commit();
+}
 
 Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOutputs& out) {
   if (!bytes) return bytes.error();

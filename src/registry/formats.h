@@ -2,12 +2,18 @@
 // registry.cpp lists them) and the one glTF encoding every format's export goes through.
 #pragma once
 
+#include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "boneyard/cmdl.h"
 #include "boneyard/document.h"
 #include "boneyard/scene.h"
+#include "boneyard/texture_convert.h"
 
 namespace boneyard::registry {
 
@@ -17,16 +23,63 @@ Opened open_omf(std::shared_ptr<const FileData> file, const OpenOptions& options
 Opened open_ogf(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_kms(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_evm(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_cmdl(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_dds(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_ctxr(std::shared_ptr<const FileData> file, const OpenOptions& options);
 int sniff_gltf(Bytes bytes, std::string_view extension);
 Opened open_gltf(std::shared_ptr<const FileData> file, const OpenOptions& options);
 
+// Textures decoded once per file and shared by every model that uses them (a batch, or one
+// conversion); safe to use from several threads. Holds at most kCacheBytes of PNG.
+class TextureCache {
+ public:
+  static constexpr std::size_t kCacheBytes = std::size_t{256} << 20;
+  Result<std::shared_ptr<const texture::PngTexture>> get(const std::filesystem::path& file);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const texture::PngTexture>> entries_;
+  std::size_t bytes_ = 0;
+};
+
+// Finds each material's texture under `root` (X-Ray: its path with .dds, else .png, each part
+// matched ignoring case; MGS2: the .ctxr, .dds or .png whose "<stem>.bmp" has the material's
+// StrCode24 id), decodes it to PNG and attaches it as the material's image, with the alpha mode
+// its shader and its alpha give. A texture that is missing or unreadable is one warning naming
+// it; the material stays untextured. Nothing happens when `root` is empty.
+void attach_textures(scene::Scene& scene, const std::filesystem::path& root, Diagnostics& warnings,
+                     TextureCache* cache = nullptr);
+// Where an X-Ray model's textures are: --textures, else the "textures" folder beside the model's
+// "meshes" ancestor.
+std::filesystem::path xray_textures_root(const ConvertOptions& options);
+
 // A converted scene as `ext` (".glb", or ".gltf" with its .bin as a side file), streamed into
-// `out`, after the adapter's warnings went to options.warnings.
-Status encode_gltf(const Result<scene::Scene>& scene, Diagnostics& adapter_warnings, std::string_view ext,
+// `out`, after the adapter's warnings went to options.warnings. A .gltf's images are written
+// beside it as <name>.png side files; a .glb embeds them.
+Status encode_gltf(Result<scene::Scene>& scene, Diagnostics& adapter_warnings, std::string_view ext,
                    const ConvertOptions& options, ConvertOutputs& out);
+
+// encode_gltf into options.output (.glb or .gltf, from its extension) and its side files, through
+// temporary files renamed only when everything was written (the batch's writer).
+Status encode_gltf_to_files(Result<scene::Scene>& scene, Diagnostics& adapter_warnings, const ConvertOptions& options);
 
 // Writes a conversion that produced its bytes whole (the lossless rewrites, glTF imports).
 Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOutputs& out);
+
+// The native models behind Documents (nullptr when `d` is another kind), for pairs of files.
+const mgs2::KmsModel* kms_model_of(const Document& d);
+const mgs2::EvmModel* evm_model_of(const Document& d);
+const mgs2::CmdlModel* cmdl_model_of(const Document& d);
+
+// A .kms/.evm conversion's bytes into `out`, and, when they are a Master Collection model, its
+// .cmdl as a side file (cmdl_output.cpp): at options.mgs2.cmdl or _win/<stem>.cmdl beside the
+// output, unless --no-cmdl. The .cmdl of `template_model` (found the same way: --template for a
+// glTF import, the input for a rewrite), when there is one, gives what the model does not
+// determine. --cmdl / --no-cmdl for a PS2 output is a usage error.
+Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::string_view ext, const ConvertOptions& options,
+                        const std::filesystem::path& template_model, ConvertOutputs& out);
+// The .cmdl a Master Collection model at `model` has: _win/<stem>.cmdl beside it.
+std::filesystem::path cmdl_beside(const std::filesystem::path& model);
 
 // True for ".glb" and ".gltf".
 bool is_gltf_extension(std::string_view ext);

@@ -67,7 +67,7 @@ class GltfDocument final : public Document {
   std::vector<std::string> convert_targets() const override { return {".omf", ".kms", ".evm"}; }
   unsigned convert_options(std::string_view ext) const override {
     if (ext == ".omf") return kOptSkeleton | kOptTemplate | kOptHq;
-    return kOptTemplate | kOptLayout | kOptScale | (ext == ".evm" ? unsigned{kOptNMats} : 0u);  // .kms, .evm
+    return kOptTemplate | kOptLayout | kOptScale | kOptCmdl | kOptNoCmdl | (ext == ".evm" ? unsigned{kOptNMats} : 0u);  // .kms, .evm
   }
   Status check_convert_options(std::string_view ext, unsigned given, const ConvertOptions& o) const override {
     if (auto fits = Document::check_convert_options(ext, given, o); !fits) return fits;
@@ -81,7 +81,8 @@ class GltfDocument final : public Document {
     for (const auto& f : read_.findings()) warnings.add(f);
     if (ext == ".omf") return write_converted(xray::scene_to_omf_bytes(s_, o.xray, warnings), out);
     if (ext == ".kms" || ext == ".evm")
-      return write_converted(mgs2::scene_to_model(s_, ext, o.mgs2, o.output.stem().string(), warnings), out);
+      return write_mgs2_model(mgs2::scene_to_model(s_, ext, o.mgs2, o.output.stem().string(), warnings), ext, o,
+                              o.mgs2.template_model, out);
     return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .kms or .evm", std::string(ext)};
   }
 

@@ -58,6 +58,7 @@ class Mgs2Document final : public Document {
   Mgs2Document(std::shared_ptr<const FileData> file, Model model, Diagnostics notes, const TextureNames* names)
       : file_(std::move(file)), m_(std::move(model)), notes_(std::move(notes)), names_(names) {}
 
+  const Model& model() const { return m_; }
   std::string_view format() const override { return Traits::format; }
   std::string info() const override { return Traits::describe(m_, names_); }
   void dump(JsonWriter& out, const DumpOptions& o) const override {
@@ -71,23 +72,32 @@ class Mgs2Document final : public Document {
   std::vector<std::string> convert_targets() const override { return {std::string(Traits::extension), ".glb", ".gltf"}; }
   // --input-layout changes how the input is read, so it applies to both; --layout only to a rewrite.
   unsigned convert_options(std::string_view ext) const override {
-    if (ext == Traits::extension) return kOptInputLayout | kOptLayout | Traits::rewrite_options;
+    if (ext == Traits::extension) return kOptInputLayout | kOptLayout | kOptCmdl | kOptNoCmdl | Traits::rewrite_options;
     return kOptInputLayout | kOptScale | kOptNames | kOptTextures;
+  }
+  // --cmdl / --no-cmdl only for a Master Collection output, whose layout is known here.
+  Status check_convert_options(std::string_view ext, unsigned given, const ConvertOptions& o) const override {
+    if (auto fits = Document::check_convert_options(ext, given, o); !fits) return fits;
+    const unsigned cmdl = given & (kOptCmdl | kOptNoCmdl);
+    if (cmdl == 0 || mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout) == mgs2::Layout::mc) return {};
+    return usage_error_finding(std::string(convert_option_name(cmdl & (~cmdl + 1))) + " does not apply: " + o.output.string() +
+                               " is written in the PS2 layout; a .cmdl goes only with a Master Collection model (--layout mc)");
   }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (is_gltf_extension(ext)) {
       mgs2::ExportOptions e;
       if (o.mgs2.scale != 0) e.scale = o.mgs2.scale;
       e.names = names_;
-      e.textures_dir = o.mgs2.textures;
-      e.output_dir = o.output.parent_path();
       Diagnostics warnings;
       auto sc = Traits::to_scene(m_, e, warnings);
+      if (sc) attach_textures(sc.value(), o.mgs2.textures, warnings);
       return encode_gltf(sc, warnings, ext, o, out);
     }
     if (ext != Traits::extension)
       return Finding{Severity::error, 0, {}, "unsupported conversion", std::string(Traits::extension), std::string(ext)};
-    return write_converted(Traits::write(m_, mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout), o.mgs2, o.warnings), out);
+    // A rewrite takes the input's own .cmdl as its template: unedited, it comes back as it was.
+    return write_mgs2_model(Traits::write(m_, mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout), o.mgs2, o.warnings), ext, o,
+                            o.input, out);
   }
 
  private:
@@ -107,6 +117,15 @@ Opened open_model(std::shared_ptr<const FileData> file, const OpenOptions& optio
 }
 
 }  // namespace
+
+const mgs2::KmsModel* kms_model_of(const Document& d) {
+  const auto* m = dynamic_cast<const Mgs2Document<KmsTraits>*>(&d);
+  return m != nullptr ? &m->model() : nullptr;
+}
+const mgs2::EvmModel* evm_model_of(const Document& d) {
+  const auto* m = dynamic_cast<const Mgs2Document<EvmTraits>*>(&d);
+  return m != nullptr ? &m->model() : nullptr;
+}
 
 Opened open_kms(std::shared_ptr<const FileData> file, const OpenOptions& options) {
   return open_model<KmsTraits>(std::move(file), options);

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cstdio>
 
+#include "boneyard/ctxr.h"
+#include "boneyard/dds.h"
 #include "boneyard/mgs2_report.h"
 #include "boneyard/omf_report.h"
 #include "formats.h"
@@ -35,6 +37,9 @@ constexpr std::array kFormats = {
     FormatEntry{"gltf", registry::sniff_gltf, registry::open_gltf},  // converts to both games
     FormatEntry{"kms", mgs2::sniff_kms, registry::open_kms},
     FormatEntry{"evm", mgs2::sniff_evm, registry::open_evm},
+    FormatEntry{"cmdl", mgs2::sniff_cmdl, registry::open_cmdl},  // the Master Collection's companion of a .kms/.evm
+    FormatEntry{"dds", texture::sniff_dds, registry::open_dds},
+    FormatEntry{"ctxr", texture::sniff_ctxr, registry::open_ctxr},
 };
 
 std::string lower_extension(std::string_view file_name) {
@@ -60,9 +65,9 @@ const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
   return best;
 }
 
-constexpr std::array<std::string_view, 13> kOptionNames = {
-    "--layout", "--input-layout", "--skeleton", "--meshes", "--textures",        "--keep-going", "--template",
-    "--scale",  "--hq",           "--names",    "--n-mats", "--float-rotations", "--motions"};
+constexpr std::array<std::string_view, 15> kOptionNames = {
+    "--layout", "--input-layout", "--skeleton", "--meshes", "--textures", "--keep-going", "--template", "--scale",
+    "--hq",     "--names",        "--n-mats",   "--float-rotations",      "--motions",    "--cmdl",     "--no-cmdl"};
 
 }  // namespace
 
@@ -98,10 +103,12 @@ std::string_view detect_format(Bytes bytes, std::string_view file_name) {
 Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> file, std::string_view file_name,
                                                 const OpenOptions& options) {
   const Bytes bytes = file->bytes();
-  if (bytes.empty()) return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms or .evm file", "0 bytes"};
+  if (bytes.empty())
+    return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms, .evm, .cmdl, .dds or .ctxr file", "0 bytes"};
   const FormatEntry* best = best_format(bytes, file_name);
   if (best == nullptr) {
-    return Finding{Severity::error, 0, {}, "not a recognised file", "an X-Ray .omf/.ogf or an MGS2 .kms/.evm",
+    return Finding{Severity::error, 0, {}, "not a recognised file",
+                   "an X-Ray .omf/.ogf/.dds or an MGS2 .kms/.evm/.cmdl/.ctxr",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
   }
   OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself

@@ -12,7 +12,7 @@ namespace {
 
 xray::XrayExportOptions export_options(const ConvertOptions& o, bool with_skeleton) {
   const xray::ConvertOptions& x = o.xray;
-  xray::XrayExportOptions e{o.input, x.meshes_root, {}, x.textures, o.output, x.keep_going};
+  xray::XrayExportOptions e{o.input, x.meshes_root, {}, x.keep_going};
   if (with_skeleton) e.skeleton = x.skeleton;
   e.motions = {x.float_rotations, x.motions};
   return e;
@@ -63,6 +63,7 @@ class OgfDocument final : public Document {
     if (ext == ".omf") return write_converted(xray::extract_omf(file_), out);
     Diagnostics warnings;
     auto sc = xray::ogf_to_scene(file_, export_options(o, false), warnings);
+    if (sc) attach_textures(sc.value(), xray_textures_root(o), warnings);
     return encode_gltf(sc, warnings, ext, o, out);
   }
 

@@ -468,6 +468,9 @@ window.boneyardView = {
   motions: () => (cur ? cur.anims.map((a, i) => a.name ?? cur.clips[i].name) : []),
   bones: () => (cur ? cur.bones.map((b) => b.userData.jointName) : []),
   meshes: () => (cur ? cur.meshes.length : 0),
+  // Base colour textures drawn (decoded images), e.g. [[1024, 1024]].
+  textures: () => (cur ? [...new Set(cur.meshes.flatMap((m) => [m.material].flat().map((x) => x?.map?.image)).filter((i) => i?.width))]
+    .map((i) => [i.width, i.height]) : []),
   // Where joint `i` is drawn, in page pixels.
   jointScreen: (i) => {
     const v = cur.bones[i].getWorldPosition(new THREE.Vector3()).project(camera);

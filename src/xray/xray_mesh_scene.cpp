@@ -121,14 +121,18 @@ std::optional<std::map<int, scene::Primitive>> split_by_bone(const scene::Primit
   return out;
 }
 
-// "act\\act_stalker_lesnik" -> the URI of <textures>/act/act_stalker_lesnik.png relative to the
-// output's folder, or "" when that file does not exist.
-std::string image_uri(const std::string& texture, const XrayExportOptions& o) {
-  if (o.textures.empty()) return {};
-  const auto found = find_ignoring_case(o.textures, cp1251_to_utf8(texture) + ".png");
-  if (!found) return {};
-  const fs::path out_dir = fs::absolute(o.output.empty() ? fs::path(".") : o.output.parent_path()).lexically_normal();
-  return fs::absolute(*found).lexically_normal().lexically_relative(out_dir).generic_string();
+// How the engine's model shaders use the base texture's alpha, read from the shader's name (the
+// shader's own parameters live in shaders.xr, which models do not carry): "..._aref" shaders
+// alpha-test at def_aref = 200/255 (OpenXRay blender_deffer_model.cpp, r2 common.h); the scripted
+// model shaders that blend (models_lightplanes.s, models_xglass2.s, models_xlens.s) and names
+// that say glass, lens, window, transparent or blend are blended; every other model shader is
+// opaque, its alpha holding gloss. docs/textures.md "Alpha modes".
+scene::AlphaUse alpha_use_of(std::string_view shader) {
+  const std::string name = lower_ascii(shader);
+  if (name.find("aref") != std::string::npos) return scene::AlphaUse::test;
+  for (const char* word : {"lightplanes", "glass", "lens", "window", "transparent", "blend"})
+    if (name.find(word) != std::string::npos) return scene::AlphaUse::blend;
+  return scene::AlphaUse::none;
 }
 
 }  // namespace
@@ -172,11 +176,14 @@ Status add_meshes(scene::Scene& s, const OgfFile& ogf, const XrayExportOptions& 
     if (added) {
       scene::Material m;
       m.name = cp1251_to_utf8(c.texture);
-      m.image_uri = image_uri(c.texture, o);
-      if (!o.textures.empty() && m.image_uri.empty())
-        warnings.add(Severity::warning, c.offset, c.path() + " 0x2 texture",
-                     "texture image not found under --textures (material left without image)",
-                     (o.textures / (m.name + ".png")).string(), "nothing");
+      m.texture.path = c.texture;
+      m.texture.origin = c.path() + " 0x2 texture";
+      m.texture.offset = c.offset;
+      m.alpha_use = alpha_use_of(c.shader);
+      m.alpha_cutoff = 200.0f / 255.0f;
+      // The engine culls back faces; the SDK exports a two-sided surface as a second, flipped
+      // copy of its faces (docs/textures.md "Sidedness").
+      m.double_sided = false;
       put_name(json_of(m.extras)["xray"], "texture", c.texture);
       put_name(json_of(m.extras)["xray"], "shader", c.shader);
       s.materials.push_back(std::move(m));

@@ -52,6 +52,18 @@ fs::path default_meshes_root(const fs::path& ogf_path) {
   return dir;
 }
 
+fs::path default_textures_root(const fs::path& model_path) {
+  const fs::path dir = fs::absolute(model_path).parent_path();
+  for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
+    if (iequal(p.filename().string(), "meshes")) {
+      if (auto t = find_entry(p.parent_path(), "textures", true)) return *t;
+      return {};
+    }
+    if (p == p.parent_path()) break;
+  }
+  return {};
+}
+
 std::optional<fs::path> find_ignoring_case(const fs::path& root, std::string_view relative) {
   std::string r(relative);
   std::replace(r.begin(), r.end(), '\\', '/');

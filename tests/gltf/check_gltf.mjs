@@ -2,7 +2,9 @@
 //  1. the Khronos glTF validator (npm gltf-validator) must report 0 errors and 0 warnings;
 //  2. three.js GLTFLoader (an independent consumer) must load it; joints, animations, mesh vertices
 //     and triangles (summed over every mesh three.js builds) are counted.
-// Usage: node tests/gltf/check_gltf.mjs FILE [--joints N] [--animations M] [--vertices V] [--triangles T]
+//  3. with --images I: the file holds I images, each a PNG the validator read a size from, and every
+//     textured material's alphaMode is one glTF knows.
+// Usage: node tests/gltf/check_gltf.mjs FILE [--joints N] [--animations M] [--vertices V] [--triangles T] [--images I]
 // Prints one JSON line; exit 0 when everything holds, 1 otherwise, 2 on usage errors.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,7 +22,7 @@ globalThis.ProgressEvent ??= class ProgressEvent extends Event {
 
 const args = process.argv.slice(2);
 if (args.length < 1) {
-  console.error('usage: check_gltf.mjs FILE [--joints N] [--animations M] [--vertices V] [--triangles T]');
+  console.error('usage: check_gltf.mjs FILE [--joints N] [--animations M] [--vertices V] [--triangles T] [--images I]');
   process.exit(2);
 }
 const file = args[0];
@@ -99,12 +101,21 @@ const result = {
   triangles,
   skinned_meshes: skinned,
   tracks: gltf.animations ? gltf.animations.reduce((n, a) => n + a.tracks.length, 0) : 0,
+  images: (report.info?.resources ?? []).filter((r) => r.pointer?.startsWith('/images/'))
+    .map((r) => `${r.mimeType} ${r.image?.width}x${r.image?.height}`),
+  textured_materials: gltf.parser ? (gltf.parser.json.materials ?? []).filter((m) => m.pbrMetallicRoughness?.baseColorTexture).length : 0,
 };
 let ok = result.errors === 0 && result.warnings === 0 && result.three_loaded;
 if (expect.joints !== undefined && (expect.joints !== result.joints || expect.joints !== result.three_bones)) ok = false;
 if (expect.animations !== undefined && expect.animations !== result.animations) ok = false;
 if (expect.vertices !== undefined && expect.vertices !== result.vertices) ok = false;
 if (expect.triangles !== undefined && expect.triangles !== result.triangles) ok = false;
+if (expect.images !== undefined) {
+  const pngs = result.images.filter((i) => /^image\/png [1-9]\d*x[1-9]\d*$/.test(i)).length;
+  const modes = (gltf.parser?.json.materials ?? []).every((m) => [undefined, 'OPAQUE', 'MASK', 'BLEND'].includes(m.alphaMode));
+  if (result.images.length !== expect.images || pngs !== expect.images || !modes) ok = false;
+  if (expect.images > 0 && result.textured_materials === 0) ok = false;
+}
 result.ok = ok;
 console.log(JSON.stringify(result));
 process.exit(ok ? 0 : 1);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ctest driver: converts every real OGF/OMF pair with the CLI and checks each output with the
 # Khronos glTF validator (0 errors, 0 warnings) and three.js GLTFLoader (joint and animation
-# counts). Exit 77 (= skipped) when node_modules or the samples are absent.
+# counts), and the textures the models get from the samples' textures folder (the engine's
+# gamedata/meshes + gamedata/textures layout, found without --textures). Exit 77 (= skipped) when
+# node_modules or the samples are absent.
 # Usage: run_external_checks.sh BONEYARD_CLI SOURCE_DIR SAMPLES_DIR
 set -euo pipefail
 cli=$1 src=$2 samples=$3/xray
@@ -27,30 +29,36 @@ link soc/zombi_animation.omf monsters/zombi_animation.omf
 link soc/wpn_binoculars_hud.ogf weapons/binoculars/wpn_binoculars_hud.ogf
 link soc/wpn_binoculars_hud_animations.omf weapons/binoculars/wpn_binoculars_hud_animations.omf
 link soc/rat_1.ogf monsters/rat/rat_1.ogf
+link cop/cat_weak.ogf monsters/cat/cat_weak.ogf
+link cop/handflash_hud.ogf dynamics/devices/dev_torch/handflash_hud.ogf
+ln -s "$samples/textures" "$tmp/textures"  # beside meshes/, as gamedata/textures is
 
 fail=0
 # Expected counts come from the native files: vertices = every child's 0x3 count, triangles = full
 # detail (slide window 0 of progressive children, notes 9.3; else index count / 3).
-check() {  # input output joints animations vertices triangles [extra convert args...]
-  local in=$1 out=$2 joints=$3 anims=$4 verts=$5 tris=$6
+check() {  # input output joints animations vertices triangles [--images N] [extra convert args...]
+  local in=$1 out=$2 joints=$3 anims=$4 verts=$5 tris=$6 images=()
   shift 6
+  if [[ ${1:-} == --images ]]; then images=(--images "$2"); shift 2; fi
   if ! "$cli" convert "$in" -o "$out" "$@"; then
     echo "FAIL: boneyard convert $in"
     fail=1
     return
   fi
   if ! node "$src/tests/gltf/check_gltf.mjs" "$out" --joints "$joints" --animations "$anims" \
-      --vertices "$verts" --triangles "$tris"; then
+      --vertices "$verts" --triangles "$tris" "${images[@]}"; then
     echo "FAIL: $out"
     fail=1
   fi
 }
-check "$m/gwr/food/headflash/headflash_hud.ogf" "$tmp/headflash.glb" 1 1 4 2
-check "$m/gwr/equipment/medkit_exo/medkit_exo_hud.ogf" "$tmp/medkit_exo.glb" 8 5 90 76
-check "$m/monsters/zombi/zombi_1.ogf" "$tmp/zombi.glb" 41 69 1546 1806
-check "$m/monsters/zombi/zombi_1.ogf" "$tmp/zombi.gltf" 41 69 1546 1806
-check "$m/weapons/binoculars/wpn_binoculars_hud.ogf" "$tmp/binoculars.glb" 44 5 7620 9456
-check "$m/monsters/rat/rat_1.ogf" "$tmp/rat.glb" 29 45 894 298
+check "$m/gwr/food/headflash/headflash_hud.ogf" "$tmp/headflash.glb" 1 1 4 2 --images 1          # wpn\lenses (DXT5)
+check "$m/gwr/equipment/medkit_exo/medkit_exo_hud.ogf" "$tmp/medkit_exo.glb" 8 5 90 76 --images 0  # not among the samples
+check "$m/monsters/zombi/zombi_1.ogf" "$tmp/zombi.glb" 41 69 1546 1806 --images 1
+check "$m/monsters/zombi/zombi_1.ogf" "$tmp/zombi.gltf" 41 69 1546 1806 --images 1   # act_zombie_6.png beside it
+check "$m/weapons/binoculars/wpn_binoculars_hud.ogf" "$tmp/binoculars.glb" 44 5 7620 9456 --images 0   # not among the samples
+check "$m/monsters/rat/rat_1.ogf" "$tmp/rat.glb" 29 45 894 298 --images 1             # act\act_Rat
+check "$m/monsters/cat/cat_weak.ogf" "$tmp/cat_weak_textured.glb" 30 0 1857 1858 --images 1
+check "$m/dynamics/devices/dev_torch/handflash_hud.ogf" "$tmp/handflash_textured.glb" 8 0 1984 2052 --images 1
 check "$samples/soc/zombi_animation.omf" "$tmp/zombi_omf.glb" 41 69 0 0 --skeleton "$samples/soc/zombi_1.ogf"
 check "$samples/cop/wpn_hand_knife_hud_animation.omf" "$tmp/knife_flat.glb" 42 18 0 0
 check "$samples/cop/wpn_hand_knife_hud_animation.omf" "$tmp/knife_float.glb" 42 18 0 0 --float-rotations

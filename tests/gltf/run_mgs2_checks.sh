@@ -3,6 +3,10 @@
 # .glb and .gltf with the CLI, and checks them with the Khronos glTF validator (0 errors, 0
 # warnings) and three.js GLTFLoader (joint, vertex and triangle counts from the native packets);
 # then converts each .glb back and requires the same bytes as the builder's layout of the input.
+# The packets name null_msk.bmp (StrCode24 0x00B7E31E): a null_msk.ctxr in --textures is found by
+# that id, decoded and embedded (or written beside a .gltf).
+# Each Master Collection model's .cmdl (written by a rewrite) goes to .glb on its model too: the
+# validator again, and three.js must find the model's joints and triangles.
 # Exit 77 (= skipped) when node_modules is absent.
 # Usage: run_mgs2_checks.sh BONEYARD_CLI WRITE_GLTF_FIXTURES SOURCE_DIR
 set -euo pipefail
@@ -14,18 +18,28 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$writer" "$tmp"
+mkdir "$tmp/tex"
+# A 4x4 Master Collection texture (BGRA8, two levels), as SeaLouse and CtxrTool lay it out.
+printf 'TXTR\0\0\0\7\0\4\0\4\0\1\0\0\0\0\1\0' >"$tmp/tex/null_msk.ctxr"
+{ head -c 3 /dev/zero; printf '\377%.0s' 1 2 3 4 5 6 7 8 9 10; head -c 5 /dev/zero; printf '\2\0'; head -c 88 /dev/zero
+  printf '\0\0\0\100'; for _ in $(seq 16); do printf '\40\100\200\377'; done; head -c 28 /dev/zero
+  printf '\0\0\0\20'; for _ in 1 2 3 4; do printf '\40\100\200\377'; done; head -c 12 /dev/zero
+} >>"$tmp/tex/null_msk.ctxr"
+"$cli" validate "$tmp/tex/null_msk.ctxr" >/dev/null || { echo "FAIL: the .ctxr fixture does not validate"; exit 1; }
 fail=0
 while read -r name joints verts tris; do
   ext=${name##*.}
+  images=0  # the builder-made models (cube, ribbon8) name no texture
+  [[ $name == standard_* ]] && images=1
   for container in glb gltf; do
     out="$tmp/${name%.*}_$ext.$container"
-    if ! "$cli" convert "$tmp/$name" -o "$out"; then
+    if ! "$cli" convert "$tmp/$name" -o "$out" --textures "$tmp/tex"; then
       echo "FAIL: boneyard convert $name -o $container"
       fail=1
       continue
     fi
     if ! node "$src/tests/gltf/check_gltf.mjs" "$out" --joints "$joints" --animations 0 \
-        --vertices "$verts" --triangles "$tris"; then
+        --vertices "$verts" --triangles "$tris" --images "$images"; then
       echo "FAIL: $out"
       fail=1
     fi
@@ -34,6 +48,18 @@ while read -r name joints verts tris; do
   back="$tmp/back_$name"
   if ! "$cli" convert "$tmp/${name%.*}_$ext.glb" -o "$back" --template "$tmp/$name" || ! cmp -s "$back" "$tmp/$name"; then
     echo "FAIL: $name -> .glb -> $ext is not byte-exact"
+    fail=1
+  fi
+done <"$tmp/manifest.txt"
+mkdir -p "$tmp/mc"
+while read -r name joints verts tris; do
+  "$cli" convert "$tmp/$name" -o "$tmp/mc/$name" || { echo "FAIL: rewrite of $name"; fail=1; continue; }
+  cmdl="$tmp/mc/_win/${name%.*}.cmdl"
+  [[ -f "$cmdl" ]] || continue  # a PS2 model has none
+  out="$tmp/mc/${name%.*}_cmdl.glb"
+  if ! "$cli" convert "$cmdl" -o "$out" || ! node "$src/tests/gltf/check_gltf.mjs" "$out" --joints "$joints" --animations 0 \
+      --triangles "$tris"; then
+    echo "FAIL: $cmdl -> .glb"
     fail=1
   fi
 done <"$tmp/manifest.txt"

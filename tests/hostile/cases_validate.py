@@ -271,8 +271,9 @@ def check_mc_pads(d, code, out, err):
 
 
 @case("kms_ps2_pads_to_mc", why="a PS2 KMS whose header pad at 0x18 holds a value converts to MC: the pad is "
-      "zeroed with a warning that shows its value", exit=0, stderr=r"(?i)warning.*0x18.*header pad.*0xDEADBEEF",
-      creates=[r"mc\.kms"], creates_required=[r"mc\.kms"], check=check_mc_pads)
+      "zeroed with a warning that shows its value (and the MC model gets its .cmdl)", exit=0,
+      stderr=r"(?i)warning.*0x18.*header pad.*0xDEADBEEF", creates=[r"mc\.kms", r"_win", r"_win/mc\.cmdl"],
+      creates_required=[r"mc\.kms", r"_win/mc\.cmdl"], check=check_mc_pads)
 def _(d):
     (d / "ps2.kms").write_bytes(kms_ps2([-1, 0], pads=PADS, packet_unit=1))
     return ["convert", "ps2.kms", "-o", "mc.kms", "--layout", "mc"]

@@ -212,7 +212,7 @@ TEST(Mgs2Blender, MaterialNamesAsBoneyardWritesThem) {
   json_of(m.extras)["mgs2_textures"] = nlohmann::json{{"names", {"face.bmp", "", ""}}};  // ids lost, names kept
   EXPECT_EQ(detail::material_texture_ids(m).ids, (std::array<std::uint32_t, 3>{ids[3], 0, 0}));
   m.extras = {};
-  m.image_uri = "textures/body.png";
+  m.image_name = "textures/body.png";
   EXPECT_EQ(detail::material_texture_ids(m).ids, (std::array<std::uint32_t, 3>{ids[0], 0, 0}));
 }
 

@@ -137,7 +137,8 @@ TEST_P(KmsVariants, ReadsRewritesByteExactAndRebuilds) {
 }
 
 TEST(Kms, LayoutConversionToMcDropsThePs2PadAt0x18WithAWarning) {
-  KmsModel m = must_read(kms_bytes(standard_kms(false, false)));
+  const auto b = kms_bytes(standard_kms(false, false));  // the model keeps views into these bytes
+  KmsModel m = must_read(b);
   m.header.pad[0] = 0x3FC00000;  // has a place in MC (0x14)
   m.header.pad[2] = 0xDEADBEEF;  // would land at 0x0C
   EXPECT_FALSE(build_kms(m, Layout::mc).ok());  // the plain builder still refuses it

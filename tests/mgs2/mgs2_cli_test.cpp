@@ -3,6 +3,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "boneyard/ctxr.h"
 #include "cli_harness.h"
 #include "mgs2_branching_fixture.h"
 #include "test_support.h"
@@ -171,16 +172,30 @@ TEST_F(Mgs2Cli, GltfRoundTripWithTemplateIsByteExact) {
   EXPECT_NE(r.out.find("layout ps2"), std::string::npos) << r.out;
 }
 
+std::vector<std::uint8_t> slurp_bytes(const fs::path& p) {
+  const std::string s = slurp(p);
+  return {s.begin(), s.end()};
+}
+
 TEST_F(Mgs2Cli, GltfScaleTexturesAndErrors) {
   const std::string kms = write_quoted("a.kms", kms_bytes(standard_kms(false, false)));
   fs::create_directories(dir_ / "tex");
-  std::ofstream(dir_ / "tex" / "null_msk.png") << "png";
+  // The Master Collection's texture: <name>.ctxr, found by StrCode24("<name>.bmp") == the packet's id.
+  texture::Image blue{4, 2, {}};
+  for (int i = 0; i < 8; ++i) blue.rgba.insert(blue.rgba.end(), {0, 0, 255, 255});
+  const auto ctxr = texture::build_ctxr(blue, {});
+  ASSERT_TRUE(ctxr);
+  write_bytes(dir_ / "tex" / "null_msk.ctxr", ctxr.value());
   std::ofstream(dir_ / "names.txt") << "null_msk.bmp\n";
   CliRun r = run_cli("convert " + kms + " -o " + path("a.gltf") + " --scale 1 --textures " + path("tex") + " --names " +
                  path("names.txt"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir_ / "a.gltf"));
-  EXPECT_EQ(j["images"][0]["uri"], "tex/null_msk.png");
+  EXPECT_EQ(j["images"][0]["uri"], "null_msk.png");  // decoded and written beside the .gltf
+  auto png = texture::read_png(slurp_bytes(dir_ / "null_msk.png"));
+  ASSERT_TRUE(png) << png.error().message;
+  EXPECT_EQ(png->image.width, 4u);
+  EXPECT_EQ(png->image.rgba[2], 255);  // BGRA in the file, RGBA in the PNG
   EXPECT_EQ(j["materials"][0]["name"], "null_msk.bmp");
   EXPECT_EQ(j["scenes"][0]["extras"]["mgs2"]["scale"], 1.0);
   // Scale 1 (metres = units) is kept in the extras and used on the way back.
@@ -195,11 +210,6 @@ TEST_F(Mgs2Cli, GltfScaleTexturesAndErrors) {
   r = run_cli("convert " + path("a.gltf") + " -o " + path("c.omf"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("no animations"), std::string::npos) << r.err;
-}
-
-std::vector<std::uint8_t> slurp_bytes(const fs::path& p) {
-  const std::string s = slurp(p);
-  return {s.begin(), s.end()};
 }
 
 TEST_F(Mgs2Cli, NMatsSeaLouseRewritesOnlyNMats) {

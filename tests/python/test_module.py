@@ -223,6 +223,24 @@ def test_mgs2_conversions_match_the_cli(tmp_path):
         assert doc.format == ext[1:]
         assert f"{ours}\n{doc.info()}" == cli("info", ours).stdout
         assert [f for f in doc.validate() if f.severity == "error"] == []
+    # Master Collection models come with their .cmdl, as from the CLI; cmdl= and no_cmdl= like --cmdl, --no-cmdl.
+    assert (tmp_path / "py" / "_win" / "arm.cmdl").read_bytes() == (tmp_path / "cli" / "_win" / "arm.cmdl").read_bytes()
+    boneyard.convert(glb, tmp_path / "py" / "solo.kms", layout="mc", no_cmdl=True)
+    assert not (tmp_path / "py" / "_win" / "solo.cmdl").exists()
+    boneyard.convert(glb, tmp_path / "py" / "there.kms", layout="mc", cmdl=tmp_path / "there.cmdl")
+    pair = cli("validate", tmp_path / "py" / "there.kms", "--cmdl", tmp_path / "there.cmdl")
+    assert pair.stdout.endswith(": 0 errors, 0 warnings, 0 info\n") and "ok (cmdl with" in pair.stdout
+    model, companion = boneyard.open(tmp_path / "py" / "there.kms"), boneyard.open(tmp_path / "there.cmdl")
+    assert companion.format == "cmdl" and model.check_pair(companion) == []
+    other = boneyard.open(tmp_path / "py" / "_win" / "arm.cmdl")  # the .evm's: other packets, other vertices
+    assert [f for f in model.check_pair(other) if f.severity == "error"] != []
+    with pytest.raises(boneyard.UsageError, match="a pair to check is a .kms or .evm and its .cmdl"):
+        model.check_pair(model)
+    with pytest.raises(boneyard.UsageError, match="--cmdl does not apply: .* is written in the PS2 layout"):
+        boneyard.convert(glb, tmp_path / "ps2.kms", cmdl=tmp_path / "ps2.cmdl")
+    with pytest.raises(boneyard.UsageError, match="cmdl and no_cmdl exclude each other"):
+        boneyard.convert(glb, tmp_path / "x.kms", layout="mc", cmdl=tmp_path / "x.cmdl", no_cmdl=True)
+    assert not (tmp_path / "ps2.kms").exists() and not (tmp_path / "ps2.cmdl").exists()
     mc, back = tmp_path / "mc.kms", tmp_path / "back.kms"
     boneyard.convert(tmp_path / "py" / "arm.kms", mc, layout="mc")
     boneyard.convert(mc, back, layout="ps2", input_layout="mc")
@@ -235,3 +253,15 @@ def test_mgs2_conversions_match_the_cli(tmp_path):
         boneyard.convert(glb, tmp_path / "x.evm", n_mats="four")
     with pytest.raises(boneyard.UsageError, match="input_layout must be 'ps2' or 'mc'"):
         boneyard.open(mc, input_layout="xbox")
+
+
+def test_xray_gltf_options_match_the_cli(tmp_path):
+    for options, flags in (({"float_rotations": True}, ["--float-rotations"]), ({"motions": ["wa*"]}, ["--motions", "wa*"])):
+        ours, theirs = tmp_path / "py.glb", tmp_path / "cli.glb"
+        boneyard.convert(ARM, ours, **options)
+        cli("convert", ARM, "-o", theirs, *flags)
+        assert ours.read_bytes() == theirs.read_bytes()
+    boneyard.convert(ARM, tmp_path / "all.glb")
+    assert len(ours.read_bytes()) < len((tmp_path / "all.glb").read_bytes())  # one of the two motions left out
+    with pytest.raises(boneyard.UsageError, match="--float-rotations"):
+        boneyard.convert(WAVE, tmp_path / "x.omf", float_rotations=True)

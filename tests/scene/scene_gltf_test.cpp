@@ -20,6 +20,8 @@ namespace boneyard::test {
 namespace {
 
 namespace fs = std::filesystem;
+using scene::AlphaMode;
+using scene::Material;
 using scene::Primitive;
 
 // Two joints (root at the origin, "arm" 1 m up, turned 90 degrees about Z), a skinned quad split
@@ -51,9 +53,19 @@ scene::Scene make_scene() {
   tri.material = 1;
   sc.meshes.push_back({"badge", false, 1, {tri}, {}});
 
-  sc.materials.push_back({"skin tex", "textures/act stalker.png", true, {}});
+  Material skin;
+  skin.name = "skin tex";
+  skin.image = 0;
+  skin.alpha_mode = AlphaMode::mask;
+  skin.alpha_cutoff = 0.75f;
+  sc.materials.push_back(skin);
   json_of(sc.materials.back().extras) = {{"shader", "models\\model"}};
-  sc.materials.push_back({"plain", "", false, {}});
+  sc.images.push_back({"act stalker", "textures/act stalker.png", {}, 4, 4});
+  Material plain;
+  plain.name = "plain";
+  plain.double_sided = false;
+  plain.alpha_mode = AlphaMode::blend;  // no image: written opaque
+  sc.materials.push_back(plain);
   return sc;
 }
 
@@ -136,7 +148,31 @@ TEST(SceneGltf, MeshesSkinsAndMaterialsReadBackThroughTinygltf) {
   const int tex = model.materials[0].pbrMetallicRoughness.baseColorTexture.index;
   ASSERT_GE(tex, 0);
   EXPECT_EQ(model.images.at(model.textures.at(tex).source).uri, "textures/act%20stalker.png");
+  EXPECT_EQ(model.images.at(model.textures.at(tex).source).name, "act stalker");
+  EXPECT_EQ(model.materials[0].alphaMode, "MASK");
+  EXPECT_DOUBLE_EQ(model.materials[0].alphaCutoff, 0.75);
   EXPECT_EQ(model.materials[1].pbrMetallicRoughness.baseColorTexture.index, -1);
+  EXPECT_EQ(model.materials[1].alphaMode, "OPAQUE");
+}
+
+TEST(SceneGltf, EmbeddedImagesGoIntoTheBinaryChunkOnlyWhenAMaterialUsesThem) {
+  auto sc = make_scene();
+  const std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', 1, 2, 3, 4, 5};
+  sc.images[0].uri.clear();
+  sc.images[0].data = png;
+  sc.images.push_back({"unused", "", {9, 9, 9}, 1, 1});
+  sc.materials[0].alpha_mode = AlphaMode::blend;
+  const auto glb = gltf::write(sc, gltf::Container::glb).main;
+  const std::string text(glb.begin(), glb.end());
+  EXPECT_NE(text.find("\"images\":[{\"name\":\"act stalker\",\"bufferView\":"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"mimeType\":\"image/png\"}]"), std::string::npos);  // one image: the unused one is left out
+  EXPECT_NE(text.find("\"alphaMode\":\"BLEND\""), std::string::npos);
+  const auto model = load(glb);
+  ASSERT_EQ(model.images.size(), 1u);
+  const auto& view = model.bufferViews.at(static_cast<std::size_t>(model.images[0].bufferView));
+  EXPECT_EQ(view.target, 0);
+  ASSERT_EQ(view.byteLength, png.size());
+  EXPECT_TRUE(std::equal(png.begin(), png.end(), model.buffers[0].data.begin() + static_cast<std::ptrdiff_t>(view.byteOffset)));
 }
 
 TEST(SceneGltf, BindPoseSkinningGivesBackTheModelSpacePositions) {

@@ -4,7 +4,9 @@
 //  * the motion list (names, frames) and the marks match `boneyard dump` of the motion file;
 //  * the bones and meshes match the .glb that `boneyard convert` writes; info matches `info`;
 //  * the canvas is not blank, is stable while paused, and playing a motion changes it;
-//  * hovering a joint shows its name; the file switcher swaps the file shown.
+//  * hovering a joint shows its name; the file switcher swaps the file shown;
+//  * a model with its game texture draws it: the image arrives at its size, and the rendered
+//    frame's model pixels have the texture's colour balance (not the grey of an untextured model).
 // Usage: node browser_test.mjs BONEYARD_CLI SOURCE_DIR [SAMPLES_DIR [WRITE_MGS2_FIXTURES]]
 // Exit 0 passed, 1 failed, 77 skipped (no chromium, no playwright-core, or a build without three.js).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -89,6 +91,33 @@ function imageStats(png) {
   }
   const background = Math.max(...counts.values());
   return { pixels: px.length / channels, foreground: px.length / channels - background, colours: counts.size };
+}
+// Mean chromaticity (r, g, b shares of r + g + b) of the pixels that are not the background.
+function foregroundBalance(png) {
+  const { px, channels } = decodePng(png);
+  const counts = new Map();
+  for (let i = 0; i < px.length; i += channels) {
+    const k = (px[i] << 16) | (px[i + 1] << 8) | px[i + 2];
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const background = [...counts.entries()].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let i = 0; i < px.length; i += channels) {
+    const k = (px[i] << 16) | (px[i + 1] << 8) | px[i + 2];
+    const total = px[i] + px[i + 1] + px[i + 2];
+    if (k === background || total < 30) continue;  // background, and nearly black pixels (edges, shadow)
+    for (let c = 0; c < 3; c++) sum[c] += px[i + c] / total;
+    n++;
+  }
+  return { pixels: n, balance: sum.map((v) => v / Math.max(n, 1)) };
+}
+function imageBalance(png) {
+  const { px, channels } = decodePng(png);
+  const sum = [0, 0, 0];
+  for (let i = 0; i < px.length; i += channels) for (let c = 0; c < 3; c++) sum[c] += px[i + c];
+  const total = sum[0] + sum[1] + sum[2];
+  return sum.map((v) => v / total);
 }
 function pixelDiff(a, b) {
   const A = decodePng(a), B = decodePng(b);
@@ -191,6 +220,26 @@ async function testPage(label, files, extra, cases) {
     const stats = imageStats(rest);
     check(stats.foreground > stats.pixels * 0.001 && stats.colours > 2,
       `canvas is not blank (${stats.foreground} of ${stats.pixels} pixels drawn, ${stats.colours} colours)`);
+    if (c.texture) {
+      // The texture as boneyard decodes it; the frame must show its colour balance.
+      const png = path.join(tmp, 'texture.png');
+      execFileSync(cli, ['texture', c.texture, '-o', png]);
+      const want = imageBalance(fs.readFileSync(png));
+      const { width, height } = decodePng(fs.readFileSync(png));
+      const shown = await tab.evaluate(() => window.boneyardView.textures());
+      check(shown.length === 1 && shown[0][0] === width && shown[0][1] === height,
+        `the texture is drawn at its size (${JSON.stringify(shown)}, ${width}x${height} in the file)`);
+      // Lighting desaturates the texture (measured 0.39:0.33:0.28 for the zombie), so the frame must
+      // order the channels as the texture does, stay within 0.1 of it, and be clearly not grey
+      // (an untextured model renders at 0.333 each).
+      const got = foregroundBalance(rest);
+      const [r, g, b] = got.balance;
+      const ordered = (r > g) === (want[0] > want[1]) && (g > b) === (want[1] > want[2]);
+      const close = got.balance.every((v, k) => Math.abs(v - want[k]) < 0.1);
+      check(got.pixels > 500 && ordered && close && Math.abs(r - 1 / 3) > 0.03 && Math.abs(b - 1 / 3) > 0.03,
+        `model pixels have the texture's colours: r:g:b ${got.balance.map((v) => v.toFixed(3)).join(':')} over ${got.pixels} ` +
+        `pixels, texture ${want.map((v) => v.toFixed(3)).join(':')}`);
+    }
 
     if (joints > 0) {
       const all = await tab.evaluate((n) => [...Array(n).keys()].map((i) => window.boneyardView.jointScreen(i)), joints);
@@ -255,6 +304,11 @@ try {
     const anims = path.join(soc, 'zombi_animation.omf');
     await testPage('zombi', [anims], ['--skeleton', zombi], [{ file: anims, motionsFrom: anims, convertArgs: ['--skeleton', zombi] }]);
     await testPage('rat model', [path.join(soc, 'rat_1.ogf')], [], [{ file: path.join(soc, 'rat_1.ogf') }]);
+    // The zombie's texture is markedly red-brown (r:g:b about 0.48:0.30:0.21), far from grey.
+    const textures = path.join(samplesRoot, 'xray/textures');
+    const zombiModel = path.join(soc, 'zombi_1.ogf');
+    await testPage('textured zombi', [zombiModel], ['--textures', textures],
+      [{ file: zombiModel, convertArgs: ['--textures', textures], texture: path.join(textures, 'act/act_zombie_6.dds') }]);
   } else {
     console.log('(real samples not found: only the examples were checked)');
   }

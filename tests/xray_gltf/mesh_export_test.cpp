@@ -3,11 +3,14 @@
 // without --keep-going (library and CLI).
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <fstream>
 
 #include "scene/extras_json.h"
 #include "boneyard/gltf.h"
 #include "boneyard/batch.h"
+#include "boneyard/dds.h"
+#include "boneyard/texture.h"
 #include "boneyard/xray_scene.h"
 #include "gltf_test_support.h"
 #include "ogf_fixture.h"
@@ -134,37 +137,36 @@ TEST(MeshExport, NanUvsAndZeroNormalsAreRepairedWithWarnings) {
   EXPECT_NEAR(p.normals[2], 1.0f, 1e-6f);
 }
 
-TEST(MeshExport, OneMaterialPerTextureShaderPairWithImagesRelativeToTheOutput) {
-  TempDir tmp;
-  fs::create_directories(tmp.path() / "tex/ACT");
-  std::ofstream(tmp.path() / "tex/ACT/Act_Test.png") << "png";
+TEST(MeshExport, OneMaterialPerTextureShaderPairNamingItsTextureAndAlphaUse) {
   ChildSpec a = triangle(), b = triangle(), c = triangle(), d = triangle();
   c.shader = "models\\model_aref";
   d.texture = "act\\missing";
+  d.shader = "models\\lightplanes";
   Diagnostics w;
-  xray::XrayExportOptions o{tmp.path() / "m.ogf", {}, {}, tmp.path() / "tex", tmp.path() / "out/m.glb", false};
-  auto sc = export_scene(with_children({child(a), child(b), child(c), child(d)}), w, o);
+  auto sc = export_scene(with_children({child(a), child(b), child(c), child(d)}), w);
   ASSERT_TRUE(sc);
   ASSERT_EQ(sc->materials.size(), 3u);
   EXPECT_EQ(sc->materials[0].name, "act\\act_test");
-  EXPECT_EQ(sc->materials[0].image_uri, "../tex/ACT/Act_Test.png");  // found ignoring case
+  EXPECT_EQ(sc->materials[0].texture.path, "act\\act_test");
+  EXPECT_EQ(sc->materials[0].texture.origin, "0x9/0 0x2 texture");
+  EXPECT_EQ(sc->materials[0].alpha_use, scene::AlphaUse::none);  // models\model: alpha is gloss
   EXPECT_EQ(json_of(sc->materials[0].extras)["xray"]["shader"], "models\\model");
   EXPECT_EQ(json_of(sc->materials[1].extras)["xray"]["shader"], "models\\model_aref");
-  EXPECT_EQ(sc->materials[1].image_uri, "../tex/ACT/Act_Test.png");
-  EXPECT_EQ(sc->materials[2].image_uri, "");
-  EXPECT_TRUE(has(w, "texture image not found"));
+  EXPECT_EQ(sc->materials[1].alpha_use, scene::AlphaUse::test);
+  EXPECT_NEAR(sc->materials[1].alpha_cutoff, 200.0f / 255.0f, 1e-6f);
+  EXPECT_EQ(sc->materials[2].alpha_use, scene::AlphaUse::blend);
+  for (const auto& m : sc->materials) {
+    EXPECT_FALSE(m.double_sided);  // the engine culls; two-sided surfaces are exported twice
+    EXPECT_EQ(m.image, scene::kNoImage);  // the registry attaches images
+  }
+  EXPECT_TRUE(sc->images.empty());
   const auto& prims = sc->meshes.at(0).primitives;
   ASSERT_EQ(prims.size(), 4u);
   EXPECT_EQ(prims[0].material, 0u);
   EXPECT_EQ(prims[1].material, 0u);
   EXPECT_EQ(prims[2].material, 1u);
   EXPECT_EQ(prims[3].material, 2u);
-  // Without --textures: materials, no images, no warning.
-  Diagnostics quiet;
-  auto plain = export_scene(with_children({child(a)}), quiet);
-  ASSERT_TRUE(plain);
-  EXPECT_EQ(plain->materials.at(0).image_uri, "");
-  EXPECT_EQ(quiet.count(Severity::warning), 0u);
+  EXPECT_EQ(w.count(Severity::warning), 0u);
 }
 
 TEST(MeshExport, RigidModelHangsOneBoneChildrenOnTheirBones) {
@@ -229,7 +231,7 @@ TEST(MeshExport, BrokenChildFailsTheExportUnlessKeepGoing) {
   EXPECT_EQ(strict.error().path, "0x9/1 0x4 index 2");
   EXPECT_EQ(strict.error().found, "7");
   Diagnostics w2;
-  auto lenient = export_scene(bytes, w2, {"m.ogf", ".", {}, {}, {}, true});
+  auto lenient = export_scene(bytes, w2, {"m.ogf", ".", {}, true});
   ASSERT_TRUE(lenient);
   ASSERT_TRUE(has(w2, "--keep-going"));
   const auto& prims = lenient->meshes.at(0).primitives;
@@ -249,14 +251,40 @@ TEST(MeshExport, CliKeepGoingAndTexturesOptions) {
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.err.find("in 0x9/1 0x3 vertices: chunk size does not match count x stride"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out));
-  fs::create_directories(tmp.path() / "tex/act");
-  std::ofstream(tmp.path() / "tex/act/act_test.png") << "png";
+  // Without a texture: one warning naming it, and the model converts.
   r = run_cli("convert " + quote(in) + " -o " + quote(out) + " --keep-going --textures " + quote(tmp.path() / "tex"));
   EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning at byte"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("0x9/0 0x2 texture: texture not found: material left untextured (expected " +
+                       (tmp.path() / "tex/act/act_test").string() + ".dds (or .png)"),
+            std::string::npos)
+      << r.err;
+  // With the game's .dds (found ignoring case): decoded and embedded as PNG.
+  fs::create_directories(tmp.path() / "tex/ACT");
+  texture::Image grey{8, 8, std::vector<std::uint8_t>(256, 128)};
+  const auto dds = texture::build_dds(grey);
+  ASSERT_TRUE(dds);
+  write_bytes(tmp.path() / "tex/ACT/Act_Test.dds", dds.value());
+  r = run_cli("convert " + quote(in) + " -o " + quote(out) + " --keep-going --textures " + quote(tmp.path() / "tex"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("texture not found"), std::string::npos) << r.err;
   ASSERT_TRUE(fs::exists(out));
   const auto glb = read_file(out);
   const std::string text(glb.begin(), glb.end());
-  EXPECT_NE(text.find("\"uri\":\"tex/act/act_test.png\""), std::string::npos);
+  EXPECT_NE(text.find("{\"name\":\"Act_Test\",\"bufferView\":"), std::string::npos);
+  // A .gltf gets the image beside it.
+  const fs::path gltf_out = tmp.path() / "g/m.gltf";
+  fs::create_directories(gltf_out.parent_path());
+  r = run_cli("convert " + quote(in) + " -o " + quote(gltf_out) + " --keep-going --textures " + quote(tmp.path() / "tex"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto json = read_file(gltf_out);
+  EXPECT_NE(std::string(json.begin(), json.end()).find("{\"name\":\"Act_Test\",\"uri\":\"Act_Test.png\"}"),
+            std::string::npos);
+  const auto png = read_file(tmp.path() / "g/Act_Test.png");
+  auto decoded = texture::read_png(png);
+  ASSERT_TRUE(decoded) << decoded.error().message;
+  EXPECT_EQ(decoded->image.width, 8u);
+  EXPECT_EQ(decoded->image.rgba[0], 128);  // DXT1 holds a flat grey exactly
 }
 
 // --recursive passes --keep-going and --textures to every model (URIs relative to each output).
@@ -269,7 +297,10 @@ TEST(MeshExport, BatchHonoursKeepGoingAndTextures) {
   fs::create_directories(in.parent_path());
   std::ofstream(in, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   fs::create_directories(tmp.path() / "tex/act");
-  std::ofstream(tmp.path() / "tex/act/act_test.png") << "png";
+  texture::Image red{4, 4, std::vector<std::uint8_t>(64, 255)};
+  const auto png = texture::encode_png(red).value();
+  std::ofstream(tmp.path() / "tex/act/act_test.png", std::ios::binary)
+      .write(reinterpret_cast<const char*>(png.data()), std::streamsize(png.size()));
   BatchOptions o;
   o.input_dir = tmp.path() / "in";
   o.output_dir = tmp.path() / "out";
@@ -283,7 +314,10 @@ TEST(MeshExport, BatchHonoursKeepGoingAndTextures) {
   EXPECT_EQ(lenient.with_warnings, 1u);
   const auto glb = read_file(tmp.path() / "out/meshes/props/m.glb");
   const std::string text(glb.begin(), glb.end());
-  EXPECT_NE(text.find("\"uri\":\"../../../tex/act/act_test.png\""), std::string::npos);
+  // The texture is embedded (its PNG bytes in the binary chunk), named after its file.
+  EXPECT_NE(text.find("\"name\":\"act_test\",\"bufferView\":"), std::string::npos) << text.substr(0, 4000);
+  EXPECT_NE(text.find("\"mimeType\":\"image/png\""), std::string::npos);
+  EXPECT_NE(std::search(glb.begin(), glb.end(), png.begin(), png.end()), glb.end());
 }
 
 }  // namespace

@@ -1,0 +1,112 @@
+// A Master Collection model is written with its .cmdl (docs/mgs2-cmdl.md): the .kms/.evm bytes a
+// conversion made are read back as the game will read them, and when they are in the MC layout
+// the .cmdl derived from them goes beside as a side file of the same conversion (written, or not,
+// together with the model).
+#include <system_error>
+
+#include "boneyard/cmdl.h"
+#include "boneyard/mgs2_validate.h"
+#include "formats.h"
+
+namespace boneyard::registry {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The template model's own .cmdl (read), or nothing with a note saying why there is none.
+std::optional<mgs2::CmdlModel> template_cmdl(const fs::path& tpl_model, std::shared_ptr<const FileData>& keep, Diagnostics& notes) {
+  if (tpl_model.empty()) return std::nullopt;
+  const fs::path path = cmdl_beside(tpl_model);
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    notes.add(Severity::info, 0, "cmdl", "no .cmdl beside " + tpl_model.string() + ": the .cmdl is derived from the model alone",
+              path.string(), "none");
+    return std::nullopt;
+  }
+  auto file = FileData::open(path);
+  if (!file) {
+    notes.add(Severity::warning, 0, "cmdl", "the template's .cmdl cannot be read (" + file.error().message + "): derived without it",
+              path.string());
+    return std::nullopt;
+  }
+  auto m = mgs2::read_cmdl(file.value()->bytes());
+  if (!m) {
+    notes.add(Severity::warning, m.error().offset, "cmdl", "the template's .cmdl is not readable (" + m.error().path + ": " +
+              m.error().message + "): derived without it", path.string());
+    return std::nullopt;
+  }
+  keep = std::move(file).value();
+  return std::move(m).value();
+}
+
+template <class Model>
+Result<std::vector<std::uint8_t>> derive_checked(const Model& model, const mgs2::CmdlModel* tpl, Diagnostics& notes) {
+  auto cmdl = mgs2::derive_cmdl(model, tpl, &notes);
+  if (!cmdl) return cmdl.error();
+  // Never write a .cmdl boneyard itself would reject: it must read, validate and match its model.
+  const Bytes b(cmdl.value());
+  auto back = mgs2::read_cmdl(b);
+  if (!back) return back.error();
+  Diagnostics found;
+  mgs2::validate_cmdl(back.value(), found);
+  mgs2::check_cmdl_pair(model, back.value(), found);
+  for (const auto& f : found.findings())
+    if (f.severity == Severity::error) {
+      Finding e = f;
+      e.message = "the derived .cmdl fails its own check: " + e.message;
+      return e;
+    }
+  return cmdl;
+}
+
+Status usage(const ConvertOptions& o, const std::string& why) {
+  const std::string option = !o.mgs2.cmdl.empty() ? "--cmdl" : "--no-cmdl";
+  return usage_error_finding(option + " does not apply: " + why);
+}
+
+}  // namespace
+
+fs::path cmdl_beside(const fs::path& model) { return model.parent_path() / "_win" / (model.stem().string() + ".cmdl"); }
+
+Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::string_view ext, const ConvertOptions& o,
+                        const fs::path& template_model, ConvertOutputs& out) {
+  if (!bytes) return bytes.error();
+  const Bytes b(bytes.value());
+  const bool kms = ext == ".kms";
+  const bool asked = !o.mgs2.cmdl.empty() || o.mgs2.no_cmdl;
+  const bool mc = kms ? mgs2::detect_kms_layout(b) == mgs2::Layout::mc : mgs2::detect_evm_layout(b) == mgs2::Layout::mc;
+  if (!mc) {
+    if (asked) return usage(o, o.output.string() + " is written in the PS2 layout; a .cmdl goes only with a Master Collection model (--layout mc)");
+    return out.main().write(b);
+  }
+  if (o.mgs2.no_cmdl) return out.main().write(b);
+  const fs::path path = o.mgs2.cmdl.empty() ? cmdl_beside(o.output) : o.mgs2.cmdl;
+  if (path == o.output || same_file(path, o.output)) return usage(o, "it names the output model itself");
+  if (!o.input.empty() && same_file(path, o.input)) return usage(o, "it names the input file; choose another .cmdl");
+  Diagnostics scratch;
+  Diagnostics& notes = o.warnings != nullptr ? *o.warnings : scratch;
+  std::shared_ptr<const FileData> tpl_file;
+  const auto tpl = template_cmdl(template_model, tpl_file, notes);
+  Result<std::vector<std::uint8_t>> cmdl = Finding{};
+  if (kms) {
+    auto m = mgs2::read_kms(b);
+    if (!m) return m.error();
+    cmdl = derive_checked(m.value(), tpl ? &*tpl : nullptr, notes);
+  } else {
+    auto m = mgs2::read_evm(b);
+    if (!m) return m.error();
+    cmdl = derive_checked(m.value(), tpl ? &*tpl : nullptr, notes);
+  }
+  if (!cmdl) {
+    Finding e = cmdl.error();
+    e.path = e.path.empty() ? path.string() : path.string() + " " + e.path;
+    return e;
+  }
+  auto sink = out.side_file(path);
+  if (!sink) return sink.error();
+  if (auto s = sink.value()->write(cmdl.value()); !s) return s;
+  return out.main().write(b);
+}
+
+}  // namespace boneyard::registry
