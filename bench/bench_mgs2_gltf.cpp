@@ -1,73 +1,53 @@
-// MGS2 <-> glTF: a character-sized .kms (20 units of 40x16-quad tubes, ~25k triangles, built by
-// the library from a scene) to .glb and back.
+// MGS2 <-> glTF on a character-sized model (tests/support/mgs2_character.h: 20 joints, tubes of
+// 40 x `along` quads; along 16 = 25,600 triangles, 32 = 51,200), as `convert` does it:
+//  * model -> .glb: read, scene, glTF write;
+//  * .glb -> model: glTF read, build (mgs2::scene_to_model, which also reads back and validates
+//    the result). "Export" inputs are our unedited exports (the exact path: strips, weights and
+//    normals from the extras); "Plain" ones the same scene written without extras, as another
+//    tool would (strip ordering, palettes, re-stripping and quantisation all run).
+// `bench_mgs2_gltf --make DIR [along]` writes those inputs (model.kms, model.evm, kms.glb,
+// evm.glb, plain.glb) for CLI runs.
 #include <benchmark/benchmark.h>
 
-#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
 
+#include "boneyard/file_io.h"
 #include "boneyard/gltf.h"
 #include "boneyard/gltf_read.h"
 #include "boneyard/kms.h"
 #include "boneyard/mgs2_scene.h"
+#include "mgs2_character.h"
 
 namespace {
 
 using namespace boneyard;
 
-// A chain of 20 joints 0.1 m apart; around each, a tube of 40 x 16 quads blending the joint with
-// its parent near the joint.
-scene::Scene character() {
-  scene::Scene s;
-  constexpr int kJoints = 20, kAround = 40, kAlong = 16;
-  for (int j = 0; j < kJoints; ++j) {
-    scene::Joint jt;
-    jt.name = "j" + std::to_string(j);
-    jt.parent = j - 1;
-    jt.translation = {0, j ? 0.1f : 0.9f, 0};
-    s.skeleton.joints.push_back(jt);
-  }
-  scene::Mesh mesh;
-  mesh.skinned = true;
-  for (int j = 0; j < kJoints; ++j) {
-    scene::Primitive p;
-    p.uvs.resize(1);
-    for (int a = 0; a <= kAlong; ++a)
-      for (int r = 0; r <= kAround; ++r) {
-        const float ang = float(r) * 6.2831853f / kAround, y = 0.9f + 0.1f * float(j) + 0.1f * float(a) / kAlong;
-        p.positions.insert(p.positions.end(), {0.08f * std::cos(ang), y, 0.08f * std::sin(ang)});
-        p.normals.insert(p.normals.end(), {std::cos(ang), 0, std::sin(ang)});
-        p.uvs[0].insert(p.uvs[0].end(), {float(r) / kAround, float(a) / kAlong});
-        const float f = j == 0 ? 1.0f : std::min(1.0f, 0.5f + float(a) / kAlong);
-        p.joints.insert(p.joints.end(), {std::uint16_t(j), std::uint16_t(j ? j - 1 : 0), 0, 0});
-        p.weights.insert(p.weights.end(), {f, 1 - f, 0, 0});
-      }
-    for (std::uint32_t a = 0; a < kAlong; ++a)
-      for (std::uint32_t r = 0; r < kAround; ++r) {
-        const std::uint32_t i = a * (kAround + 1) + r, k = i + kAround + 1;
-        p.indices.insert(p.indices.end(), {i, k, i + 1, i + 1, k, k + 1});
-      }
-    scene::clean_weights(p);
-    mesh.primitives.push_back(std::move(p));
-  }
-  s.meshes.push_back(std::move(mesh));
-  return s;
-}
-
 struct Inputs {
-  std::vector<std::uint8_t> kms, glb;
-  Inputs() {
+  std::vector<std::uint8_t> kms, evm, kms_glb, evm_glb, plain_glb;
+  explicit Inputs(int along) {
     Diagnostics w;
-    kms = mgs2::scene_to_kms(character(), {}, w).value();
-    auto m = mgs2::read_kms(Bytes(kms.data(), kms.size())).value();
-    glb = gltf::write(mgs2::kms_to_scene(m, {}, w).value(), gltf::Container::glb).main;
+    const scene::Scene s = test::mgs2_character(along);
+    plain_glb = gltf::write(s, gltf::Container::glb).main;
+    kms = mgs2::scene_to_kms(s, {}, w).value();
+    evm = mgs2::scene_to_evm(s, {}, w).value();
+    kms_glb = gltf::write(mgs2::kms_to_scene(mgs2::read_kms(Bytes(kms.data(), kms.size())).value(), {}, w).value(),
+                          gltf::Container::glb).main;
+    evm_glb = gltf::write(mgs2::evm_to_scene(mgs2::read_evm(Bytes(evm.data(), evm.size())).value(), {}, w).value(),
+                          gltf::Container::glb).main;
   }
 };
-const Inputs& inputs() {
-  static const Inputs in;
-  return in;
+const Inputs& inputs(int along) {
+  static std::map<int, Inputs> cache;
+  auto it = cache.find(along);
+  if (it == cache.end()) it = cache.emplace(along, Inputs(along)).first;
+  return it->second;
 }
 
 void BM_KmsToGlb(benchmark::State& state) {
-  const auto& in = inputs();
+  const auto& in = inputs(int(state.range(0)));
   for (auto _ : state) {
     Diagnostics w;
     auto m = mgs2::read_kms(Bytes(in.kms.data(), in.kms.size()));
@@ -77,24 +57,69 @@ void BM_KmsToGlb(benchmark::State& state) {
   }
   state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(in.kms.size()));
   state.counters["kms_bytes"] = double(in.kms.size());
-  state.counters["glb_bytes"] = double(in.glb.size());
+  state.counters["glb_bytes"] = double(in.kms_glb.size());
 }
 
-void BM_GlbToKms(benchmark::State& state) {
-  const auto& in = inputs();
+void BM_EvmToGlb(benchmark::State& state) {
+  const auto& in = inputs(int(state.range(0)));
+  for (auto _ : state) {
+    Diagnostics w;
+    auto m = mgs2::read_evm(Bytes(in.evm.data(), in.evm.size()));
+    auto s = mgs2::evm_to_scene(m.value(), {}, w);
+    auto out = gltf::write(s.value(), gltf::Container::glb);
+    benchmark::DoNotOptimize(out.main.data());
+  }
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(in.evm.size()));
+  state.counters["evm_bytes"] = double(in.evm.size());
+  state.counters["glb_bytes"] = double(in.evm_glb.size());
+}
+
+// glTF -> model as `convert` does it: read, build, read back and validate.
+void glb_to_model(benchmark::State& state, const std::vector<std::uint8_t>& glb, const char* ext) {
   for (auto _ : state) {
     Diagnostics w;
     gltf::ReadOptions o;
     o.require_animations = false;
-    auto s = gltf::read(Bytes(in.glb.data(), in.glb.size()), {}, o, w);
-    auto k = mgs2::scene_to_kms(s.value(), {}, w);
-    benchmark::DoNotOptimize(k.value().data());
+    auto s = gltf::read(Bytes(glb.data(), glb.size()), {}, o, w);
+    auto k = mgs2::scene_to_model(s.value(), ext, {}, "model", w);
+    if (!k) state.SkipWithError(k.error().message.c_str());
+    else benchmark::DoNotOptimize(k.value().data());
   }
-  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(in.glb.size()));
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(glb.size()));
+  state.counters["glb_bytes"] = double(glb.size());
 }
+void BM_ExportGlbToKms(benchmark::State& state) { glb_to_model(state, inputs(int(state.range(0))).kms_glb, ".kms"); }
+void BM_ExportGlbToEvm(benchmark::State& state) { glb_to_model(state, inputs(int(state.range(0))).evm_glb, ".evm"); }
+void BM_PlainGlbToKms(benchmark::State& state) { glb_to_model(state, inputs(int(state.range(0))).plain_glb, ".kms"); }
+void BM_PlainGlbToEvm(benchmark::State& state) { glb_to_model(state, inputs(int(state.range(0))).plain_glb, ".evm"); }
 
 }  // namespace
 
-BENCHMARK(BM_KmsToGlb)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_GlbToKms)->Unit(benchmark::kMillisecond);
-BENCHMARK_MAIN();
+// Arg: quads along each tube (16: 25,600 triangles; 32: 51,200).
+BENCHMARK(BM_KmsToGlb)->Arg(16)->Arg(32)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EvmToGlb)->Arg(32)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ExportGlbToKms)->Arg(16)->Arg(32)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ExportGlbToEvm)->Arg(32)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlainGlbToKms)->Arg(32)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlainGlbToEvm)->Arg(32)->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv) {
+  if (argc >= 3 && std::strcmp(argv[1], "--make") == 0) {
+    const std::filesystem::path dir = argv[2];
+    const int along = argc >= 4 ? std::atoi(argv[3]) : 32;
+    const Inputs in(along);
+    const std::pair<const char*, const std::vector<std::uint8_t>*> files[] = {
+        {"model.kms", &in.kms}, {"model.evm", &in.evm}, {"kms.glb", &in.kms_glb}, {"evm.glb", &in.evm_glb}, {"plain.glb", &in.plain_glb}};
+    for (const auto& [name, bytes] : files)
+      if (auto written = write_file_atomic(dir / name, Bytes(bytes->data(), bytes->size())); !written) {
+        std::fprintf(stderr, "%s\n", written.error().message.c_str());
+        return 2;
+      }
+    std::printf("%s: model.kms model.evm kms.glb evm.glb plain.glb (along %d)\n", dir.c_str(), along);
+    return 0;
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

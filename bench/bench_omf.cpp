@@ -1,11 +1,16 @@
 // OMF read + validate (every CRC checked) and dump throughput on a large file built by
-// repeating the motions of a real sample. `bench_omf --make FILE [MB]` writes that file for
-// whole-process measurements (peak memory with /usr/bin/time -v).
+// repeating the motions of a real sample, beside the baseline of issue 14: one zlib CRC-32 pass
+// over the same bytes, in memory and from the file (mapped and read once per iteration, as
+// `validate` does). `bench_omf --make FILE [MB]` writes that file for whole-process measurements
+// (peak memory with /usr/bin/time -v).
 #include <benchmark/benchmark.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 #include "boneyard/file_io.h"
 #include "boneyard/json_writer.h"
@@ -73,11 +78,67 @@ void BM_ReadValidate(benchmark::State& state) {
 }
 BENCHMARK(BM_ReadValidate)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// boneyard's CRC-32 (the one validate uses) over the whole file.
 void BM_Crc32Only(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(xray::key_crc(large()));
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * large().size()));
 }
 BENCHMARK(BM_Crc32Only)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+std::uint32_t zlib_crc32(Bytes b) {
+  uLong crc = ::crc32(0L, Z_NULL, 0);
+  for (std::size_t at = 0; at < b.size();) {
+    const std::size_t part = std::min<std::size_t>(b.size() - at, std::numeric_limits<uInt>::max());
+    crc = ::crc32(crc, b.data() + at, static_cast<uInt>(part));
+    at += part;
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+// The baseline: zlib's CRC-32 over the whole file.
+void BM_ZlibCrc32(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(zlib_crc32(large()));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * large().size()));
+}
+BENCHMARK(BM_ZlibCrc32)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The large file on disk (written once, removed at exit), for the whole `validate` path: open
+// (map) the file, read, validate; against open the file and one zlib CRC-32 pass.
+const std::filesystem::path& large_file() {
+  struct Temp {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("bench_omf_" + std::to_string(::getpid()) + ".omf");
+    Temp() {
+      if (!write_file_atomic(path, large())) std::exit(2);
+    }
+    ~Temp() { std::filesystem::remove(path); }
+  };
+  static const Temp temp;
+  return temp.path;
+}
+
+void BM_FileReadValidate(benchmark::State& state) {
+  const auto& path = large_file();
+  for (auto _ : state) {
+    auto file = FileData::open(path);
+    auto f = xray::read_omf(file.value());
+    auto d = xray::validate_omf(f.value());
+    if (d.has_errors()) state.SkipWithError("unexpected errors");
+    benchmark::DoNotOptimize(d);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * large().size()));
+}
+BENCHMARK(BM_FileReadValidate)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_FileReadZlibCrc32(benchmark::State& state) {
+  const auto& path = large_file();
+  for (auto _ : state) {
+    auto file = FileData::open(path);
+    benchmark::DoNotOptimize(zlib_crc32(file.value()->bytes()));
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * large().size()));
+}
+BENCHMARK(BM_FileReadZlibCrc32)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_Dump(benchmark::State& state) {
   const auto file = FileData::from_vector(large());

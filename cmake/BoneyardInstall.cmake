@@ -39,6 +39,8 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/boneyardConfig.cmake.i
   ${PROJECT_BINARY_DIR}/boneyardConfig.cmake INSTALL_DESTINATION ${boneyard_cmake_dir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/boneyardConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
-# FindSquish.cmake goes with the package: libsquish has no CMake package of its own.
+# The find modules of dependencies without a CMake package of their own (libsquish, libdeflate) go
+# with the package; boneyardConfig.cmake puts their folder on CMAKE_MODULE_PATH.
 install(FILES ${PROJECT_BINARY_DIR}/boneyardConfig.cmake ${PROJECT_BINARY_DIR}/boneyardConfigVersion.cmake
-  ${PROJECT_SOURCE_DIR}/cmake/FindSquish.cmake DESTINATION ${boneyard_cmake_dir})
+  ${PROJECT_SOURCE_DIR}/cmake/FindSquish.cmake ${PROJECT_SOURCE_DIR}/cmake/FindLibdeflate.cmake
+  DESTINATION ${boneyard_cmake_dir})

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
-          libcli11-dev nlohmann-json3-dev libtinygltf-dev zlib1g-dev
+          libcli11-dev nlohmann-json3-dev libtinygltf-dev libdeflate-dev zlib1g-dev
           libsquish-dev libpng-dev  # textures (src/texture): BCn codec, PNG
           python3-pil  # Pillow: the reference DDS decoder of tests/texture
           libgtest-dev libgmock-dev libbenchmark-dev

@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <utility>
 
 #include "boneyard/limits.h"
+#include "gltf_json_parse.h"
 #include "gltf_reader_internal.h"
 
 namespace boneyard::gltf {
@@ -26,6 +28,7 @@ const Json* member(const Json& j, const char* key) {
   auto it = j.find(key);
   return it == j.end() ? nullptr : &*it;
 }
+Json* member(Json& j, const char* key) { return const_cast<Json*>(member(std::as_const(j), key)); }
 std::int64_t index_of(const Json& j, const char* key, std::int64_t fallback) {
   const Json* v = member(j, key);
   if (v == nullptr) return fallback;
@@ -44,6 +47,10 @@ const Json& array_of(const Json& j, const char* key) {
 }
 void set_extras(scene::Extras& extras, const Json& owner) {
   if (const Json* v = member(owner, "extras"); v != nullptr && !v->is_null()) json_of(extras) = *v;
+}
+void move_or_copy_extras(scene::Extras& extras, Json& owner, bool move) {
+  if (!move) return set_extras(extras, owner);
+  if (Json* v = member(owner, "extras"); v != nullptr && !v->is_null()) json_of(extras) = std::move(*v);
 }
 
 std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view s) {
@@ -141,7 +148,7 @@ std::optional<Finding> parse(Bytes bytes, const std::filesystem::path& base_dir,
     }
     if (json_text.data() == nullptr) return error("glb", "no JSON chunk", "a JSON chunk first", "none");
   }
-  m.json = Json::parse(json_text.begin(), json_text.end(), nullptr, false);
+  m.json = parse_json(std::string_view(reinterpret_cast<const char*>(json_text.data()), json_text.size()));
   if (m.json.is_discarded() || !m.json.is_object()) return error("glTF", "cannot parse the glTF JSON", "valid JSON", "parse error");
   const Json* asset = member(m.json, "asset");
   if (!asset || string_of(*asset, "version").rfind("2.", 0) != 0)
@@ -161,7 +168,9 @@ std::size_t component_size(std::int64_t type) {
   }
 }
 
-int components_of(const std::string& type) {
+int components_of(const Json* type_member) {
+  if (type_member == nullptr || !type_member->is_string()) return 0;
+  const std::string& type = type_member->get_ref<const std::string&>();
   if (type == "SCALAR") return 1;
   if (type == "VEC2") return 2;
   if (type == "VEC3") return 3;
@@ -176,29 +185,30 @@ std::optional<Finding> view_accessor(const Model& m, std::int64_t index, int wid
   if (index < 0 || std::size_t(index) >= accessors.size())
     return error(where, "accessor index out of range", "< " + std::to_string(accessors.size()), std::to_string(index));
   const Json& a = accessors[std::size_t(index)];
-  const std::string at = where + " accessor " + std::to_string(index);
-  if (member(a, "sparse")) return error(at, "sparse accessors are not supported", "a dense accessor", "sparse");
-  const int comps = components_of(string_of(a, "type"));
+  // Put together only for a message: this runs for every accessor of a model.
+  const auto at = [&] { return where + " accessor " + std::to_string(index); };
+  if (member(a, "sparse")) return error(at(), "sparse accessors are not supported", "a dense accessor", "sparse");
+  const int comps = components_of(member(a, "type"));
   if (comps != width)
-    return error(at, "wrong accessor type", std::to_string(width) + " components", string_of(a, "type"));
+    return error(at(), "wrong accessor type", std::to_string(width) + " components", string_of(a, "type"));
   const std::int64_t ctype = index_of(a, "componentType", -2);
   const std::size_t csize = component_size(ctype);
-  if (csize == 0) return error(at, "unknown component type", "5120..5126", std::to_string(ctype));
+  if (csize == 0) return error(at(), "unknown component type", "5120..5126", std::to_string(ctype));
   const Json* norm = member(a, "normalized");
   const std::int64_t count = index_of(a, "count", -2);
-  if (count <= 0) return error(at, "accessor has no elements", ">= 1", std::to_string(count));
+  if (count <= 0) return error(at(), "accessor has no elements", ">= 1", std::to_string(count));
   const std::int64_t view_index = index_of(a, "bufferView", -2);
   const Json& views = array_of(m.json, "bufferViews");
   if (view_index < 0 || std::size_t(view_index) >= views.size())
-    return error(at, "accessor has no valid buffer view", "a bufferView index", std::to_string(view_index));
+    return error(at(), "accessor has no valid buffer view", "a bufferView index", std::to_string(view_index));
   const Json& v = views[std::size_t(view_index)];
   const std::int64_t buffer = index_of(v, "buffer", -2), view_offset = index_of(v, "byteOffset", 0),
                      view_length = index_of(v, "byteLength", -2), byte_stride = index_of(v, "byteStride", 0),
                      offset = index_of(a, "byteOffset", 0);
   if (buffer < 0 || std::size_t(buffer) >= m.buffers.size())
-    return error(at, "buffer view refers to a missing buffer", "a buffer index", std::to_string(buffer));
+    return error(at(), "buffer view refers to a missing buffer", "a buffer index", std::to_string(buffer));
   if (view_offset < 0 || view_length < 0 || byte_stride < 0 || offset < 0)
-    return error(at, "invalid buffer view or accessor offsets");
+    return error(at(), "invalid buffer view or accessor offsets");
   const Bytes data = m.buffers[std::size_t(buffer)];
   const std::uint64_t elem = csize * std::uint64_t(width);
   const std::uint64_t stride = byte_stride != 0 ? std::uint64_t(byte_stride) : elem;
@@ -206,14 +216,14 @@ std::optional<Finding> view_accessor(const Model& m, std::int64_t index, int wid
   const std::uint64_t need = std::uint64_t(offset) + stride * std::uint64_t(count - 1) + elem;
   // Three separate checks, so that expected and found always name the same quantity.
   if (stride < elem)
-    return error(at, "buffer view stride shorter than one element", ">= " + std::to_string(elem) + " bytes",
+    return error(at(), "buffer view stride shorter than one element", ">= " + std::to_string(elem) + " bytes",
                  std::to_string(stride));
   if (std::uint64_t(view_offset) > data.size() || std::uint64_t(view_length) > data.size() - std::uint64_t(view_offset))
-    return error(at, "buffer view " + std::to_string(view_index) + " runs past the end of buffer " + std::to_string(buffer),
+    return error(at(), "buffer view " + std::to_string(view_index) + " runs past the end of buffer " + std::to_string(buffer),
                  "byteOffset + byteLength <= " + std::to_string(data.size()) + " bytes",
                  std::to_string(view_offset) + " + " + std::to_string(view_length));
   if (need > std::uint64_t(view_length))
-    return error(at, "accessor reads past the end of its buffer view",
+    return error(at(), "accessor reads past the end of its buffer view",
                  "<= " + std::to_string(view_length) + " bytes (byteLength)", std::to_string(need) + " bytes");
   out.data = data.data() + view_offset + offset;
   out.count = static_cast<std::size_t>(count);
@@ -225,10 +235,10 @@ std::optional<Finding> view_accessor(const Model& m, std::int64_t index, int wid
 
 // Counts `elements` x `width` decoded values of `size` bytes against the model's decode budget.
 std::optional<Finding> charge_decode(const Model& m, std::size_t elements, int width, std::size_t size,
-                                     const std::string& at) {
+                                     const std::string& where, std::int64_t index) {
   const std::uint64_t bytes = std::uint64_t(elements) * std::uint64_t(width) * size;
   if (bytes > m.decode_budget - m.decoded_bytes)
-    return error(at, "accessors decode to far more data than the file holds (one accessor used many times?)",
+    return error(where + " accessor " + std::to_string(index), "accessors decode to far more data than the file holds (one accessor used many times?)",
                  "<= " + std::to_string(m.decode_budget) + " decoded bytes in all",
                  std::to_string(m.decoded_bytes + bytes));
   m.decoded_bytes += bytes;
@@ -241,40 +251,44 @@ std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width
                                    std::vector<float>& out) {
   AccessorView a;
   if (auto e = view_accessor(m, index, width, where, a)) return e;
-  const std::string at = where + " accessor " + std::to_string(index);
+  const auto at = [&] { return where + " accessor " + std::to_string(index); };
   const std::int64_t ctype = a.component_type;
   const std::size_t csize = component_size(ctype);
   if (ctype != 5126 && (!a.normalized || csize == 4))
-    return error(at, "unsupported component type", "float or normalised (u)byte/(u)short", std::to_string(ctype));
+    return error(at(), "unsupported component type", "float or normalised (u)byte/(u)short", std::to_string(ctype));
   const std::uint8_t* p = a.data;
-  const std::size_t n = a.count;
-  if (auto e = charge_decode(m, n, width, sizeof(float), at)) return e;
-  out.resize(n * static_cast<std::size_t>(width));
-  for (std::size_t i = 0; i < n; ++i, p += a.stride)
-    for (int c = 0; c < width; ++c) {
-      const std::uint8_t* q = p + std::size_t(c) * csize;
-      float f = 0;
-      switch (ctype) {
-        case 5126: std::memcpy(&f, q, 4); break;
-        case 5120: f = std::max(float(std::int8_t(*q)) / 127.0f, -1.0f); break;
-        case 5121: f = float(*q) / 255.0f; break;
-        case 5122: {
-          std::int16_t s;
-          std::memcpy(&s, q, 2);
-          f = std::max(float(s) / 32767.0f, -1.0f);
-          break;
+  const std::size_t n = a.count, w = static_cast<std::size_t>(width);
+  if (auto e = charge_decode(m, n, width, sizeof(float), where, index)) return e;
+  out.resize(n * w);
+  if (ctype == 5126) {  // floats: copied element by element, then checked
+    for (std::size_t i = 0; i < n; ++i, p += a.stride) std::memcpy(&out[i * w], p, w * sizeof(float));
+  } else {
+    for (std::size_t i = 0; i < n; ++i, p += a.stride)
+      for (std::size_t c = 0; c < w; ++c) {
+        const std::uint8_t* q = p + c * csize;
+        float f = 0;
+        switch (ctype) {
+          case 5120: f = std::max(float(std::int8_t(*q)) / 127.0f, -1.0f); break;
+          case 5121: f = float(*q) / 255.0f; break;
+          case 5122: {
+            std::int16_t s;
+            std::memcpy(&s, q, 2);
+            f = std::max(float(s) / 32767.0f, -1.0f);
+            break;
+          }
+          default: {
+            std::uint16_t s;
+            std::memcpy(&s, q, 2);
+            f = float(s) / 65535.0f;
+          }
         }
-        default: {
-          std::uint16_t s;
-          std::memcpy(&s, q, 2);
-          f = float(s) / 65535.0f;
-        }
+        out[i * w + c] = f;
       }
-      if (!std::isfinite(f))
-        return error(at, "non-finite value (NaN or infinity)", "finite numbers",
-                     "element " + std::to_string(i) + " component " + std::to_string(c));
-      out[i * std::size_t(width) + std::size_t(c)] = f;
-    }
+  }
+  for (std::size_t k = 0; k < out.size(); ++k)
+    if (!std::isfinite(out[k]))
+      return error(at(), "non-finite value (NaN or infinity)", "finite numbers",
+                   "element " + std::to_string(k / w) + " component " + std::to_string(k % w));
   return std::nullopt;
 }
 
@@ -287,8 +301,7 @@ std::optional<Finding> read_uints(const Model& m, std::int64_t index, int width,
     return error(where + " accessor " + std::to_string(index), "unsupported component type",
                  "unsigned byte, short or int", std::to_string(ctype));
   const std::size_t csize = component_size(ctype);
-  if (auto e = charge_decode(m, a.count, width, sizeof(std::uint32_t), where + " accessor " + std::to_string(index)))
-    return e;
+  if (auto e = charge_decode(m, a.count, width, sizeof(std::uint32_t), where, index)) return e;
   out.resize(a.count * static_cast<std::size_t>(width));
   const std::uint8_t* p = a.data;
   for (std::size_t i = 0; i < a.count; ++i, p += a.stride)

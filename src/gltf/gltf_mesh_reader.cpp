@@ -158,13 +158,12 @@ std::optional<Finding> read_primitive(const Model& m, const Json& pj, const std:
   if (mat == -2 || (mat >= 0 && std::size_t(mat) >= materials))
     return error(where, "material index out of range", "< " + std::to_string(materials), std::to_string(mat));
   p.material = mat >= 0 ? static_cast<std::uint32_t>(mat) : scene::kNoMaterial;
-  set_extras(p.extras, pj);
   return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<Finding> read_meshes(const Model& m, scene::Scene& s, Diagnostics& warnings) {
+std::optional<Finding> read_meshes(Model& m, scene::Scene& s, Diagnostics& warnings) {
   const Json& root = m.json;
   const Json& nodes = array_of(root, "nodes");
   for (const auto& mj : array_of(root, "materials")) {
@@ -189,6 +188,11 @@ std::optional<Finding> read_meshes(const Model& m, scene::Scene& s, Diagnostics&
   }
   if (!skins.empty()) s.skeleton.skin = skins[0];
   const Json& meshes = array_of(root, "meshes");
+  // A mesh that only one node instantiates gives its extras away instead of copying them (an
+  // MGS2 export's per-packet extras are most of its JSON).
+  std::vector<std::uint32_t> instances(meshes.size(), 0);
+  for (const auto& nj : nodes)
+    if (const std::int64_t mi = index_of(nj, "mesh", -1); mi >= 0 && std::size_t(mi) < meshes.size()) ++instances[std::size_t(mi)];
   for (std::size_t ni = 0; ni < nodes.size(); ++ni) {
     const std::int64_t mi = index_of(nodes[ni], "mesh", -1);
     if (mi == -1) continue;
@@ -198,21 +202,26 @@ std::optional<Finding> read_meshes(const Model& m, scene::Scene& s, Diagnostics&
     const std::int64_t si = index_of(nodes[ni], "skin", -1);
     if (si == -2 || (si >= 0 && std::size_t(si) >= skins.size()))
       return error(nw, "skin index out of range", "< " + std::to_string(skins.size()), std::to_string(si));
-    const Json& mj = meshes[std::size_t(mi)];
+    // The document's own mesh (`meshes` is a view of m.json's "meshes" array), whose extras it may give away.
+    Json& mj = m.json["meshes"][std::size_t(mi)];
+    const bool once = instances[std::size_t(mi)] == 1;
     scene::Mesh mesh;
     mesh.name = string_of(mj, "name");
     if (mesh.name.empty()) mesh.name = string_of(nodes[ni], "name");
     mesh.skinned = si >= 0;
     mesh.joint = static_cast<int>(ni);
-    set_extras(mesh.extras, mj);
+    move_or_copy_extras(mesh.extras, mj, once);
     const std::vector<std::uint32_t>* skin = si >= 0 ? &skins[std::size_t(si)] : nullptr;
-    const Json& prims = array_of(mj, "primitives");
-    for (std::size_t pi = 0; pi < prims.size(); ++pi) {
+    Json* prims = member(mj, "primitives");
+    const std::size_t count = prims != nullptr && prims->is_array() ? prims->size() : 0;
+    for (std::size_t pi = 0; pi < count; ++pi) {
       const std::string where = "mesh " + std::to_string(mi) + " (" + in_quotes(mesh.name) + ") primitive " + std::to_string(pi);
       scene::Primitive p;
       bool skipped = false;
-      if (auto e = read_primitive(m, prims[pi], where, skin, s.materials.size(), warnings, p, skipped)) return e;
-      if (!skipped) mesh.primitives.push_back(std::move(p));
+      if (auto e = read_primitive(m, (*prims)[pi], where, skin, s.materials.size(), warnings, p, skipped)) return e;
+      if (skipped) continue;
+      move_or_copy_extras(p.extras, (*prims)[pi], once);
+      mesh.primitives.push_back(std::move(p));
     }
     s.meshes.push_back(std::move(mesh));
   }

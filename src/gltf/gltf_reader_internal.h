@@ -37,12 +37,16 @@ struct Model {
 Finding error(std::string path, std::string message, std::string expected = {}, std::string found = {});
 std::string in_quotes(const std::string& s);
 const Json* member(const Json& j, const char* key);
+Json* member(Json& j, const char* key);
 // A non-negative integer member, or `fallback` when absent; -2 when present but not one.
 std::int64_t index_of(const Json& j, const char* key, std::int64_t fallback = -1);
 std::string string_of(const Json& j, const char* key);
 const Json& array_of(const Json& j, const char* key);
 // The `extras` member of a glTF object, when it has one, onto a scene item.
 void set_extras(scene::Extras& extras, const Json& owner);
+// The same, moving the value out of the document when `move` (for objects read only once; the
+// document keeps null in its place).
+void move_or_copy_extras(scene::Extras& extras, Json& owner, bool move);
 std::string percent_decode(std::string_view s);
 
 // The bytes of an external buffer (gltf_uri.cpp), kept open in m.files. Unless `allow_outside`,
@@ -76,6 +80,7 @@ std::optional<Finding> read_uints(const Model& m, std::int64_t index, int width,
                                   std::vector<std::uint32_t>& out);
 
 // Meshes instantiated by nodes, their materials and the first skin (gltf_mesh_reader.cpp).
-std::optional<Finding> read_meshes(const Model& m, scene::Scene& s, Diagnostics& warnings);
+// Takes the extras of meshes that only one node instantiates out of m.json.
+std::optional<Finding> read_meshes(Model& m, scene::Scene& s, Diagnostics& warnings);
 
 }  // namespace boneyard::gltf::detail

@@ -88,20 +88,29 @@ inline std::string to_b64(const std::uint8_t* data, std::size_t size) {
   }
   return out;
 }
+// Appends the bytes of "b64:<standard base64>" to `out`; false without the prefix or on a character
+// outside the alphabet. Decoding stops at the first '='.
 inline bool from_b64(std::string_view s, std::vector<std::uint8_t>& out) {
+  static constexpr std::array<std::int8_t, 256> kValue = [] {
+    std::array<std::int8_t, 256> t{};
+    t.fill(-1);
+    for (int i = 0; i < 26; ++i) t[std::size_t('A' + i)] = std::int8_t(i), t[std::size_t('a' + i)] = std::int8_t(26 + i);
+    for (int i = 0; i < 10; ++i) t[std::size_t('0' + i)] = std::int8_t(52 + i);
+    t[std::size_t('+')] = 62, t[std::size_t('/')] = 63;
+    t[std::size_t('=')] = -2;
+    return t;
+  }();
   if (s.substr(0, 4) != "b64:") return false;
   s.remove_prefix(4);
+  out.reserve(out.size() + s.size() / 4 * 3 + 2);
   std::uint32_t acc = 0;
   int bits = 0;
   for (char c : s) {
-    int v;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '+') v = 62;
-    else if (c == '/') v = 63;
-    else if (c == '=') break;
-    else return false;
+    const int v = kValue[static_cast<unsigned char>(c)];
+    if (v < 0) {
+      if (v == -2) break;
+      return false;
+    }
     acc = (acc << 6) | std::uint32_t(v);
     bits += 6;
     if (bits >= 8) {
@@ -120,6 +129,10 @@ std::vector<T> jints(const Json& j, const char* key) {
   const Json* v = jget(j, key);
   if (v == nullptr) return out;
   if (v->is_string()) {
+    if constexpr (sizeof(T) == 1 && std::is_unsigned_v<T>) {
+      if (!from_b64(v->get_ref<const std::string&>(), out)) return {};
+      return out;
+    }
     std::vector<std::uint8_t> b;
     if (!from_b64(v->get_ref<const std::string&>(), b) || b.size() % sizeof(T) != 0) return {};
     out.resize(b.size() / sizeof(T));

@@ -21,13 +21,11 @@ std::string num(double v) {
 
 }  // namespace
 
-std::int16_t to_s16(double v, const std::string& what, bool scale_hint) {
-  const double r = std::nearbyint(v);
-  if (!(r >= -32768 && r <= 32767))
-    fail(0, what, std::string("value does not fit 16-bit fixed point") +
-                      (scale_hint ? "; choose a smaller --scale (metres per model unit are divided out)" : ""),
-         "-32768..32767", num(v));
-  return static_cast<std::int16_t>(r);
+void fail_s16(double v, std::string_view where, std::string_view what, bool scale_hint) {
+  fail(0, std::string(where) + std::string(what),
+       std::string("value does not fit 16-bit fixed point") +
+           (scale_hint ? "; choose a smaller --scale (metres per model unit are divided out)" : ""),
+       "-32768..32767", num(v));
 }
 
 std::vector<std::uint16_t> exact_kicks(const SrcPrimitive& p) {
@@ -97,7 +95,7 @@ Layout choose_layout(const ImportOptions& o, const Json* header, std::optional<L
 }
 
 void put_normal(std::vector<std::uint8_t>& out, const std::vector<std::int16_t>& raw_n, std::size_t i, std::size_t n,
-                const SrcVertex& v, const std::string& where) {
+                const SrcVertex& v, std::string_view where) {
   bool raw_ok = raw_n.size() == n * 3;
   if (raw_ok) {
     const double x = raw_n[i * 3] / 4096.0, y = raw_n[i * 3 + 1] / 4096.0, z = raw_n[i * 3 + 2] / 4096.0;
@@ -105,7 +103,7 @@ void put_normal(std::vector<std::uint8_t>& out, const std::vector<std::int16_t>&
     raw_ok = len == 0 ? v.normal[1] == 1 && v.normal[0] == 0 && v.normal[2] == 0
                       : std::fabs(x / len - v.normal[0]) + std::fabs(y / len - v.normal[1]) + std::fabs(z / len - v.normal[2]) < 1e-4;
   }
-  for (int c = 0; c < 3; ++c) put_s16(out, raw_ok ? raw_n[i * 3 + c] : to_s16(double(v.normal[c]) * 4096, where + " normal", false));
+  for (int c = 0; c < 3; ++c) put_s16(out, raw_ok ? raw_n[i * 3 + c] : to_s16(double(v.normal[c]) * 4096, where, " normal", false));
 }
 
 namespace {

@@ -32,16 +32,34 @@ double weight_on(const SrcVertex& v, int joint) {
 
 // The unit of a triangle: the joint U whose pair (U, parent of U) covers the most of its three
 // vertices' weight (KMS blends a unit only with its parent), then the one holding most itself.
+// Joints are tried in increasing order (ties go to the first).
 int triangle_unit(const SrcPrimitive& p, const Triangle& t, const std::vector<KmsUnit>& units) {
-  std::map<int, double> sum;
+  std::array<std::pair<int, double>, 12> sum{};  // (joint, weight), sorted by joint; 3 vertices x 4
+  std::size_t n = 0;
   for (auto i : t)
-    for (int k = 0; k < 4; ++k)
-      if (p.verts[i].weights[k] > 0) sum[p.verts[i].joints[k]] += p.verts[i].weights[k];
+    for (int k = 0; k < 4; ++k) {
+      if (!(p.verts[i].weights[k] > 0)) continue;
+      const int j = p.verts[i].joints[k];
+      std::size_t at = 0;
+      while (at < n && sum[at].first < j) ++at;
+      if (at == n || sum[at].first != j) {
+        std::move_backward(sum.begin() + std::ptrdiff_t(at), sum.begin() + std::ptrdiff_t(n), sum.begin() + std::ptrdiff_t(n + 1));
+        sum[at] = {j, 0.0}, ++n;
+      }
+      sum[at].second += p.verts[i].weights[k];
+    }
+  const auto weight_of = [&](int j) -> const double* {
+    for (std::size_t a = 0; a < n; ++a)
+      if (sum[a].first == j) return &sum[a].second;
+    return nullptr;
+  };
   int best = 0;
   double best_cover = -1, best_own = -1;
-  for (auto [j, w] : sum) {
+  for (std::size_t a = 0; a < n; ++a) {
+    const auto [j, w] = sum[a];
     const int parent = j >= 0 && std::size_t(j) < units.size() ? units[std::size_t(j)].parent : -1;
-    const double cover = w + (parent >= 0 && parent < j && sum.count(parent) ? sum[parent] : 0.0);
+    const double* pw = parent >= 0 && parent < j ? weight_of(parent) : nullptr;
+    const double cover = w + (pw ? *pw : 0.0);
     if (cover > best_cover + 1e-9 || (std::fabs(cover - best_cover) <= 1e-9 && w > best_own))
       best = j, best_cover = cover, best_own = w;
   }
@@ -169,10 +187,13 @@ class KmsBuilder {
     const auto raw_n = exact ? jints<std::int16_t>(pe, "normals") : std::vector<std::int16_t>{};
     const std::array<bool, 3> sets = stored_uv_sets(pe, p, exact);
     std::vector<std::uint8_t> vb, nb, ub[3];
+    vb.reserve(sv.size() * 8), nb.reserve(sv.size() * 8);
+    for (int q = 0; q < 3; ++q)
+      if (sets[q]) ub[q].reserve(sv.size() * 4);
     const std::string where = "unit " + std::to_string(u) + " vertex";
     for (std::size_t i = 0; i < sv.size(); ++i) {
       const SrcVertex& v = p.verts[sv[i].source];
-      for (int c = 0; c < 3; ++c) put_s16(vb, to_s16(v.pos[c] - world_[u][c], where + " position", true));
+      for (int c = 0; c < 3; ++c) put_s16(vb, to_s16(v.pos[c] - world_[u][c], where, " position", true));
       const double wu = weight_on(v, static_cast<int>(u));
       const double wp = parent >= 0 ? weight_on(v, parent) : 0;
       // Weights are shares of the 4 kept influences; the glTF's further ones (dropped) moved too.
@@ -182,7 +203,7 @@ class KmsBuilder {
       put_s16(nb, static_cast<std::int16_t>(sv[i].kick));
       for (int q = 0; q < 3; ++q)
         if (sets[q])
-          for (int c = 0; c < 2; ++c) put_s16(ub[q], to_s16(double(v.uv[q][c]) * 4096, where + " UV" + std::to_string(q) + " (outside -8..8)", false));
+          for (int c = 0; c < 2; ++c) put_s16(ub[q], to_s16(double(v.uv[q][c]) * 4096, where, kUvOutOfRange[q], false));
     }
     k.verts = storage_.add(std::move(vb));
     k.norms = storage_.add(std::move(nb));

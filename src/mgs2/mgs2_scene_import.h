@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "boneyard/mgs2_scene.h"
@@ -122,9 +123,16 @@ struct Gathered {
 // our extras). Errors: no usable geometry, joints that cannot be mapped.
 Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const char* format, Diagnostics& warnings);
 
-// Rounds a value to s16, or fails with a message naming `what` (and suggesting --scale when
-// `scale_hint`).
-std::int16_t to_s16(double v, const std::string& what, bool scale_hint);
+// Rounds a value to s16, or fails with a message naming `where` + `what` (and suggesting --scale
+// when `scale_hint`). The name is put together only on failure: this runs for every coordinate.
+[[noreturn]] void fail_s16(double v, std::string_view where, std::string_view what, bool scale_hint);
+inline std::int16_t to_s16(double v, std::string_view where, std::string_view what, bool scale_hint) {
+  const double r = std::nearbyint(v);
+  if (!(r >= -32768 && r <= 32767)) fail_s16(v, where, what, scale_hint);
+  return static_cast<std::int16_t>(r);
+}
+// What a UV set out of range is called in that message.
+inline constexpr std::string_view kUvOutOfRange[3] = {" UV0 (outside -8..8)", " UV1 (outside -8..8)", " UV2 (outside -8..8)"};
 
 // Owned bytes for ArrayRef views of a built model.
 struct Storage {
@@ -187,7 +195,7 @@ Layout choose_layout(const ImportOptions& o, const Json* header, std::optional<L
 // Appends vertex i's normal as 3 s16 (4096 = 1): the stored one (raw_n, 3 per vertex of n) when it
 // still points the glTF's way, else the glTF's.
 void put_normal(std::vector<std::uint8_t>& out, const std::vector<std::int16_t>& raw_n, std::size_t i, std::size_t n,
-                const SrcVertex& v, const std::string& where);
+                const SrcVertex& v, std::string_view where);
 
 // Whether two packets (KmsPacket or EvmPacket) hold arrays of the same sizes, so that a template's
 // placement fits the new one.

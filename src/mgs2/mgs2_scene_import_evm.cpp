@@ -3,7 +3,6 @@
 // still matches its extras keeps strip, palette and weight bytes (byte-exact round trip).
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include "boneyard/strcode.h"
 #include "mgs2_scene_import.h"
@@ -38,29 +37,43 @@ std::array<std::uint8_t, 4> quantise(const SrcVertex& v, double& dropped) {
 }
 
 // Raw weight bytes of vertex i (8 per vertex) resolved through mat_id, normalised, compared with
-// the glTF influences: equal within 1/128 means the stored bytes still hold.
+// the glTF influences: equal within 1/128 means the stored bytes still hold. Runs for every vertex
+// of an exact packet, so the (at most 8) stored joints live in small arrays.
 bool raw_weights_match(const std::uint8_t* w, bool v2, const std::array<std::uint8_t, 8>& mat, const SrcVertex& v) {
-  double by_joint[256] = {};
+  std::array<int, 8> joint{};
+  std::array<double, 8> stored{};
+  std::size_t n = 0;
   double sum = 0;
   for (int k = 0; k < (v2 ? 4 : 8); ++k) {
     if (w[k] == 0) continue;
     const unsigned slot = v2 ? w[4 + k] / 4U : unsigned(k);
     if (slot >= 8 || mat[slot] == 0xFF) return false;
-    by_joint[mat[slot]] += w[k];
+    std::size_t at = 0;
+    while (at < n && joint[at] != mat[slot]) ++at;
+    if (at == n) joint[n++] = mat[slot];
+    stored[at] += w[k];
     sum += w[k];
   }
   if (sum <= 0) return false;
-  std::set<int> joints;
-  for (int k = 0; k < 4; ++k)
-    if (v.weights[k] > 0) joints.insert(v.joints[k]);
-  for (int j = 0; j < 256; ++j)
-    if (by_joint[j] > 0) joints.insert(j);
-  for (int j : joints) {
+  const auto source_weight = [&](int j) {
     double src = 0;
     for (int k = 0; k < 4; ++k)
       if (v.weights[k] > 0 && v.joints[k] == j) src += v.weights[k];
-    if (j >= 256 || std::fabs(by_joint[j] / sum - src) > 1.0 / 128 + 1e-4) return false;
+    return src;
+  };
+  const auto stored_weight = [&](int j) {
+    for (std::size_t a = 0; a < n; ++a)
+      if (joint[a] == j) return stored[a];
+    return 0.0;
+  };
+  // Every joint either side names must agree.
+  for (int k = 0; k < 4; ++k) {
+    if (!(v.weights[k] > 0)) continue;
+    const int j = v.joints[k];
+    if (j >= 256 || std::fabs(stored_weight(j) / sum - source_weight(j)) > 1.0 / 128 + 1e-4) return false;
   }
+  for (std::size_t a = 0; a < n; ++a)
+    if (std::fabs(stored[a] / sum - source_weight(joint[a])) > 1.0 / 128 + 1e-4) return false;
   return true;
 }
 
@@ -205,17 +218,20 @@ class EvmBuilder {
       if (const Json* wp = jget(pe, "uv_wp"); wp && wp->is_array() && wp->size() == 3)
         for (std::size_t q = 0; q < 3; ++q) uvw[q] = jints<std::int16_t>((*wp)[q], "w"), uvp[q] = jints<std::int16_t>((*wp)[q], "pad");
     std::vector<std::uint8_t> vb, nb2, ub[3], wb;
+    vb.reserve(sv.size() * 8), nb2.reserve(sv.size() * 8), wb.reserve(sv.size() * 8);
+    for (int q = 0; q < 3; ++q)
+      if (sets[q]) ub[q].reserve(sv.size() * 8);
+    constexpr std::string_view where = "packet vertex";
     for (std::size_t i = 0; i < sv.size(); ++i) {
       const SrcVertex& v = p.verts[sv[i].source];
-      const std::string where = "packet vertex";
-      for (int c = 0; c < 3; ++c) put_s16(vb, to_s16(v.pos[c] * to_stored_, where + " position", true));
+      for (int c = 0; c < 3; ++c) put_s16(vb, to_s16(v.pos[c] * to_stored_, where, " position", true));
       put_s16(vb, static_cast<std::int16_t>(sv[i].kick));
       put_normal(nb2, raw_n, i, sv.size(), v, where);
       put_s16(nb2, npad.size() == sv.size() ? npad[i] : std::int16_t{0});
       for (int q = 0; q < 3; ++q) {
         if (!sets[q]) continue;
         for (int c = 0; c < 2; ++c)
-          put_s16(ub[q], to_s16(double(v.uv[q][c]) * 4096, where + " UV" + std::to_string(q) + " (outside -8..8)", false));
+          put_s16(ub[q], to_s16(double(v.uv[q][c]) * 4096, where, kUvOutOfRange[q], false));
         put_s16(ub[q], uvw[q].size() == sv.size() ? uvw[q][i] : std::int16_t{4096});
         put_s16(ub[q], uvp[q].size() == sv.size() ? uvp[q][i] : std::int16_t{0});
       }
@@ -247,24 +263,27 @@ class EvmBuilder {
     return true;
   }
 
-  // Groups of consecutive triangles whose vertices use at most 8 joints (a packet's palette).
+  // Groups of consecutive triangles whose vertices use at most 8 joints (a packet's palette). The
+  // joint sets are small (at most 8 + 12), so they are plain vectors.
   static std::vector<std::vector<Triangle>> palette_groups(const SrcPrimitive& p) {
     std::vector<std::vector<Triangle>> groups(1);
-    std::set<int> used;
-    for (const auto& t : order_for_strips(p.tris)) {  // strip order first: neighbours share joints too
-      std::set<int> with = used;
+    std::vector<int> used, with;
+    const auto add_joints = [&](const Triangle& t, std::vector<int>& set) {
       for (auto i : t)
         for (int k = 0; k < 4; ++k)
-          if (p.verts[i].weights[k] > 0) with.insert(p.verts[i].joints[k]);
+          if (p.verts[i].weights[k] > 0 && std::find(set.begin(), set.end(), p.verts[i].joints[k]) == set.end())
+            set.push_back(p.verts[i].joints[k]);
+    };
+    for (const auto& t : order_for_strips(p.tris)) {  // strip order first: neighbours share joints too
+      with = used;
+      add_joints(t, with);
       if (with.size() > kEvmMaxMats && !groups.back().empty()) {
         groups.emplace_back();
         with.clear();
-        for (auto i : t)
-          for (int k = 0; k < 4; ++k)
-            if (p.verts[i].weights[k] > 0) with.insert(p.verts[i].joints[k]);
+        add_joints(t, with);
       }
       if (with.size() > kEvmMaxMats) fail(0, "triangle", "one triangle uses more than 8 joints", "<= 8", std::to_string(with.size()));
-      used = std::move(with);
+      std::swap(used, with);
       groups.back().push_back(t);
     }
     return groups;

@@ -1,7 +1,6 @@
 #include "boneyard/strips.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace boneyard::mgs2 {
 
@@ -100,24 +99,34 @@ class StripBuilder {
 }  // namespace
 
 std::vector<Triangle> order_for_strips(std::span<const Triangle> triangles) {
-  // Directed edge a->b (as it runs in a triangle's winding) -> triangles holding it.
+  // Directed edges a->b (as they run in a triangle's winding) with their triangle, sorted by edge;
+  // among triangles holding the same edge the later one comes first (the order this function has
+  // always tried them in; it decides which of several is taken, so the output depends on it).
+  struct Edge {
+    std::uint64_t key;
+    std::uint32_t triangle;
+  };
   const auto key = [](std::uint32_t a, std::uint32_t b) { return (std::uint64_t(a) << 32) | b; };
-  std::unordered_multimap<std::uint64_t, std::uint32_t> edges;
+  std::vector<Edge> edges;
   edges.reserve(triangles.size() * 3);
   for (std::uint32_t t = 0; t < triangles.size(); ++t)
-    for (int k = 0; k < 3; ++k) edges.emplace(key(triangles[t][k], triangles[t][(k + 1) % 3]), t);
+    for (int k = 0; k < 3; ++k) edges.push_back({key(triangles[t][k], triangles[t][(k + 1) % 3]), t});
+  std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
+    return x.key != y.key ? x.key < y.key : x.triangle > y.triangle;
+  });
   std::vector<std::uint8_t> used(triangles.size(), 0);
   std::vector<Triangle> out;
   out.reserve(triangles.size());
   // An unused triangle holding the directed edge a->b, and its third vertex.
   const auto take = [&](std::uint32_t a, std::uint32_t b, std::uint32_t& third) -> bool {
-    auto [lo, hi] = edges.equal_range(key(a, b));
-    for (auto it = lo; it != hi; ++it) {
-      const Triangle& t = triangles[it->second];
-      if (used[it->second] || t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) continue;
+    const std::uint64_t wanted = key(a, b);
+    auto it = std::lower_bound(edges.begin(), edges.end(), wanted, [](const Edge& e, std::uint64_t k) { return e.key < k; });
+    for (; it != edges.end() && it->key == wanted; ++it) {
+      const Triangle& t = triangles[it->triangle];
+      if (used[it->triangle] || t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) continue;
       for (int k = 0; k < 3; ++k)
         if (t[k] == a) third = t[(k + 2) % 3];
-      used[it->second] = 1;
+      used[it->triangle] = 1;
       out.push_back(t);
       return true;
     }

@@ -1,0 +1,302 @@
+// The glTF reader's JSON tokenizer (gltf_json_parse.h). It accepts exactly the texts nlohmann's
+// lexer and parser accept in strict mode without comments, RFC 8259 plus an optional UTF-8 byte
+// order mark, and reports the same values through nlohmann's own document builder, so the
+// document is the one nlohmann::json::parse makes:
+//  * strings: no byte below 0x20, only the escapes \" \\ \/ \b \f \n \r \t \uXXXX, a \u high
+//    surrogate followed by a \u low one (a lone surrogate is an error), and well-formed UTF-8
+//    (no overlong forms, no surrogates, nothing past U+10FFFF);
+//  * numbers: '-'? ('0' | [1-9][0-9]*) ('.' [0-9]+)? ([eE] [+-]? [0-9]+)?; without fraction or
+//    exponent an unsigned (no '-') or signed 64-bit integer when it fits, else, like every other
+//    number, strtod's double (with the locale's decimal point, as nlohmann does); a double that
+//    overflows to infinity is an error;
+//  * after the value only whitespace (space, tab, LF, CR), up to the end or a NUL byte, where
+//    nlohmann's lexer stops reading (a .glb's JSON chunk padded with NULs parses).
+// Nesting is kept on a heap stack, never the call stack.
+#include "gltf_json_parse.h"
+
+#include <array>
+#include <clocale>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace boneyard::gltf::detail {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Bytes a string may hold as they are: printable ASCII except '"' and '\\'.
+constexpr std::array<bool, 256> kPlain = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c < 0x80; ++c) t[std::size_t(c)] = c != '"' && c != '\\';
+  return t;
+}();
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out += char(cp);
+  } else if (cp < 0x800) {
+    out += char(0xC0 | (cp >> 6)), out += char(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += char(0xE0 | (cp >> 12)), out += char(0x80 | ((cp >> 6) & 0x3F)), out += char(0x80 | (cp & 0x3F));
+  } else {
+    out += char(0xF0 | (cp >> 18)), out += char(0x80 | ((cp >> 12) & 0x3F));
+    out += char(0x80 | ((cp >> 6) & 0x3F)), out += char(0x80 | (cp & 0x3F));
+  }
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, Json& root) : p_(text.data()), end_(text.data() + text.size()), dom_(root, false) {}
+
+  bool parse() {
+    if (p_ < end_ && static_cast<unsigned char>(*p_) == 0xEF) {  // a byte order mark, complete or an error
+      if (end_ - p_ < 3 || static_cast<unsigned char>(p_[1]) != 0xBB || static_cast<unsigned char>(p_[2]) != 0xBF) return false;
+      p_ += 3;
+    }
+    std::vector<bool> in_object;  // the open containers, innermost last
+    skip_whitespace();
+    for (;;) {
+      // A value.
+      if (p_ == end_) return false;
+      if (*p_ == '{' || *p_ == '[') {
+        const bool object = *p_++ == '{';
+        if (!(object ? dom_.start_object(std::size_t(-1)) : dom_.start_array(std::size_t(-1)))) return false;
+        skip_whitespace();
+        if (p_ < end_ && *p_ == (object ? '}' : ']')) {
+          ++p_;
+          if (!(object ? dom_.end_object() : dom_.end_array())) return false;
+        } else {
+          in_object.push_back(object);
+          if (object && !key()) return false;
+          continue;
+        }
+      } else if (!scalar()) {
+        return false;
+      }
+      // After a value: a comma, or the end of containers.
+      for (;;) {
+        skip_whitespace();
+        if (in_object.empty()) return p_ == end_ || *p_ == '\0';  // nlohmann ends its input at a NUL
+        if (p_ == end_) return false;
+        if (*p_ == ',') {
+          ++p_;
+          skip_whitespace();
+          if (in_object.back() && !key()) return false;
+          break;
+        }
+        if (*p_ != (in_object.back() ? '}' : ']')) return false;
+        ++p_;
+        if (!(in_object.back() ? dom_.end_object() : dom_.end_array())) return false;
+        in_object.pop_back();
+      }
+    }
+  }
+
+  bool errored() const { return dom_.is_errored(); }
+
+ private:
+  void skip_whitespace() {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
+  }
+
+  // A member's key and its colon; whitespace before the key has been skipped.
+  bool key() {
+    if (p_ == end_ || *p_ != '"' || !string()) return false;
+    if (!dom_.key(buffer_)) return false;
+    skip_whitespace();
+    if (p_ == end_ || *p_ != ':') return false;
+    ++p_;
+    skip_whitespace();
+    return true;
+  }
+
+  bool scalar() {
+    switch (*p_) {
+      case '"':
+        return string() && dom_.string(buffer_);
+      case 't':
+        return literal("true") && dom_.boolean(true);
+      case 'f':
+        return literal("false") && dom_.boolean(false);
+      case 'n':
+        return literal("null") && dom_.null();
+      default:
+        return number();
+    }
+  }
+
+  bool literal(std::string_view word) {
+    if (std::size_t(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) return false;
+    p_ += word.size();
+    return true;
+  }
+
+  // The string at p_ (an opening quote) into buffer_, unescaped.
+  bool string() {
+    buffer_.clear();
+    ++p_;
+    for (;;) {
+      const char* run = p_;
+      while (p_ < end_ && kPlain[static_cast<unsigned char>(*p_)]) ++p_;
+      buffer_.append(run, p_);
+      if (p_ == end_) return false;
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c == '"') {
+        ++p_;
+        return true;
+      }
+      if (c == '\\') {
+        if (!escape()) return false;
+      } else if (c >= 0x80) {
+        if (!utf8_sequence()) return false;
+      } else {
+        return false;  // a control character
+      }
+    }
+  }
+
+  bool escape() {
+    if (end_ - p_ < 2) return false;
+    const char e = p_[1];
+    p_ += 2;
+    switch (e) {
+      case '"': buffer_ += '"'; return true;
+      case '\\': buffer_ += '\\'; return true;
+      case '/': buffer_ += '/'; return true;
+      case 'b': buffer_ += '\b'; return true;
+      case 'f': buffer_ += '\f'; return true;
+      case 'n': buffer_ += '\n'; return true;
+      case 'r': buffer_ += '\r'; return true;
+      case 't': buffer_ += '\t'; return true;
+      case 'u': break;
+      default: return false;
+    }
+    std::uint32_t cp = 0;
+    if (!hex4(cp)) return false;
+    if (cp >= 0xDC00 && cp <= 0xDFFF) return false;  // a low surrogate first
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      std::uint32_t low = 0;
+      if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
+      p_ += 2;
+      if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+    }
+    append_utf8(buffer_, cp);
+    return true;
+  }
+
+  bool hex4(std::uint32_t& out) {
+    if (end_ - p_ < 4) return false;
+    out = 0;
+    for (int i = 0; i < 4; ++i) {
+      const int h = hex_value(p_[i]);
+      if (h < 0) return false;
+      out = out * 16 + std::uint32_t(h);
+    }
+    p_ += 4;
+    return true;
+  }
+
+  // One well-formed UTF-8 sequence of 2 to 4 bytes (RFC 3629's table), copied.
+  bool utf8_sequence() {
+    const auto b0 = static_cast<unsigned char>(*p_);
+    int length = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+    if (b0 >= 0xC2 && b0 <= 0xDF) length = 2;
+    else if (b0 == 0xE0) length = 3, lo = 0xA0;
+    else if ((b0 >= 0xE1 && b0 <= 0xEC) || b0 == 0xEE || b0 == 0xEF) length = 3;
+    else if (b0 == 0xED) length = 3, hi = 0x9F;
+    else if (b0 == 0xF0) length = 4, lo = 0x90;
+    else if (b0 >= 0xF1 && b0 <= 0xF3) length = 4;
+    else if (b0 == 0xF4) length = 4, hi = 0x8F;
+    else return false;
+    if (end_ - p_ < length) return false;
+    for (int i = 1; i < length; ++i) {
+      const auto b = static_cast<unsigned char>(p_[i]);
+      if (b < (i == 1 ? lo : 0x80) || b > (i == 1 ? hi : 0xBF)) return false;
+    }
+    buffer_.append(p_, std::size_t(length));
+    p_ += length;
+    return true;
+  }
+
+  bool digits() {
+    const char* start = p_;
+    while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+    return p_ > start;
+  }
+
+  bool number() {
+    const char* start = p_;
+    const bool negative = *p_ == '-';
+    if (negative) ++p_;
+    if (p_ == end_ || *p_ < '0' || *p_ > '9') return false;
+    if (*p_ == '0') ++p_;
+    else digits();
+    bool integer = true;
+    if (p_ < end_ && *p_ == '.') {
+      ++p_, integer = false;
+      if (!digits()) return false;
+    }
+    if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
+      ++p_, integer = false;
+      if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (!digits()) return false;
+    }
+    const std::string_view token(start, std::size_t(p_ - start));
+    if (integer) {
+      // Up to 19 digits cannot overflow 64 bits: the common case, without a C library call.
+      const std::string_view magnitude = token.substr(negative ? 1 : 0);
+      if (magnitude.size() <= 18) {
+        std::uint64_t v = 0;
+        for (char c : magnitude) v = v * 10 + std::uint64_t(c - '0');
+        return negative ? dom_.number_integer(-std::int64_t(v)) : dom_.number_unsigned(v);
+      }
+      number_text_.assign(token);
+      char* stop = nullptr;
+      errno = 0;
+      if (!negative) {
+        const unsigned long long v = std::strtoull(number_text_.c_str(), &stop, 10);
+        if (errno == 0) return dom_.number_unsigned(std::uint64_t(v));
+      } else {
+        const long long v = std::strtoll(number_text_.c_str(), &stop, 10);
+        if (errno == 0) return dom_.number_integer(std::int64_t(v));
+      }
+    }
+    number_text_.assign(token);
+    if (const char point = *std::localeconv()->decimal_point; point != '.')
+      for (char& c : number_text_)
+        if (c == '.') c = point;
+    const double v = std::strtod(number_text_.c_str(), nullptr);
+    if (!std::isfinite(v)) return false;  // nlohmann: "number overflow"
+    return dom_.number_float(v, number_text_);
+  }
+
+  const char* p_;
+  const char* const end_;
+  nlohmann::detail::json_sax_dom_parser<Json> dom_;
+  std::string buffer_;       // the last string or key, unescaped
+  std::string number_text_;  // a number handed to the C library
+};
+
+}  // namespace
+
+Json parse_json(std::string_view text) {
+  Json j;
+  Parser parser(text, j);
+  if (!parser.parse() || parser.errored()) return Json(Json::value_t::discarded);
+  return j;
+}
+
+}  // namespace boneyard::gltf::detail
