@@ -1,18 +1,18 @@
-// glTF 2.0 writer. Everything is laid out first (buffer views, accessors, the JSON text, in which
-// extras are the adapters' JSON text), then streamed: the .glb header, the JSON chunk and the
-// binary chunk copied straight from the scene's arrays, so a large output is never held whole in
-// memory. The binary buffer is [inverse bind matrices][key times][3-float outputs][4-float
+// glTF 2.0 writer. Everything is laid out first (buffer views, accessors, samplers, their glTF
+// numbers), then streamed: the .glb header, the JSON chunk (gltf_writer_json.cpp; extras are the
+// adapters' JSON text) and the binary chunk copied straight from the scene's arrays, so a large
+// output is never held whole in memory. The binary buffer is [inverse bind matrices][key times][3-float outputs][4-float
 // outputs][one view per mesh attribute or index array]; indices are 16-bit when the primitive
 // has at most 65536 vertices.
 #include "boneyard/gltf.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
 #include "boneyard/bytes.h"
 #include "boneyard/file_io.h"
-#include "gltf_buffer_layout.h"
-#include "gltf_json_text.h"
+#include "gltf_encoding_state.h"
 
 namespace boneyard::gltf {
 
@@ -23,58 +23,6 @@ std::optional<Container> container_for(const std::filesystem::path& path) {
   if (ext == ".gltf") return Container::gltf;
   return std::nullopt;
 }
-
-namespace {
-
-struct PrimitiveAccessors {
-  std::size_t position = 0;
-  std::optional<std::size_t> normal, joints, weights, indices;
-  std::vector<std::size_t> uvs;
-};
-
-constexpr std::uint32_t kFloat = 5126, kShort = 5122, kUnsignedShort = 5123, kUnsignedInt = 5125;
-constexpr std::uint32_t kArrayBuffer = 34962, kElementArrayBuffer = 34963;
-
-}  // namespace
-
-// The laid-out document: buffer layout, node numbering and JSON text, built once by the steps
-// below (in the order the constructor runs them).
-struct Encoding::State {
-  const scene::Scene& sc;
-  Container container;
-  std::size_t n;  // joints: nodes 0..n-1, the armature node n, then one node per written mesh
-  BufferLayout L;
-  JsonText j;
-
-  std::vector<float> ibm;  // inverse bind matrices (the buffer copies them from here)
-  std::optional<std::size_t> ibm_accessor;
-  std::vector<std::vector<std::size_t>> timeline_acc, channel_acc;
-  std::vector<std::vector<PrimitiveAccessors>> mesh_acc;
-  std::vector<std::vector<std::uint16_t>> short_indices;  // u32 indices narrowed where they fit
-  std::vector<bool> mesh_written;
-  std::vector<std::size_t> mesh_index, mesh_node;
-  std::vector<std::vector<std::size_t>> children;
-  std::vector<std::size_t> scene_roots;
-
-  State(const scene::Scene& s, Container c) : sc(s), container(c), n(s.skeleton.joints.size()) {}
-
-  void lay_out_inverse_bind_matrices();
-  void lay_out_animations();
-  void lay_out_meshes();
-  void number_nodes();
-  bool skinned_mesh(std::size_t mi) const {
-    return sc.meshes[mi].skinned && n > 0 && mesh_acc[mi].front().joints.has_value();
-  }
-
-  void json_nodes();
-  void json_skin();
-  void json_meshes();
-  void json_materials();
-  void json_animations();
-  void json_accessors();
-  void json_buffer_views(std::string_view bin_uri);
-  void json(std::string_view bin_uri);
-};
 
 void Encoding::State::lay_out_inverse_bind_matrices() {
   if (n == 0) return;
@@ -188,6 +136,39 @@ void Encoding::State::lay_out_meshes() {
   }
 }
 
+// Channels whose key times and values are the same accessors share one sampler.
+void Encoding::State::lay_out_samplers() {
+  samplers.assign(sc.animations.size(), {});
+  channel_sampler.assign(sc.animations.size(), {});
+  for (std::size_t a = 0; a < sc.animations.size(); ++a) {
+    const auto& anim = sc.animations[a];
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> sampler_of;
+    channel_sampler[a].resize(anim.channels.size());
+    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
+      const SamplerAccessors io{timeline_acc[a][anim.channels[c].timeline], channel_acc[a][c]};
+      auto [it, added] = sampler_of.try_emplace({io.input, io.output}, samplers[a].size());
+      if (added) samplers[a].push_back(io);
+      channel_sampler[a][c] = it->second;
+    }
+  }
+}
+
+// glTF indices by how often the JSON names an accessor, most named first (ties in layout order):
+// a hands model's held values are each named by up to hundreds of samplers, and a short index
+// is written every time (about 0.5 MB of a 53 MB .glb). The order of the accessors list is free;
+// the buffer keeps its layout.
+void Encoding::State::number_accessors() {
+  std::vector<std::size_t> named(L.accessors.size(), 0);
+  for (const auto& list : samplers)
+    for (const auto& s : list) ++named[s.input], ++named[s.output];
+  accessor_at.resize(L.accessors.size());
+  for (std::size_t i = 0; i < accessor_at.size(); ++i) accessor_at[i] = i;
+  std::stable_sort(accessor_at.begin(), accessor_at.end(),
+                   [&](std::size_t x, std::size_t y) { return named[x] > named[y]; });
+  accessor_number.resize(L.accessors.size());
+  for (std::size_t i = 0; i < accessor_at.size(); ++i) accessor_number[accessor_at[i]] = i;
+}
+
 void Encoding::State::number_nodes() {
   mesh_index.assign(sc.meshes.size(), 0);
   mesh_node.assign(sc.meshes.size(), 0);
@@ -211,273 +192,48 @@ void Encoding::State::number_nodes() {
   }
 }
 
-void Encoding::State::json_nodes() {
-  j.raw("\"nodes\":[");
-  auto put_children = [&](std::size_t node) {
-    if (!children[node].empty()) j.index_list("children", children[node]);
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& jt = sc.skeleton.joints[i];
-    j.raw(i ? ",{\"name\":" : "{\"name\":");
-    j.str(jt.name);
-    j.raw(",\"translation\":[");
-    const float t[3] = {jt.translation.x, jt.translation.y, jt.translation.z};
-    j.floats(t, 3);
-    j.raw("],\"rotation\":[");
-    const float r[4] = {jt.rotation.x, jt.rotation.y, jt.rotation.z, jt.rotation.w};
-    j.floats(r, 4);
-    j.raw("]");
-    if (jt.scale != Vec3{1, 1, 1}) {
-      j.raw(",\"scale\":[");
-      const float s3[3] = {jt.scale.x, jt.scale.y, jt.scale.z};
-      j.floats(s3, 3);
-      j.raw("]");
-    }
-    put_children(i);
-    j.extras(jt.extras);
-    j.raw("}");
-  }
-  j.raw(n ? ",{\"name\":" : "{\"name\":");
-  j.str(sc.skeleton.name.empty() ? "Armature" : sc.skeleton.name);
-  put_children(n);
-  j.extras(sc.skeleton.extras);
-  j.raw("}");
-  for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
-    if (!mesh_written[mi]) continue;
-    j.raw(",{\"name\":");
-    j.str(sc.meshes[mi].name);
-    j.raw(",\"mesh\":");
-    j.num(std::uint64_t{mesh_index[mi]});
-    if (skinned_mesh(mi)) j.raw(",\"skin\":0");
-    j.raw("}");
-  }
-  j.raw("]");
-}
+namespace {
 
-void Encoding::State::json_skin() {
-  if (n == 0) return;
-  j.raw(",\"skins\":[{\"inverseBindMatrices\":");
-  j.num(std::uint64_t{*ibm_accessor});
-  j.raw(",\"skeleton\":");
-  j.num(std::uint64_t{n});
-  j.raw(",\"joints\":[");
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i) j.raw(",");
-    j.num(std::uint64_t{i});
+// Keeps the JSON text while it is at most kLimit bytes, then only counts it.
+class HoldOrCount final : public ByteSink {
+ public:
+  static constexpr std::size_t kLimit = 4 << 20;
+  explicit HoldOrCount(std::string& held) : held_(held) {}
+  Status write(Bytes data) override {
+    count_ += data.size();
+    if (count_ <= kLimit)
+      held_.append(reinterpret_cast<const char*>(data.data()), data.size());
+    else
+      held_ = std::string();
+    return {};
   }
-  j.raw("]}]");
-}
+  std::size_t count() const { return count_; }
 
-void Encoding::State::json_meshes() {
-  bool first_mesh = true;
-  for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
-    if (!mesh_written[mi]) continue;
-    const auto& mesh = sc.meshes[mi];
-    j.raw(first_mesh ? ",\"meshes\":[{\"name\":" : ",{\"name\":");
-    first_mesh = false;
-    j.str(mesh.name);
-    j.raw(",\"primitives\":[");
-    std::size_t k = 0;
-    for (const auto& p : mesh.primitives) {
-      if (p.vertex_count() == 0) continue;
-      const auto& pa = mesh_acc[mi][k];
-      j.raw(k++ ? ",{\"attributes\":{\"POSITION\":" : "{\"attributes\":{\"POSITION\":");
-      j.num(std::uint64_t{pa.position});
-      if (pa.normal) j.raw(",\"NORMAL\":"), j.num(std::uint64_t{*pa.normal});
-      for (std::size_t u = 0; u < pa.uvs.size(); ++u) {
-        j.raw(",\"TEXCOORD_"), j.num(std::uint64_t{u}), j.raw("\":");
-        j.num(std::uint64_t{pa.uvs[u]});
-      }
-      if (pa.joints) {
-        j.raw(",\"JOINTS_0\":"), j.num(std::uint64_t{*pa.joints});
-        j.raw(",\"WEIGHTS_0\":"), j.num(std::uint64_t{*pa.weights});
-      }
-      j.raw("}");
-      if (pa.indices) j.raw(",\"indices\":"), j.num(std::uint64_t{*pa.indices});
-      if (p.material < sc.materials.size()) j.raw(",\"material\":"), j.num(std::uint64_t{p.material});
-      j.extras(p.extras);
-      j.raw("}");
-    }
-    j.raw("]");
-    j.extras(mesh.extras);
-    j.raw("}");
-  }
-  if (!first_mesh) j.raw("]");
-}
+ private:
+  std::string& held_;
+  std::size_t count_ = 0;
+};
 
-// "materials", "textures" and "images" (images deduplicated by URI; texture i samples image i).
-void Encoding::State::json_materials() {
-  if (sc.materials.empty()) return;
-  std::map<std::string, std::size_t> image_of;
-  std::vector<const std::string*> images;
-  for (const auto& m : sc.materials)
-    if (!m.image_uri.empty() && image_of.try_emplace(m.image_uri, images.size()).second) images.push_back(&m.image_uri);
-  j.raw(",\"materials\":[");
-  for (std::size_t i = 0; i < sc.materials.size(); ++i) {
-    const auto& m = sc.materials[i];
-    j.raw(i ? ",{\"name\":" : "{\"name\":");
-    j.str(m.name);
-    j.raw(",\"pbrMetallicRoughness\":{");
-    if (!m.image_uri.empty()) {
-      j.raw("\"baseColorTexture\":{\"index\":");
-      j.num(std::uint64_t{image_of[m.image_uri]});
-      j.raw("},");
-    }
-    j.raw("\"metallicFactor\":0,\"roughnessFactor\":1}");
-    if (m.double_sided) j.raw(",\"doubleSided\":true");
-    j.extras(m.extras);
-    j.raw("}");
-  }
-  j.raw("]");
-  if (images.empty()) return;
-  j.raw(",\"textures\":[");
-  for (std::size_t i = 0; i < images.size(); ++i) {
-    j.raw(i ? ",{\"source\":" : "{\"source\":");
-    j.num(std::uint64_t{i});
-    j.raw("}");
-  }
-  j.raw("],\"images\":[");
-  for (std::size_t i = 0; i < images.size(); ++i) {
-    j.raw(i ? ",{\"uri\":" : "{\"uri\":");
-    j.str(percent_encode(*images[i], true));
-    j.raw("}");
-  }
-  j.raw("]");
-}
-
-// Animations (channels without keys cannot be written; adapters never make them).
-void Encoding::State::json_animations() {
-  bool first_anim = true;
-  for (std::size_t a = 0; a < sc.animations.size(); ++a) {
-    const auto& anim = sc.animations[a];
-    if (anim.channels.empty()) continue;
-    j.raw(first_anim ? ",\"animations\":[{\"name\":" : ",{\"name\":");
-    first_anim = false;
-    j.str(anim.name);
-    // Channels whose key times and values are the same accessors share one sampler.
-    std::map<std::pair<std::size_t, std::size_t>, std::size_t> sampler_of;
-    std::vector<std::size_t> sampler(anim.channels.size());
-    j.raw(",\"samplers\":[");
-    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
-      const std::pair<std::size_t, std::size_t> io{timeline_acc[a][anim.channels[c].timeline], channel_acc[a][c]};
-      auto [it, added] = sampler_of.try_emplace(io, sampler_of.size());
-      sampler[c] = it->second;
-      if (!added) continue;
-      j.raw(it->second ? ",{\"input\":" : "{\"input\":");
-      j.num(std::uint64_t{io.first});
-      j.raw(",\"output\":");
-      j.num(std::uint64_t{io.second});
-      j.raw("}");  // interpolation LINEAR is the default
-    }
-    j.raw("],\"channels\":[");
-    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
-      const auto& ch = anim.channels[c];
-      j.raw(c ? ",{\"sampler\":" : "{\"sampler\":");
-      j.num(std::uint64_t{sampler[c]});
-      j.raw(",\"target\":{\"node\":");
-      j.num(std::uint64_t{ch.joint});
-      j.raw(ch.path == scene::Channel::Path::rotation      ? ",\"path\":\"rotation\"}}"
-            : ch.path == scene::Channel::Path::translation ? ",\"path\":\"translation\"}}"
-                                                           : ",\"path\":\"scale\"}}");
-    }
-    j.raw("]");
-    j.extras(anim.extras);
-    j.raw("}");
-  }
-  if (!first_anim) j.raw("]");
-}
-
-void Encoding::State::json_accessors() {
-  j.raw(",\"accessors\":[");
-  for (std::size_t i = 0; i < L.accessors.size(); ++i) {
-    const auto& info = L.accessors[i];
-    j.raw(i ? ",{\"bufferView\":" : "{\"bufferView\":");
-    j.num(std::uint64_t(L.view_index[info.view]));
-    if (info.offset) {
-      j.raw(",\"byteOffset\":");
-      j.num(std::uint64_t{info.offset});
-    }
-    j.raw(",\"componentType\":");
-    j.num(std::uint64_t{info.component});
-    j.raw(",\"count\":");
-    j.num(std::uint64_t{info.count});
-    j.raw(",\"type\":\"");
-    j.raw(info.type);
-    j.raw("\"");
-    if (info.normalized) j.raw(",\"normalized\":true");
-    if (info.minmax) {
-      j.raw(",\"min\":["), j.floats(info.min.data(), info.minmax);
-      j.raw("],\"max\":["), j.floats(info.max.data(), info.minmax), j.raw("]");
-    }
-    j.raw("}");
-  }
-  j.raw("]");
-}
-
-void Encoding::State::json_buffer_views(std::string_view bin_uri) {
-  j.raw(",\"bufferViews\":[");
-  bool first = true;
-  for (const auto& v : L.views) {
-    if (v.size == 0) continue;
-    j.raw(first ? "{\"buffer\":0" : ",{\"buffer\":0");
-    first = false;
-    if (v.start) {
-      j.raw(",\"byteOffset\":");
-      j.num(std::uint64_t{v.start});
-    }
-    j.raw(",\"byteLength\":");
-    j.num(std::uint64_t{v.size});
-    if (v.target) {
-      j.raw(",\"target\":");
-      j.num(std::uint64_t{v.target});
-    }
-    j.raw("}");
-  }
-  j.raw("],\"buffers\":[{\"byteLength\":");
-  j.num(std::uint64_t{L.total()});
-  if (container == Container::gltf) {
-    j.raw(",\"uri\":");
-    j.str(percent_encode(bin_uri));
-  }
-  j.raw("}]");
-}
-
-void Encoding::State::json(std::string_view bin_uri) {
-  j.s.reserve(256 + n * 200 + L.accessors.size() * 110 + sc.animations.size() * 300 + sc.materials.size() * 200);
-  j.raw("{\"asset\":{\"version\":\"2.0\",\"generator\":");
-  j.str(sc.generator.empty() ? "boneyard" : sc.generator);
-  j.raw("},\"scene\":0,\"scenes\":[{\"nodes\":[");
-  for (std::size_t r = 0; r < scene_roots.size(); ++r) {
-    if (r) j.raw(",");
-    j.num(std::uint64_t{scene_roots[r]});
-  }
-  j.raw("]");
-  j.extras(sc.extras);
-  j.raw("}],");
-  json_nodes();
-  json_skin();
-  json_meshes();
-  json_materials();
-  json_animations();
-  if (!L.accessors.empty()) {
-    json_accessors();
-    json_buffer_views(bin_uri);
-  }
-  j.raw("}");
-  if (container == Container::gltf)
-    j.raw("\n");
-  else
-    while (j.s.size() % 4 != 0) j.s.push_back(' ');  // the GLB JSON chunk is padded with spaces
-}
+}  // namespace
 
 Encoding::Encoding(const scene::Scene& scene, Container container, std::string_view bin_uri)
-    : state_(std::make_unique<State>(scene, container)) {
-  state_->lay_out_inverse_bind_matrices();
-  state_->lay_out_animations();
-  state_->lay_out_meshes();
-  state_->L.finish();
-  state_->number_nodes();
-  state_->json(bin_uri);
+    : state_(std::make_unique<State>(scene, container, bin_uri)) {
+  State& st = *state_;
+  st.lay_out_inverse_bind_matrices();
+  st.lay_out_animations();
+  st.lay_out_meshes();
+  st.L.finish();
+  st.lay_out_samplers();
+  st.number_accessors();
+  st.number_nodes();
+  // The JSON chunk's length goes in the .glb header before it: a small text is kept from this
+  // pass, a large one (a hands model: 30 MB) only measured here and made again by write().
+  HoldOrCount held(st.held_json);
+  JsonText j(&held);
+  st.json(j);
+  (void)j.finish();  // counting cannot fail
+  st.json_size = held.count();
+  st.json_held = st.json_size <= HoldOrCount::kLimit;
 }
 
 Encoding::~Encoding() = default;
@@ -485,15 +241,20 @@ Encoding::~Encoding() = default;
 std::size_t Encoding::bin_size() const { return state_->L.total(); }
 
 std::size_t Encoding::size() const {
-  const std::size_t json = state_->j.s.size(), total = state_->L.total();
+  const std::size_t json = state_->json_size, total = state_->L.total();
   if (state_->container == Container::gltf) return json;
   return 12 + 8 + json + (total == 0 ? 0 : 8 + ((total + 3) & ~std::size_t{3}));
 }
 
+Status Encoding::State::write_json(ByteSink& out) const {
+  if (json_held) return out.write({reinterpret_cast<const std::uint8_t*>(held_json.data()), held_json.size()});
+  JsonText j(&out);
+  json(j);
+  return j.finish();
+}
+
 Status Encoding::write(ByteSink& out) const {
-  const std::string& json = state_->j.s;
-  const Bytes json_bytes{reinterpret_cast<const std::uint8_t*>(json.data()), json.size()};
-  if (state_->container == Container::gltf) return out.write(json_bytes);
+  if (state_->container == Container::gltf) return state_->write_json(out);
   // GLB: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros.
   const std::size_t total = state_->L.total();
   const std::size_t bin_padded = (total + 3) & ~std::size_t{3};
@@ -502,10 +263,10 @@ Status Encoding::write(ByteSink& out) const {
   w.u32(0x46546C67);  // "glTF"
   w.u32(2);
   w.u32(static_cast<std::uint32_t>(size()));
-  w.u32(static_cast<std::uint32_t>(json.size()));
+  w.u32(static_cast<std::uint32_t>(state_->json_size));
   w.u32(0x4E4F534A);  // "JSON"
   if (auto s = out.write(header); !s) return s;
-  if (auto s = out.write(json_bytes); !s) return s;
+  if (auto s = state_->write_json(out); !s) return s;
   if (total == 0) return {};
   header.clear();
   w.u32(static_cast<std::uint32_t>(bin_padded));

@@ -222,6 +222,51 @@ TEST(SceneGltf, ComputedNormalsFollowTheCounterClockwiseWinding) {
   EXPECT_FLOAT_EQ(p.normals[10], 1.0f);  // an unused vertex gets +Y
 }
 
+// A sink that keeps what it is given and the largest single write.
+class RecordingSink final : public ByteSink {
+ public:
+  std::vector<std::uint8_t> bytes;
+  std::size_t largest = 0;
+  Status write(Bytes data) override {
+    largest = std::max(largest, data.size());
+    bytes.insert(bytes.end(), data.begin(), data.end());
+    return {};
+  }
+};
+
+// The JSON chunk of a large .glb reaches the output in blocks, never as one text (a hands model
+// with 2,772 motions has 30 MB of it); a small one is written as it was kept. Either way the
+// header's lengths match what follows and an independent reader loads it.
+TEST(SceneGltf, LargeJsonChunkIsStreamedInBlocks) {
+  for (const std::size_t motions : {std::size_t{10}, std::size_t{15000}}) {
+    scene::Scene sc;
+    sc.skeleton.joints = {{"root", -1, {}, {}, {1, 1, 1}, {}}};
+    for (std::size_t a = 0; a < motions; ++a) {
+      scene::Animation anim;
+      anim.name = "motion " + std::to_string(a);
+      anim.timelines.push_back({{0.0f, 1.0f + float(a % 7)}});
+      const float z = float(a) * 1e-4f;  // a distinct held rotation per motion: its own accessor
+      const float w = std::sqrt(1 - z * z);
+      anim.channels.push_back({0, scene::Channel::Path::rotation, 0, {0, 0, z, w, 0, 0, z, w}, {}});
+      anim.channels.push_back({0, scene::Channel::Path::translation, 0, {z, 0, 0, z, 0, 0}, {}});
+      sc.animations.push_back(std::move(anim));
+    }
+    const gltf::Encoding encoding(sc, gltf::Container::glb);
+    RecordingSink out;
+    ASSERT_TRUE(encoding.write(out).ok());
+    ASSERT_EQ(out.bytes.size(), encoding.size());
+    const std::size_t json = std::size_t(out.bytes[12]) | std::size_t(out.bytes[13]) << 8 |
+                             std::size_t(out.bytes[14]) << 16 | std::size_t(out.bytes[15]) << 24;
+    if (motions > 1000) {
+      EXPECT_GT(json, std::size_t{4} << 20);
+      EXPECT_LE(out.largest, std::size_t{1} << 20) << "the JSON chunk was written whole";
+    }
+    const tinygltf::Model m = load(out.bytes);
+    ASSERT_EQ(m.animations.size(), motions);
+    EXPECT_EQ(m.animations.back().name, "motion " + std::to_string(motions - 1));
+  }
+}
+
 TEST(SceneGltf, KhronosValidatorAndThreeJsAcceptTheMeshScene) {
   const fs::path src = source_dir();
   if (!fs::is_directory(src / "node_modules" / "gltf-validator") || run_shell("node --version").code != 0)
