@@ -20,6 +20,14 @@ struct PrimitiveAccessors {
   std::vector<std::size_t> uvs;
 };
 
+// A keyed channel written without the inner keys of its runs of equal keys (plan_key_runs): the
+// key times and output bytes kept.
+struct ShortenedChannel {
+  std::vector<float> times;
+  std::vector<std::uint8_t> values;
+  std::size_t keys = 0;
+};
+
 // A sampler: its input (key times) and output accessors, as laid out.
 struct SamplerAccessors {
   std::size_t input = 0, output = 0;
@@ -40,6 +48,9 @@ struct Encoding::State {
   std::vector<float> ibm;  // inverse bind matrices (the buffer copies them from here)
   std::optional<std::size_t> ibm_accessor;
   std::vector<std::vector<std::size_t>> timeline_acc, channel_acc;
+  std::vector<std::vector<std::size_t>> channel_input;     // per animation and channel: its key times
+  std::vector<ShortenedChannel> shortened;                 // what the buffer copies for them
+  std::vector<std::vector<std::size_t>> shortened_of;      // per animation and channel: index, or npos
   std::vector<std::vector<SamplerAccessors>> samplers;     // per animation, each distinct pair once
   std::vector<std::vector<std::size_t>> channel_sampler;   // per animation and channel
   std::vector<std::size_t> accessor_number;                // glTF index of each laid-out accessor
@@ -58,6 +69,7 @@ struct Encoding::State {
       : sc(s), container(c), bin_uri(uri), n(s.skeleton.joints.size()) {}
 
   void lay_out_inverse_bind_matrices();
+  void plan_key_runs();
   void lay_out_animations();
   void lay_out_meshes();
   void lay_out_samplers();

@@ -7,8 +7,11 @@
 #include "boneyard/gltf.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "boneyard/bytes.h"
 #include "boneyard/file_io.h"
@@ -37,6 +40,75 @@ void Encoding::State::lay_out_inverse_bind_matrices() {
   ibm_accessor = L.add_array(ibm.data(), ibm.size() * 4, n, "MAT4", kFloat, 0);
 }
 
+namespace {
+
+// A channel's keys as the bytes written: the stored SHORTs of a rotation that has them, else floats.
+struct KeyBytes {
+  const std::uint8_t* data;
+  std::size_t key_bytes, keys;
+  bool equal(std::size_t i, std::size_t j) const {
+    return std::memcmp(data + i * key_bytes, data + j * key_bytes, key_bytes) == 0;
+  }
+};
+
+KeyBytes key_bytes_of(const scene::Channel& ch) {
+  const bool rot = ch.path == scene::Channel::Path::rotation;
+  const std::size_t width = rot ? 4 : 3;
+  if (rot && !ch.shorts.empty()) return {reinterpret_cast<const std::uint8_t*>(ch.shorts.data()), 8, ch.shorts.size() / 4};
+  return {reinterpret_cast<const std::uint8_t*>(ch.values.data()), width * 4, ch.values.size() / width};
+}
+
+// Roughly what a key-times accessor costs besides its data: its JSON (~100 bytes).
+constexpr std::size_t kAccessorJsonBytes = 100;
+
+}  // namespace
+
+// Between two equal keys, linear interpolation and slerp give that key, so the inner keys of a run
+// of three or more equal keys (compared as the bytes written) add nothing a reader sees: real
+// motions hold poses for stretches (a third of the keyed keys of the hands proxy repeat the one
+// before). Leaving them out needs an accessor for the key times kept; channels whose kept times
+// are equal share it, so such a pattern is used only where the bytes it saves over all its
+// channels outweigh that accessor. The importer samples the glTF at 30 fps and gets every key back.
+void Encoding::State::plan_key_runs() {
+  shortened_of.resize(sc.animations.size());
+  std::vector<std::pair<std::size_t, std::size_t>> where;  // animation, channel of each candidate
+  std::unordered_map<std::string_view, std::size_t> saved_by_times;
+  for (std::size_t a = 0; a < sc.animations.size(); ++a) {
+    const auto& anim = sc.animations[a];
+    shortened_of[a].assign(anim.channels.size(), SIZE_MAX);
+    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
+      const auto& ch = anim.channels[c];
+      const KeyBytes k = key_bytes_of(ch);
+      if (k.keys <= 2 || ch.timeline >= anim.timelines.size() || anim.timelines[ch.timeline].times.size() != k.keys)
+        continue;
+      const auto& times = anim.timelines[ch.timeline].times;
+      ShortenedChannel sh;
+      for (std::size_t i = 0; i < k.keys; ++i) {
+        if (i > 0 && i + 1 < k.keys && k.equal(i, i - 1) && k.equal(i, i + 1)) continue;
+        sh.times.push_back(times[i]);
+        sh.values.insert(sh.values.end(), k.data + i * k.key_bytes, k.data + (i + 1) * k.key_bytes);
+      }
+      sh.keys = sh.times.size();
+      if (sh.keys == k.keys) continue;
+      shortened.push_back(std::move(sh));
+      where.emplace_back(a, c);
+      const auto& kept = shortened.back().times;
+      saved_by_times[{reinterpret_cast<const char*>(kept.data()), kept.size() * 4}] += (k.keys - kept.size()) * k.key_bytes;
+    }
+  }
+  // Keep the worthwhile ones (their data stays where it is: the buffer copies point into it).
+  std::size_t kept_count = 0;
+  for (std::size_t i = 0; i < shortened.size(); ++i) {
+    const auto& times = shortened[i].times;
+    const std::string_view key{reinterpret_cast<const char*>(times.data()), times.size() * 4};
+    if (saved_by_times.at(key) <= times.size() * 4 + kAccessorJsonBytes) continue;
+    shortened_of[where[i].first][where[i].second] = kept_count;
+    if (kept_count != i) std::swap(shortened[kept_count], shortened[i]);
+    ++kept_count;
+  }
+  shortened.resize(kept_count);
+}
+
 // Key times, then outputs by kind: 3-float, 4-float and normalised 4-short (rotations that carry
 // their stored integers). Equal arrays share one accessor (SharedAccessors). Arrays of at most two
 // keys (held values, referenced by many samplers) come first, in views of their own, so that
@@ -50,11 +122,19 @@ void Encoding::State::lay_out_animations() {
   const Views held_views{L.add_view(), L.add_view(), L.add_view()};
   const Views keyed_views{L.add_view(), L.add_view(), L.add_view()};
   SharedAccessors shared(L);
+  auto times_accessor = [&](const std::vector<float>& times) {
+    AccessorInfo info{times_view, 0, times.size(), "SCALAR"};
+    info.minmax = 1;
+    if (!times.empty()) info.min[0] = times.front(), info.max[0] = times.back();
+    return shared.get(times_view, info, times.data(), times.size() * 4);
+  };
   timeline_acc.resize(sc.animations.size());
   channel_acc.resize(sc.animations.size());
+  channel_input.resize(sc.animations.size());
   for (std::size_t a = 0; a < sc.animations.size(); ++a) {
     timeline_acc[a].assign(sc.animations[a].timelines.size(), 0);
     channel_acc[a].assign(sc.animations[a].channels.size(), 0);
+    channel_input[a].assign(sc.animations[a].channels.size(), 0);
   }
   for (const bool held_pass : {true, false}) {
     const Views& v = held_pass ? held_views : keyed_views;
@@ -62,30 +142,26 @@ void Encoding::State::lay_out_animations() {
       const auto& anim = sc.animations[a];
       // Only timelines some sampler reads: an accessor nothing reads is flagged by the validator.
       std::vector<bool> used(anim.timelines.size(), false);
-      for (const auto& ch : anim.channels)
-        if (ch.timeline < used.size()) used[ch.timeline] = true;
+      for (std::size_t c = 0; c < anim.channels.size(); ++c)
+        if (anim.channels[c].timeline < used.size() && shortened_of[a][c] == SIZE_MAX)
+          used[anim.channels[c].timeline] = true;
       for (std::size_t ti = 0; ti < anim.timelines.size(); ++ti) {
-        const auto& t = anim.timelines[ti];
         if (!used[ti] || !held_pass) continue;  // every timeline in the first pass: few, read by every sampler
-        AccessorInfo info{times_view, 0, t.times.size(), "SCALAR"};
-        info.minmax = 1;
-        if (!t.times.empty()) info.min[0] = t.times.front(), info.max[0] = t.times.back();
-        timeline_acc[a][ti] = shared.get(times_view, info, t.times.data(), t.times.size() * 4);
+        timeline_acc[a][ti] = times_accessor(anim.timelines[ti].times);
       }
       for (std::size_t c = 0; c < anim.channels.size(); ++c) {
         const auto& ch = anim.channels[c];
         const bool rot = ch.path == scene::Channel::Path::rotation;
-        const std::size_t width = rot ? 4 : 3;
-        const std::size_t keys = ch.values.size() / width;
-        if ((keys <= 2) != held_pass) continue;
-        if (rot && !ch.shorts.empty()) {
-          AccessorInfo info{v.short4, 0, ch.shorts.size() / 4, "VEC4", kShort};
-          info.normalized = true;
-          channel_acc[a][c] = shared.get(v.short4, info, ch.shorts.data(), ch.shorts.size() * 2);
-          continue;
-        }
-        const AccessorInfo info{rot ? v.vec4 : v.vec3, 0, keys, rot ? "VEC4" : "VEC3"};
-        channel_acc[a][c] = shared.get(info.view, info, ch.values.data(), ch.values.size() * 4);
+        const bool shorts = rot && !ch.shorts.empty();
+        KeyBytes k = key_bytes_of(ch);
+        const ShortenedChannel* sh = shortened_of[a][c] == SIZE_MAX ? nullptr : &shortened[shortened_of[a][c]];
+        if (sh != nullptr) k = {sh->values.data(), k.key_bytes, sh->keys};
+        if ((k.keys <= 2) != held_pass) continue;
+        channel_input[a][c] = sh != nullptr ? times_accessor(sh->times) : timeline_acc[a][ch.timeline];
+        AccessorInfo info{shorts ? v.short4 : rot ? v.vec4 : v.vec3, 0, k.keys, rot ? "VEC4" : "VEC3",
+                          shorts ? kShort : kFloat};
+        info.normalized = shorts;
+        channel_acc[a][c] = shared.get(info.view, info, k.data, k.keys * k.key_bytes);
       }
     }
   }
@@ -145,7 +221,7 @@ void Encoding::State::lay_out_samplers() {
     std::map<std::pair<std::size_t, std::size_t>, std::size_t> sampler_of;
     channel_sampler[a].resize(anim.channels.size());
     for (std::size_t c = 0; c < anim.channels.size(); ++c) {
-      const SamplerAccessors io{timeline_acc[a][anim.channels[c].timeline], channel_acc[a][c]};
+      const SamplerAccessors io{channel_input[a][c], channel_acc[a][c]};
       auto [it, added] = sampler_of.try_emplace({io.input, io.output}, samplers[a].size());
       if (added) samplers[a].push_back(io);
       channel_sampler[a][c] = it->second;
@@ -220,6 +296,7 @@ Encoding::Encoding(const scene::Scene& scene, Container container, std::string_v
     : state_(std::make_unique<State>(scene, container, bin_uri)) {
   State& st = *state_;
   st.lay_out_inverse_bind_matrices();
+  st.plan_key_runs();
   st.lay_out_animations();
   st.lay_out_meshes();
   st.L.finish();
