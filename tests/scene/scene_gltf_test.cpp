@@ -267,6 +267,64 @@ TEST(SceneGltf, LargeJsonChunkIsStreamedInBlocks) {
   }
 }
 
+// Inner keys of runs of equal keys are left out where the bytes saved outweigh a time accessor for
+// the kept frames, which tracks with equal kept frames share; what linear interpolation gives at
+// every frame is unchanged.
+TEST(SceneGltf, RunsOfEqualKeysKeepTheirEndsWhereThatSavesBytes) {
+  scene::Scene sc;
+  sc.skeleton.joints = {{"a", -1, {}, {}, {1, 1, 1}, {}}, {"b", -1, {}, {}, {1, 1, 1}, {}}};
+  scene::Animation anim;
+  anim.name = "m";
+  anim.timelines.push_back({});
+  for (int i = 0; i < 40; ++i) anim.timelines[0].times.push_back(float(i) / 30.0f);
+  auto held_then_moving = [](float scale) {  // frames 0..19 equal, then a ramp
+    std::vector<float> v;
+    for (int i = 0; i < 40; ++i) v.insert(v.end(), {i < 20 ? 0.0f : scale * float(i - 19), 1, 2});
+    return v;
+  };
+  std::vector<float> rot;  // one key repeated three times: not worth a time accessor
+  for (int i = 0; i < 40; ++i) {
+    const float z = (i >= 10 && i <= 12) ? 0.1f : 0.01f * float(i);
+    rot.insert(rot.end(), {0, 0, z, std::sqrt(1 - z * z)});
+  }
+  anim.channels.push_back({0, scene::Channel::Path::translation, 0, held_then_moving(1), {}});
+  anim.channels.push_back({1, scene::Channel::Path::translation, 0, held_then_moving(2), {}});
+  anim.channels.push_back({0, scene::Channel::Path::rotation, 0, rot, {}});
+  sc.animations.push_back(anim);
+  const tinygltf::Model m = load(gltf::write(sc, gltf::Container::glb).main);
+  ASSERT_EQ(m.animations.size(), 1u);
+  const auto& a = m.animations[0];
+  auto sampler_of = [&](std::size_t c) { return a.samplers[std::size_t(a.channels[c].sampler)]; };
+  auto floats = [&](int accessor) {
+    const auto& acc = m.accessors[std::size_t(accessor)];
+    const auto& view = m.bufferViews[std::size_t(acc.bufferView)];
+    const auto* p = reinterpret_cast<const float*>(m.buffers[0].data.data() + view.byteOffset + acc.byteOffset);
+    return std::vector<float>(p, p + acc.count * (acc.type == TINYGLTF_TYPE_SCALAR ? 1 : acc.type == TINYGLTF_TYPE_VEC3 ? 3 : 4));
+  };
+  // Translations: frames 0, 19, 20..39 kept (22 of 40), one time accessor for both joints.
+  EXPECT_EQ(sampler_of(0).input, sampler_of(1).input);
+  const auto times = floats(sampler_of(0).input);
+  ASSERT_EQ(times.size(), 22u);
+  EXPECT_EQ(times[0], 0.0f);
+  EXPECT_EQ(times[1], 19.0f / 30.0f);
+  EXPECT_EQ(times[21], 39.0f / 30.0f);
+  for (std::size_t c = 0; c < 2; ++c) {
+    const auto v = floats(sampler_of(c).output);
+    const auto& original = anim.channels[c].values;
+    for (int f = 0; f < 40; ++f) {  // linear interpolation over the kept keys gives every frame
+      const float t = float(f) / 30.0f;
+      const std::size_t k = std::size_t(std::upper_bound(times.begin(), times.end(), t + 1e-6f) - times.begin()) - 1;
+      const std::size_t k1 = std::min(k + 1, times.size() - 1);
+      const float u = k1 == k ? 0.0f : (t - times[k]) / (times[k1] - times[k]);
+      for (int x = 0; x < 3; ++x)
+        EXPECT_NEAR((1 - u) * v[k * 3 + x] + u * v[k1 * 3 + x], original[std::size_t(f) * 3 + x], 1e-6) << c << " " << f;
+    }
+  }
+  // The rotation's single inner key would save 16 bytes: it keeps the motion's 40-key timeline.
+  EXPECT_EQ(m.accessors[std::size_t(sampler_of(2).input)].count, 40u);
+  EXPECT_EQ(floats(sampler_of(2).output), rot);
+}
+
 TEST(SceneGltf, KhronosValidatorAndThreeJsAcceptTheMeshScene) {
   const fs::path src = source_dir();
   if (!fs::is_directory(src / "node_modules" / "gltf-validator") || run_shell("node --version").code != 0)
