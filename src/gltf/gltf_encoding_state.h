@@ -33,7 +33,7 @@ struct SamplerAccessors {
   std::size_t input = 0, output = 0;
 };
 
-constexpr std::uint32_t kFloat = 5126, kShort = 5122, kUnsignedShort = 5123, kUnsignedInt = 5125;
+constexpr std::uint32_t kFloat = 5126, kShort = 5122, kUnsignedByte = 5121, kUnsignedShort = 5123, kUnsignedInt = 5125;
 constexpr std::uint32_t kArrayBuffer = 34962, kElementArrayBuffer = 34963;
 
 // Built once by the constructor's steps (in the order Encoding's constructor runs them); the JSON
@@ -57,6 +57,7 @@ struct Encoding::State {
   std::vector<std::size_t> accessor_at;                    // laid-out accessor of each glTF index
   std::vector<std::vector<PrimitiveAccessors>> mesh_acc;
   std::vector<std::vector<std::uint16_t>> short_indices;  // u32 indices narrowed where they fit
+  std::vector<std::vector<std::uint8_t>> byte_joints;     // u16 joint numbers narrowed where they fit
   std::vector<bool> mesh_written;
   std::vector<std::size_t> mesh_index, mesh_node;
   std::vector<std::vector<std::size_t>> children;

@@ -1,9 +1,9 @@
 // glTF 2.0 writer. Everything is laid out first (buffer views, accessors, samplers, their glTF
 // numbers), then streamed: the .glb header, the JSON chunk (gltf_writer_json.cpp; extras are the
 // adapters' JSON text) and the binary chunk copied straight from the scene's arrays, so a large
-// output is never held whole in memory. The binary buffer is [inverse bind matrices][key times][3-float outputs][4-float
-// outputs][one view per mesh attribute or index array]; indices are 16-bit when the primitive
-// has at most 65536 vertices.
+// output is never held whole in memory. The binary buffer is [inverse bind matrices][key
+// times][held outputs][keyed outputs][one view per mesh attribute or index array]; indices are
+// 16-bit when the primitive has at most 65536 vertices, joint numbers 8-bit when under 256.
 #include "boneyard/gltf.h"
 
 #include <algorithm>
@@ -173,7 +173,8 @@ void Encoding::State::lay_out_meshes() {
   mesh_written.assign(sc.meshes.size(), false);
   std::size_t primitives = 0;
   for (const auto& m : sc.meshes) primitives += m.primitives.size();
-  short_indices.reserve(primitives);  // the copies point into it: it must never reallocate
+  short_indices.reserve(primitives);  // the copies point into them: they must never reallocate
+  byte_joints.reserve(primitives);
   for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
     for (const auto& p : sc.meshes[mi].primitives) {
       const std::size_t vc = p.vertex_count();
@@ -194,7 +195,13 @@ void Encoding::State::lay_out_meshes() {
         if (uv.size() == vc * 2) pa.uvs.push_back(L.add_array(uv.data(), vc * 8, vc, "VEC2", kFloat, kArrayBuffer));
       const bool skinned = sc.meshes[mi].skinned && n > 0 && p.joints.size() == vc * 4 && p.weights.size() == vc * 4;
       if (skinned) {
-        pa.joints = L.add_array(p.joints.data(), vc * 8, vc, "VEC4", kUnsignedShort, kArrayBuffer);
+        // Bytes when every joint number fits (glTF allows both; the game models have < 256 bones).
+        if (std::all_of(p.joints.begin(), p.joints.end(), [](std::uint16_t j) { return j < 256; })) {
+          auto& b = byte_joints.emplace_back(p.joints.begin(), p.joints.end());
+          pa.joints = L.add_array(b.data(), vc * 4, vc, "VEC4", kUnsignedByte, kArrayBuffer);
+        } else {
+          pa.joints = L.add_array(p.joints.data(), vc * 8, vc, "VEC4", kUnsignedShort, kArrayBuffer);
+        }
         pa.weights = L.add_array(p.weights.data(), vc * 16, vc, "VEC4", kFloat, kArrayBuffer);
       }
       if (!p.indices.empty()) {

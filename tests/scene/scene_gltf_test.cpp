@@ -114,8 +114,9 @@ TEST(SceneGltf, MeshesSkinsAndMaterialsReadBackThroughTinygltf) {
   const auto& pos_acc = model.accessors[prim.attributes.at("POSITION")];
   EXPECT_EQ(pos_acc.minValues, (std::vector<double>{-1, 0, 0}));
   EXPECT_EQ(pos_acc.maxValues, (std::vector<double>{1, 2, 0}));
-  EXPECT_EQ(model.accessors[prim.attributes.at("JOINTS_0")].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
-  const std::uint16_t* jts = accessor_data<std::uint16_t>(model, prim.attributes.at("JOINTS_0"));
+  // Joint numbers under 256 are written as bytes (exact; glTF allows either).
+  EXPECT_EQ(model.accessors[prim.attributes.at("JOINTS_0")].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE);
+  const std::uint8_t* jts = accessor_data<std::uint8_t>(model, prim.attributes.at("JOINTS_0"));
   const float* wts = accessor_data<float>(model, prim.attributes.at("WEIGHTS_0"));
   EXPECT_EQ(jts[8], 1);
   EXPECT_EQ(wts[8], 0.75f);
@@ -147,7 +148,7 @@ TEST(SceneGltf, BindPoseSkinningGivesBackTheModelSpacePositions) {
   const auto& prim = model.meshes.at(0).primitives.at(0);
   int count = 0;
   const float* pos = accessor_data<float>(model, prim.attributes.at("POSITION"), &count);
-  const std::uint16_t* jts = accessor_data<std::uint16_t>(model, prim.attributes.at("JOINTS_0"));
+  const std::uint8_t* jts = accessor_data<std::uint8_t>(model, prim.attributes.at("JOINTS_0"));
   const float* wts = accessor_data<float>(model, prim.attributes.at("WEIGHTS_0"));
   for (int v = 0; v < count; ++v) {
     double out[3] = {0, 0, 0};
@@ -180,6 +181,21 @@ TEST(SceneGltf, LargePrimitivesUse32BitIndicesAndEmptyOnesAreLeftOut) {
   EXPECT_EQ(model.accessors[prim.indices].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT);
   EXPECT_EQ(accessor_data<std::uint32_t>(model, prim.indices)[2], vertices - 1);
   EXPECT_EQ(find_node(model, "empty"), -1);
+}
+
+TEST(SceneGltf, JointNumbersFrom256OnStay16Bit) {
+  scene::Scene sc;
+  for (int j = 0; j < 300; ++j) sc.skeleton.joints.push_back({"j" + std::to_string(j), -1, {}, {}, {1, 1, 1}, {}});
+  Primitive p;
+  p.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+  p.joints = {0, 0, 0, 0, 299, 0, 0, 0, 255, 0, 0, 0};
+  p.weights = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  p.indices = {0, 1, 2};
+  sc.meshes.push_back({"m", true, -1, {p}, {}});
+  const auto model = load(gltf::write(sc, gltf::Container::glb).main);
+  const auto& prim = model.meshes.at(0).primitives.at(0);
+  EXPECT_EQ(model.accessors[prim.attributes.at("JOINTS_0")].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
+  EXPECT_EQ(accessor_data<std::uint16_t>(model, prim.attributes.at("JOINTS_0"))[4], 299);
 }
 
 TEST(SceneGltf, CleanWeightsMergesClampsNormalisesAndSorts) {
