@@ -81,15 +81,18 @@ void Encoding::State::plan_key_runs() {
       const KeyBytes k = key_bytes_of(ch);
       if (k.keys <= 2 || ch.timeline >= anim.timelines.size() || anim.timelines[ch.timeline].times.size() != k.keys)
         continue;
+      auto inner = [&](std::size_t i) { return k.equal(i, i - 1) && k.equal(i, i + 1); };
+      std::size_t first = 1;
+      while (first + 1 < k.keys && !inner(first)) ++first;
+      if (first + 1 >= k.keys) continue;  // no run of three equal keys: nothing to copy
       const auto& times = anim.timelines[ch.timeline].times;
       ShortenedChannel sh;
       for (std::size_t i = 0; i < k.keys; ++i) {
-        if (i > 0 && i + 1 < k.keys && k.equal(i, i - 1) && k.equal(i, i + 1)) continue;
+        if (i >= first && i + 1 < k.keys && inner(i)) continue;
         sh.times.push_back(times[i]);
         sh.values.insert(sh.values.end(), k.data + i * k.key_bytes, k.data + (i + 1) * k.key_bytes);
       }
       sh.keys = sh.times.size();
-      if (sh.keys == k.keys) continue;
       shortened.push_back(std::move(sh));
       where.emplace_back(a, c);
       const auto& kept = shortened.back().times;
