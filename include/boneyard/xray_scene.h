@@ -65,6 +65,18 @@ std::filesystem::path default_textures_root(const std::filesystem::path& model_p
 std::vector<std::filesystem::path> resolve_motion_ref(const std::filesystem::path& meshes_root, std::string_view ref,
                                                       std::string* looked = nullptr);
 
+// A model's motion refs as the lookup found them, one entry per ref in order: the files, and the
+// path that was looked for (named in the warning when nothing was found).
+struct ResolvedMotionRef {
+  std::vector<std::filesystem::path> files;
+  std::string looked;
+};
+std::vector<ResolvedMotionRef> resolve_motion_refs(const std::filesystem::path& meshes_root,
+                                                   const std::vector<std::string>& refs);
+// How many refs resolve_motion_ref has looked up in this process (each costs stats and, for a
+// name whose case differs, folder listings): a batch looks up each model's refs once.
+std::size_t motion_ref_lookups();
+
 struct XrayExportOptions {
   std::filesystem::path input;        // the .ogf or .omf being converted (names the result)
   std::filesystem::path meshes_root;  // empty = default_meshes_root(input)
@@ -72,6 +84,9 @@ struct XrayExportOptions {
   // Meshes of an .ogf (add_meshes):
   bool keep_going = false;         // a broken child is left out with a warning instead of failing
   MotionExportOptions motions{};   // --float-rotations, --motions
+  // The .ogf's refs already looked up (a batch does it once per model, to know which .omf files
+  // are some model's), one per ref; empty: ogf_to_scene looks them up.
+  std::vector<ResolvedMotionRef> resolved_refs{};
 };
 
 // The model's 0x9 children as meshes of `scene`, whose skeleton must be the model's (in 0xD

@@ -9,13 +9,29 @@
 #include <string>
 #include <string_view>
 
+#include "boneyard/file_io.h"
 #include "boneyard/scene.h"
 
 namespace boneyard::gltf {
 
+// The text is built in `s` and, when a sink is given, handed on in blocks (flush_if_full() after
+// each element of a long array), so that a 30 MB JSON chunk never sits whole in memory.
 class JsonText {
  public:
+  static constexpr std::size_t kBlock = 256 << 10;
   std::string s;
+
+  explicit JsonText(ByteSink* sink = nullptr) : sink_(sink) {}
+  void flush_if_full() {
+    if (sink_ != nullptr && s.size() >= kBlock) flush();
+  }
+  // Hands the rest to the sink; the first failed write, if any (later text is dropped).
+  Status finish() {
+    if (sink_ != nullptr) flush();
+    return status_;
+  }
+  std::size_t size() const { return passed_ + s.size(); }  // bytes so far, passed on or held
+
   void raw(std::string_view v) { s.append(v); }
   void str(std::string_view v) {
     s.push_back('"');
@@ -68,6 +84,16 @@ class JsonText {
     raw(",\"extras\":");
     raw(e.text());
   }
+
+ private:
+  void flush() {
+    if (status_ && !s.empty()) status_ = sink_->write({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()});
+    passed_ += s.size();
+    s.clear();
+  }
+  ByteSink* sink_;
+  std::size_t passed_ = 0;
+  Status status_;
 };
 
 inline std::string percent_encode(std::string_view s, bool keep_slashes = false) {

@@ -1,18 +1,21 @@
-// glTF 2.0 writer. Everything is laid out first (buffer views, accessors, the JSON text, in which
-// extras are the adapters' JSON text), then streamed: the .glb header, the JSON chunk and the
-// binary chunk copied straight from the scene's arrays, so a large output is never held whole in
-// memory. The binary buffer is [inverse bind matrices][key times][3-float outputs][4-float
-// outputs][one view per mesh attribute or index array]; indices are 16-bit when the primitive
-// has at most 65536 vertices.
+// glTF 2.0 writer. Everything is laid out first (buffer views, accessors, samplers, their glTF
+// numbers), then streamed: the .glb header, the JSON chunk (gltf_writer_json.cpp; extras are the
+// adapters' JSON text) and the binary chunk copied straight from the scene's arrays, so a large
+// output is never held whole in memory. The binary buffer is [inverse bind matrices][key
+// times][held outputs][keyed outputs][one view per mesh attribute or index array]; indices are
+// 16-bit when the primitive has at most 65536 vertices, joint numbers 8-bit when under 256.
 #include "boneyard/gltf.h"
 
+#include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "boneyard/bytes.h"
 #include "boneyard/file_io.h"
-#include "gltf_buffer_layout.h"
-#include "gltf_json_text.h"
+#include "gltf_encoding_state.h"
 
 namespace boneyard::gltf {
 
@@ -23,64 +26,6 @@ std::optional<Container> container_for(const std::filesystem::path& path) {
   if (ext == ".gltf") return Container::gltf;
   return std::nullopt;
 }
-
-namespace {
-
-struct PrimitiveAccessors {
-  std::size_t position = 0;
-  std::optional<std::size_t> normal, joints, weights, indices;
-  std::vector<std::size_t> uvs;
-};
-
-constexpr std::uint32_t kFloat = 5126, kShort = 5122, kUnsignedShort = 5123, kUnsignedInt = 5125;
-constexpr std::uint32_t kArrayBuffer = 34962, kElementArrayBuffer = 34963;
-
-}  // namespace
-
-// The laid-out document: buffer layout, node numbering and JSON text, built once by the steps
-// below (in the order the constructor runs them).
-struct Encoding::State {
-  const scene::Scene& sc;
-  Container container;
-  std::size_t n;  // joints: nodes 0..n-1, the armature node n, then one node per written mesh
-  BufferLayout L;
-  JsonText j;
-
-  std::vector<float> ibm;  // inverse bind matrices (the buffer copies them from here)
-  std::optional<std::size_t> ibm_accessor;
-  std::vector<std::vector<std::size_t>> timeline_acc, channel_acc;
-  std::vector<std::vector<PrimitiveAccessors>> mesh_acc;
-  std::vector<std::vector<std::uint16_t>> short_indices;  // u32 indices narrowed where they fit
-  std::vector<bool> mesh_written;
-  std::vector<std::size_t> mesh_index, mesh_node;
-  std::vector<std::vector<std::size_t>> children;
-  std::vector<std::size_t> scene_roots;
-  // Images some material uses, in glTF order (image_index maps scene images to them), and the
-  // buffer view of each embedded one.
-  std::vector<std::uint32_t> images;
-  std::vector<std::uint32_t> image_index;
-  std::vector<std::optional<std::uint32_t>> image_view;
-
-  State(const scene::Scene& s, Container c) : sc(s), container(c), n(s.skeleton.joints.size()) {}
-
-  void lay_out_inverse_bind_matrices();
-  void lay_out_animations();
-  void lay_out_meshes();
-  void lay_out_images();
-  void number_nodes();
-  bool skinned_mesh(std::size_t mi) const {
-    return sc.meshes[mi].skinned && n > 0 && mesh_acc[mi].front().joints.has_value();
-  }
-
-  void json_nodes();
-  void json_skin();
-  void json_meshes();
-  void json_materials();
-  void json_animations();
-  void json_accessors();
-  void json_buffer_views(std::string_view bin_uri);
-  void json(std::string_view bin_uri);
-};
 
 void Encoding::State::lay_out_inverse_bind_matrices() {
   if (n == 0) return;
@@ -93,6 +38,78 @@ void Encoding::State::lay_out_inverse_bind_matrices() {
     m[3] = m[7] = m[11] = 0, m[15] = 1;  // exact affine bottom row (the validator checks it)
   }
   ibm_accessor = L.add_array(ibm.data(), ibm.size() * 4, n, "MAT4", kFloat, 0);
+}
+
+namespace {
+
+// A channel's keys as the bytes written: the stored SHORTs of a rotation that has them, else floats.
+struct KeyBytes {
+  const std::uint8_t* data;
+  std::size_t key_bytes, keys;
+  bool equal(std::size_t i, std::size_t j) const {
+    return std::memcmp(data + i * key_bytes, data + j * key_bytes, key_bytes) == 0;
+  }
+};
+
+KeyBytes key_bytes_of(const scene::Channel& ch) {
+  const bool rot = ch.path == scene::Channel::Path::rotation;
+  const std::size_t width = rot ? 4 : 3;
+  if (rot && !ch.shorts.empty()) return {reinterpret_cast<const std::uint8_t*>(ch.shorts.data()), 8, ch.shorts.size() / 4};
+  return {reinterpret_cast<const std::uint8_t*>(ch.values.data()), width * 4, ch.values.size() / width};
+}
+
+// Roughly what a key-times accessor costs besides its data: its JSON (~100 bytes).
+constexpr std::size_t kAccessorJsonBytes = 100;
+
+}  // namespace
+
+// Between two equal keys, linear interpolation and slerp give that key, so the inner keys of a run
+// of three or more equal keys (compared as the bytes written) add nothing a reader sees: real
+// motions hold poses for stretches (a third of the keyed keys of the hands proxy repeat the one
+// before). Leaving them out needs an accessor for the key times kept; channels whose kept times
+// are equal share it, so such a pattern is used only where the bytes it saves over all its
+// channels outweigh that accessor. The importer samples the glTF at 30 fps and gets every key back.
+void Encoding::State::plan_key_runs() {
+  shortened_of.resize(sc.animations.size());
+  std::vector<std::pair<std::size_t, std::size_t>> where;  // animation, channel of each candidate
+  std::unordered_map<std::string_view, std::size_t> saved_by_times;
+  for (std::size_t a = 0; a < sc.animations.size(); ++a) {
+    const auto& anim = sc.animations[a];
+    shortened_of[a].assign(anim.channels.size(), SIZE_MAX);
+    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
+      const auto& ch = anim.channels[c];
+      const KeyBytes k = key_bytes_of(ch);
+      if (k.keys <= 2 || ch.timeline >= anim.timelines.size() || anim.timelines[ch.timeline].times.size() != k.keys)
+        continue;
+      auto inner = [&](std::size_t i) { return k.equal(i, i - 1) && k.equal(i, i + 1); };
+      std::size_t first = 1;
+      while (first + 1 < k.keys && !inner(first)) ++first;
+      if (first + 1 >= k.keys) continue;  // no run of three equal keys: nothing to copy
+      const auto& times = anim.timelines[ch.timeline].times;
+      ShortenedChannel sh;
+      for (std::size_t i = 0; i < k.keys; ++i) {
+        if (i >= first && i + 1 < k.keys && inner(i)) continue;
+        sh.times.push_back(times[i]);
+        sh.values.insert(sh.values.end(), k.data + i * k.key_bytes, k.data + (i + 1) * k.key_bytes);
+      }
+      sh.keys = sh.times.size();
+      shortened.push_back(std::move(sh));
+      where.emplace_back(a, c);
+      const auto& kept = shortened.back().times;
+      saved_by_times[{reinterpret_cast<const char*>(kept.data()), kept.size() * 4}] += (k.keys - kept.size()) * k.key_bytes;
+    }
+  }
+  // Keep the worthwhile ones (their data stays where it is: the buffer copies point into it).
+  std::size_t kept_count = 0;
+  for (std::size_t i = 0; i < shortened.size(); ++i) {
+    const auto& times = shortened[i].times;
+    const std::string_view key{reinterpret_cast<const char*>(times.data()), times.size() * 4};
+    if (saved_by_times.at(key) <= times.size() * 4 + kAccessorJsonBytes) continue;
+    shortened_of[where[i].first][where[i].second] = kept_count;
+    if (kept_count != i) std::swap(shortened[kept_count], shortened[i]);
+    ++kept_count;
+  }
+  shortened.resize(kept_count);
 }
 
 // Key times, then outputs by kind: 3-float, 4-float and normalised 4-short (rotations that carry
@@ -108,11 +125,19 @@ void Encoding::State::lay_out_animations() {
   const Views held_views{L.add_view(), L.add_view(), L.add_view()};
   const Views keyed_views{L.add_view(), L.add_view(), L.add_view()};
   SharedAccessors shared(L);
+  auto times_accessor = [&](const std::vector<float>& times) {
+    AccessorInfo info{times_view, 0, times.size(), "SCALAR"};
+    info.minmax = 1;
+    if (!times.empty()) info.min[0] = times.front(), info.max[0] = times.back();
+    return shared.get(times_view, info, times.data(), times.size() * 4);
+  };
   timeline_acc.resize(sc.animations.size());
   channel_acc.resize(sc.animations.size());
+  channel_input.resize(sc.animations.size());
   for (std::size_t a = 0; a < sc.animations.size(); ++a) {
     timeline_acc[a].assign(sc.animations[a].timelines.size(), 0);
     channel_acc[a].assign(sc.animations[a].channels.size(), 0);
+    channel_input[a].assign(sc.animations[a].channels.size(), 0);
   }
   for (const bool held_pass : {true, false}) {
     const Views& v = held_pass ? held_views : keyed_views;
@@ -120,30 +145,26 @@ void Encoding::State::lay_out_animations() {
       const auto& anim = sc.animations[a];
       // Only timelines some sampler reads: an accessor nothing reads is flagged by the validator.
       std::vector<bool> used(anim.timelines.size(), false);
-      for (const auto& ch : anim.channels)
-        if (ch.timeline < used.size()) used[ch.timeline] = true;
+      for (std::size_t c = 0; c < anim.channels.size(); ++c)
+        if (anim.channels[c].timeline < used.size() && shortened_of[a][c] == SIZE_MAX)
+          used[anim.channels[c].timeline] = true;
       for (std::size_t ti = 0; ti < anim.timelines.size(); ++ti) {
-        const auto& t = anim.timelines[ti];
         if (!used[ti] || !held_pass) continue;  // every timeline in the first pass: few, read by every sampler
-        AccessorInfo info{times_view, 0, t.times.size(), "SCALAR"};
-        info.minmax = 1;
-        if (!t.times.empty()) info.min[0] = t.times.front(), info.max[0] = t.times.back();
-        timeline_acc[a][ti] = shared.get(times_view, info, t.times.data(), t.times.size() * 4);
+        timeline_acc[a][ti] = times_accessor(anim.timelines[ti].times);
       }
       for (std::size_t c = 0; c < anim.channels.size(); ++c) {
         const auto& ch = anim.channels[c];
         const bool rot = ch.path == scene::Channel::Path::rotation;
-        const std::size_t width = rot ? 4 : 3;
-        const std::size_t keys = ch.values.size() / width;
-        if ((keys <= 2) != held_pass) continue;
-        if (rot && !ch.shorts.empty()) {
-          AccessorInfo info{v.short4, 0, ch.shorts.size() / 4, "VEC4", kShort};
-          info.normalized = true;
-          channel_acc[a][c] = shared.get(v.short4, info, ch.shorts.data(), ch.shorts.size() * 2);
-          continue;
-        }
-        const AccessorInfo info{rot ? v.vec4 : v.vec3, 0, keys, rot ? "VEC4" : "VEC3"};
-        channel_acc[a][c] = shared.get(info.view, info, ch.values.data(), ch.values.size() * 4);
+        const bool shorts = rot && !ch.shorts.empty();
+        KeyBytes k = key_bytes_of(ch);
+        const ShortenedChannel* sh = shortened_of[a][c] == SIZE_MAX ? nullptr : &shortened[shortened_of[a][c]];
+        if (sh != nullptr) k = {sh->values.data(), k.key_bytes, sh->keys};
+        if ((k.keys <= 2) != held_pass) continue;
+        channel_input[a][c] = sh != nullptr ? times_accessor(sh->times) : timeline_acc[a][ch.timeline];
+        AccessorInfo info{shorts ? v.short4 : rot ? v.vec4 : v.vec3, 0, k.keys, rot ? "VEC4" : "VEC3",
+                          shorts ? kShort : kFloat};
+        info.normalized = shorts;
+        channel_acc[a][c] = shared.get(info.view, info, k.data, k.keys * k.key_bytes);
       }
     }
   }
@@ -155,7 +176,8 @@ void Encoding::State::lay_out_meshes() {
   mesh_written.assign(sc.meshes.size(), false);
   std::size_t primitives = 0;
   for (const auto& m : sc.meshes) primitives += m.primitives.size();
-  short_indices.reserve(primitives);  // the copies point into it: it must never reallocate
+  short_indices.reserve(primitives);  // the copies point into them: they must never reallocate
+  byte_joints.reserve(primitives);
   for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
     for (const auto& p : sc.meshes[mi].primitives) {
       const std::size_t vc = p.vertex_count();
@@ -176,7 +198,13 @@ void Encoding::State::lay_out_meshes() {
         if (uv.size() == vc * 2) pa.uvs.push_back(L.add_array(uv.data(), vc * 8, vc, "VEC2", kFloat, kArrayBuffer));
       const bool skinned = sc.meshes[mi].skinned && n > 0 && p.joints.size() == vc * 4 && p.weights.size() == vc * 4;
       if (skinned) {
-        pa.joints = L.add_array(p.joints.data(), vc * 8, vc, "VEC4", kUnsignedShort, kArrayBuffer);
+        // Bytes when every joint number fits (glTF allows both; the game models have < 256 bones).
+        if (std::all_of(p.joints.begin(), p.joints.end(), [](std::uint16_t j) { return j < 256; })) {
+          auto& b = byte_joints.emplace_back(p.joints.begin(), p.joints.end());
+          pa.joints = L.add_array(b.data(), vc * 4, vc, "VEC4", kUnsignedByte, kArrayBuffer);
+        } else {
+          pa.joints = L.add_array(p.joints.data(), vc * 8, vc, "VEC4", kUnsignedShort, kArrayBuffer);
+        }
         pa.weights = L.add_array(p.weights.data(), vc * 16, vc, "VEC4", kFloat, kArrayBuffer);
       }
       if (!p.indices.empty()) {
@@ -192,6 +220,39 @@ void Encoding::State::lay_out_meshes() {
       mesh_written[mi] = true;
     }
   }
+}
+
+// Channels whose key times and values are the same accessors share one sampler.
+void Encoding::State::lay_out_samplers() {
+  samplers.assign(sc.animations.size(), {});
+  channel_sampler.assign(sc.animations.size(), {});
+  for (std::size_t a = 0; a < sc.animations.size(); ++a) {
+    const auto& anim = sc.animations[a];
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> sampler_of;
+    channel_sampler[a].resize(anim.channels.size());
+    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
+      const SamplerAccessors io{channel_input[a][c], channel_acc[a][c]};
+      auto [it, added] = sampler_of.try_emplace({io.input, io.output}, samplers[a].size());
+      if (added) samplers[a].push_back(io);
+      channel_sampler[a][c] = it->second;
+    }
+  }
+}
+
+// glTF indices by how often the JSON names an accessor, most named first (ties in layout order):
+// a hands model's held values are each named by up to hundreds of samplers, and a short index
+// is written every time (about 0.5 MB of a 53 MB .glb). The order of the accessors list is free;
+// the buffer keeps its layout.
+void Encoding::State::number_accessors() {
+  std::vector<std::size_t> named(L.accessors.size(), 0);
+  for (const auto& list : samplers)
+    for (const auto& s : list) ++named[s.input], ++named[s.output];
+  accessor_at.resize(L.accessors.size());
+  for (std::size_t i = 0; i < accessor_at.size(); ++i) accessor_at[i] = i;
+  std::stable_sort(accessor_at.begin(), accessor_at.end(),
+                   [&](std::size_t x, std::size_t y) { return named[x] > named[y]; });
+  accessor_number.resize(L.accessors.size());
+  for (std::size_t i = 0; i < accessor_at.size(); ++i) accessor_number[accessor_at[i]] = i;
 }
 
 // Images go last in the buffer, one view each (no target: they are not vertex data).
@@ -238,289 +299,50 @@ void Encoding::State::number_nodes() {
   }
 }
 
-void Encoding::State::json_nodes() {
-  j.raw("\"nodes\":[");
-  auto put_children = [&](std::size_t node) {
-    if (!children[node].empty()) j.index_list("children", children[node]);
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& jt = sc.skeleton.joints[i];
-    j.raw(i ? ",{\"name\":" : "{\"name\":");
-    j.str(jt.name);
-    j.raw(",\"translation\":[");
-    const float t[3] = {jt.translation.x, jt.translation.y, jt.translation.z};
-    j.floats(t, 3);
-    j.raw("],\"rotation\":[");
-    const float r[4] = {jt.rotation.x, jt.rotation.y, jt.rotation.z, jt.rotation.w};
-    j.floats(r, 4);
-    j.raw("]");
-    if (jt.scale != Vec3{1, 1, 1}) {
-      j.raw(",\"scale\":[");
-      const float s3[3] = {jt.scale.x, jt.scale.y, jt.scale.z};
-      j.floats(s3, 3);
-      j.raw("]");
-    }
-    put_children(i);
-    j.extras(jt.extras);
-    j.raw("}");
-  }
-  j.raw(n ? ",{\"name\":" : "{\"name\":");
-  j.str(sc.skeleton.name.empty() ? "Armature" : sc.skeleton.name);
-  put_children(n);
-  j.extras(sc.skeleton.extras);
-  j.raw("}");
-  for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
-    if (!mesh_written[mi]) continue;
-    j.raw(",{\"name\":");
-    j.str(sc.meshes[mi].name);
-    j.raw(",\"mesh\":");
-    j.num(std::uint64_t{mesh_index[mi]});
-    if (skinned_mesh(mi)) j.raw(",\"skin\":0");
-    j.raw("}");
-  }
-  j.raw("]");
-}
+namespace {
 
-void Encoding::State::json_skin() {
-  if (n == 0) return;
-  j.raw(",\"skins\":[{\"inverseBindMatrices\":");
-  j.num(std::uint64_t{*ibm_accessor});
-  j.raw(",\"skeleton\":");
-  j.num(std::uint64_t{n});
-  j.raw(",\"joints\":[");
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i) j.raw(",");
-    j.num(std::uint64_t{i});
+// Keeps the JSON text while it is at most kLimit bytes, then only counts it.
+class HoldOrCount final : public ByteSink {
+ public:
+  static constexpr std::size_t kLimit = 4 << 20;
+  explicit HoldOrCount(std::string& held) : held_(held) {}
+  Status write(Bytes data) override {
+    count_ += data.size();
+    if (count_ <= kLimit)
+      held_.append(reinterpret_cast<const char*>(data.data()), data.size());
+    else
+      held_ = std::string();
+    return {};
   }
-  j.raw("]}]");
-}
+  std::size_t count() const { return count_; }
 
-void Encoding::State::json_meshes() {
-  bool first_mesh = true;
-  for (std::size_t mi = 0; mi < sc.meshes.size(); ++mi) {
-    if (!mesh_written[mi]) continue;
-    const auto& mesh = sc.meshes[mi];
-    j.raw(first_mesh ? ",\"meshes\":[{\"name\":" : ",{\"name\":");
-    first_mesh = false;
-    j.str(mesh.name);
-    j.raw(",\"primitives\":[");
-    std::size_t k = 0;
-    for (const auto& p : mesh.primitives) {
-      if (p.vertex_count() == 0) continue;
-      const auto& pa = mesh_acc[mi][k];
-      j.raw(k++ ? ",{\"attributes\":{\"POSITION\":" : "{\"attributes\":{\"POSITION\":");
-      j.num(std::uint64_t{pa.position});
-      if (pa.normal) j.raw(",\"NORMAL\":"), j.num(std::uint64_t{*pa.normal});
-      for (std::size_t u = 0; u < pa.uvs.size(); ++u) {
-        j.raw(",\"TEXCOORD_"), j.num(std::uint64_t{u}), j.raw("\":");
-        j.num(std::uint64_t{pa.uvs[u]});
-      }
-      if (pa.joints) {
-        j.raw(",\"JOINTS_0\":"), j.num(std::uint64_t{*pa.joints});
-        j.raw(",\"WEIGHTS_0\":"), j.num(std::uint64_t{*pa.weights});
-      }
-      j.raw("}");
-      if (pa.indices) j.raw(",\"indices\":"), j.num(std::uint64_t{*pa.indices});
-      if (p.material < sc.materials.size()) j.raw(",\"material\":"), j.num(std::uint64_t{p.material});
-      j.extras(p.extras);
-      j.raw("}");
-    }
-    j.raw("]");
-    j.extras(mesh.extras);
-    j.raw("}");
-  }
-  if (!first_mesh) j.raw("]");
-}
+ private:
+  std::string& held_;
+  std::size_t count_ = 0;
+};
 
-// "materials", "textures", "samplers" and "images": texture i samples image i, every texture
-// with the one sampler (linear, mipmapped, repeating as D3D's default WRAP addressing does).
-void Encoding::State::json_materials() {
-  if (sc.materials.empty()) return;
-  j.raw(",\"materials\":[");
-  for (std::size_t i = 0; i < sc.materials.size(); ++i) {
-    const auto& m = sc.materials[i];
-    const bool textured = m.image < sc.images.size() && image_index[m.image] != scene::kNoImage;
-    j.raw(i ? ",{\"name\":" : "{\"name\":");
-    j.str(m.name);
-    j.raw(",\"pbrMetallicRoughness\":{");
-    if (textured) {
-      j.raw("\"baseColorTexture\":{\"index\":");
-      j.num(std::uint64_t{image_index[m.image]});
-      j.raw("},");
-    }
-    j.raw("\"metallicFactor\":0,\"roughnessFactor\":1}");
-    if (textured && m.alpha_mode == scene::AlphaMode::mask) {
-      j.raw(",\"alphaMode\":\"MASK\",\"alphaCutoff\":");
-      j.floats(&m.alpha_cutoff, 1);
-    } else if (textured && m.alpha_mode == scene::AlphaMode::blend) {
-      j.raw(",\"alphaMode\":\"BLEND\"");
-    }
-    if (m.double_sided) j.raw(",\"doubleSided\":true");
-    j.extras(m.extras);
-    j.raw("}");
-  }
-  j.raw("]");
-  if (images.empty()) return;
-  j.raw(",\"textures\":[");
-  for (std::size_t i = 0; i < images.size(); ++i) {
-    j.raw(i ? ",{\"sampler\":0,\"source\":" : "{\"sampler\":0,\"source\":");
-    j.num(std::uint64_t{i});
-    j.raw("}");
-  }
-  j.raw("],\"samplers\":[{\"magFilter\":9729,\"minFilter\":9987}],\"images\":[");
-  for (std::size_t i = 0; i < images.size(); ++i) {
-    const auto& im = sc.images[images[i]];
-    j.raw(i ? ",{" : "{");
-    if (!im.name.empty()) {
-      j.raw("\"name\":");
-      j.str(im.name);
-      j.raw(",");
-    }
-    if (image_view[i]) {
-      j.raw("\"bufferView\":");
-      j.num(std::uint64_t(L.view_index[*image_view[i]]));
-      j.raw(",\"mimeType\":\"image/png\"}");
-    } else {
-      j.raw("\"uri\":");
-      j.str(percent_encode(im.uri, true));
-      j.raw("}");
-    }
-  }
-  j.raw("]");
-}
-
-// Animations (channels without keys cannot be written; adapters never make them).
-void Encoding::State::json_animations() {
-  bool first_anim = true;
-  for (std::size_t a = 0; a < sc.animations.size(); ++a) {
-    const auto& anim = sc.animations[a];
-    if (anim.channels.empty()) continue;
-    j.raw(first_anim ? ",\"animations\":[{\"name\":" : ",{\"name\":");
-    first_anim = false;
-    j.str(anim.name);
-    // Channels whose key times and values are the same accessors share one sampler.
-    std::map<std::pair<std::size_t, std::size_t>, std::size_t> sampler_of;
-    std::vector<std::size_t> sampler(anim.channels.size());
-    j.raw(",\"samplers\":[");
-    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
-      const std::pair<std::size_t, std::size_t> io{timeline_acc[a][anim.channels[c].timeline], channel_acc[a][c]};
-      auto [it, added] = sampler_of.try_emplace(io, sampler_of.size());
-      sampler[c] = it->second;
-      if (!added) continue;
-      j.raw(it->second ? ",{\"input\":" : "{\"input\":");
-      j.num(std::uint64_t{io.first});
-      j.raw(",\"output\":");
-      j.num(std::uint64_t{io.second});
-      j.raw("}");  // interpolation LINEAR is the default
-    }
-    j.raw("],\"channels\":[");
-    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
-      const auto& ch = anim.channels[c];
-      j.raw(c ? ",{\"sampler\":" : "{\"sampler\":");
-      j.num(std::uint64_t{sampler[c]});
-      j.raw(",\"target\":{\"node\":");
-      j.num(std::uint64_t{ch.joint});
-      j.raw(ch.path == scene::Channel::Path::rotation      ? ",\"path\":\"rotation\"}}"
-            : ch.path == scene::Channel::Path::translation ? ",\"path\":\"translation\"}}"
-                                                           : ",\"path\":\"scale\"}}");
-    }
-    j.raw("]");
-    j.extras(anim.extras);
-    j.raw("}");
-  }
-  if (!first_anim) j.raw("]");
-}
-
-void Encoding::State::json_accessors() {
-  j.raw(",\"accessors\":[");
-  for (std::size_t i = 0; i < L.accessors.size(); ++i) {
-    const auto& info = L.accessors[i];
-    j.raw(i ? ",{\"bufferView\":" : "{\"bufferView\":");
-    j.num(std::uint64_t(L.view_index[info.view]));
-    if (info.offset) {
-      j.raw(",\"byteOffset\":");
-      j.num(std::uint64_t{info.offset});
-    }
-    j.raw(",\"componentType\":");
-    j.num(std::uint64_t{info.component});
-    j.raw(",\"count\":");
-    j.num(std::uint64_t{info.count});
-    j.raw(",\"type\":\"");
-    j.raw(info.type);
-    j.raw("\"");
-    if (info.normalized) j.raw(",\"normalized\":true");
-    if (info.minmax) {
-      j.raw(",\"min\":["), j.floats(info.min.data(), info.minmax);
-      j.raw("],\"max\":["), j.floats(info.max.data(), info.minmax), j.raw("]");
-    }
-    j.raw("}");
-  }
-  j.raw("]");
-}
-
-void Encoding::State::json_buffer_views(std::string_view bin_uri) {
-  j.raw(",\"bufferViews\":[");
-  bool first = true;
-  for (const auto& v : L.views) {
-    if (v.size == 0) continue;
-    j.raw(first ? "{\"buffer\":0" : ",{\"buffer\":0");
-    first = false;
-    if (v.start) {
-      j.raw(",\"byteOffset\":");
-      j.num(std::uint64_t{v.start});
-    }
-    j.raw(",\"byteLength\":");
-    j.num(std::uint64_t{v.size});
-    if (v.target) {
-      j.raw(",\"target\":");
-      j.num(std::uint64_t{v.target});
-    }
-    j.raw("}");
-  }
-  j.raw("],\"buffers\":[{\"byteLength\":");
-  j.num(std::uint64_t{L.total()});
-  if (container == Container::gltf) {
-    j.raw(",\"uri\":");
-    j.str(percent_encode(bin_uri));
-  }
-  j.raw("}]");
-}
-
-void Encoding::State::json(std::string_view bin_uri) {
-  j.s.reserve(256 + n * 200 + L.accessors.size() * 110 + sc.animations.size() * 300 + sc.materials.size() * 200);
-  j.raw("{\"asset\":{\"version\":\"2.0\",\"generator\":");
-  j.str(sc.generator.empty() ? "boneyard" : sc.generator);
-  j.raw("},\"scene\":0,\"scenes\":[{\"nodes\":[");
-  for (std::size_t r = 0; r < scene_roots.size(); ++r) {
-    if (r) j.raw(",");
-    j.num(std::uint64_t{scene_roots[r]});
-  }
-  j.raw("]");
-  j.extras(sc.extras);
-  j.raw("}],");
-  json_nodes();
-  json_skin();
-  json_meshes();
-  json_materials();
-  json_animations();
-  if (!L.accessors.empty()) json_accessors();
-  if (L.total() > 0) json_buffer_views(bin_uri);
-  j.raw("}");
-  if (container == Container::gltf)
-    j.raw("\n");
-  else
-    while (j.s.size() % 4 != 0) j.s.push_back(' ');  // the GLB JSON chunk is padded with spaces
-}
+}  // namespace
 
 Encoding::Encoding(const scene::Scene& scene, Container container, std::string_view bin_uri)
-    : state_(std::make_unique<State>(scene, container)) {
-  state_->lay_out_inverse_bind_matrices();
-  state_->lay_out_animations();
-  state_->lay_out_meshes();
-  state_->lay_out_images();
-  state_->L.finish();
-  state_->number_nodes();
-  state_->json(bin_uri);
+    : state_(std::make_unique<State>(scene, container, bin_uri)) {
+  State& st = *state_;
+  st.lay_out_inverse_bind_matrices();
+  st.plan_key_runs();
+  st.lay_out_animations();
+  st.lay_out_meshes();
+  st.lay_out_images();
+  st.L.finish();
+  st.lay_out_samplers();
+  st.number_accessors();
+  st.number_nodes();
+  // The JSON chunk's length goes in the .glb header before it: a small text is kept from this
+  // pass, a large one (a hands model: 30 MB) only measured here and made again by write().
+  HoldOrCount held(st.held_json);
+  JsonText j(&held);
+  st.json(j);
+  (void)j.finish();  // counting cannot fail
+  st.json_size = held.count();
+  st.json_held = st.json_size <= HoldOrCount::kLimit;
 }
 
 Encoding::~Encoding() = default;
@@ -528,15 +350,20 @@ Encoding::~Encoding() = default;
 std::size_t Encoding::bin_size() const { return state_->L.total(); }
 
 std::size_t Encoding::size() const {
-  const std::size_t json = state_->j.s.size(), total = state_->L.total();
+  const std::size_t json = state_->json_size, total = state_->L.total();
   if (state_->container == Container::gltf) return json;
   return 12 + 8 + json + (total == 0 ? 0 : 8 + ((total + 3) & ~std::size_t{3}));
 }
 
+Status Encoding::State::write_json(ByteSink& out) const {
+  if (json_held) return out.write({reinterpret_cast<const std::uint8_t*>(held_json.data()), held_json.size()});
+  JsonText j(&out);
+  json(j);
+  return j.finish();
+}
+
 Status Encoding::write(ByteSink& out) const {
-  const std::string& json = state_->j.s;
-  const Bytes json_bytes{reinterpret_cast<const std::uint8_t*>(json.data()), json.size()};
-  if (state_->container == Container::gltf) return out.write(json_bytes);
+  if (state_->container == Container::gltf) return state_->write_json(out);
   // GLB: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros.
   const std::size_t total = state_->L.total();
   const std::size_t bin_padded = (total + 3) & ~std::size_t{3};
@@ -545,10 +372,10 @@ Status Encoding::write(ByteSink& out) const {
   w.u32(0x46546C67);  // "glTF"
   w.u32(2);
   w.u32(static_cast<std::uint32_t>(size()));
-  w.u32(static_cast<std::uint32_t>(json.size()));
+  w.u32(static_cast<std::uint32_t>(state_->json_size));
   w.u32(0x4E4F534A);  // "JSON"
   if (auto s = out.write(header); !s) return s;
-  if (auto s = out.write(json_bytes); !s) return s;
+  if (auto s = state_->write_json(out); !s) return s;
   if (total == 0) return {};
   header.clear();
   w.u32(static_cast<std::uint32_t>(bin_padded));

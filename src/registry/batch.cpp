@@ -3,9 +3,7 @@
 // file mappings, scene and output, so a broken file fails alone.
 #include "boneyard/batch.h"
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -31,10 +29,12 @@ namespace {
 
 std::string lower_ext(const fs::path& p) { return lower_ascii(p.extension().string()); }
 
-fs::path canonical_or_self(const fs::path& p) {
-  std::error_code ec;
-  fs::path c = fs::weakly_canonical(p, ec);
-  return ec ? p : c;
+// Which file a path names (symlinks followed): one stat, where comparing canonical paths costs a
+// readlink per path component.
+std::optional<std::pair<dev_t, ino_t>> file_identity(const fs::path& p) {
+  struct stat st {};
+  if (::stat(p.c_str(), &st) != 0) return std::nullopt;
+  return std::pair{st.st_dev, st.st_ino};
 }
 
 std::shared_ptr<const FileData> open_or_finding(const fs::path& p, std::vector<Finding>& findings) {
@@ -91,7 +91,8 @@ Result<scene::Scene> checked_scene(const Result<File>& file, const BatchOptions&
   return to_scene(file.value());
 }
 
-void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache& textures) {
+void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache& textures,
+                 std::vector<xray::ResolvedMotionRef> refs) {
   Diagnostics warnings;
   std::optional<Finding> error;
   auto data = open_or_finding(item.input, item.findings);
@@ -101,6 +102,7 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
   }
   XrayExportOptions x{item.input, meshes_root_for(item.input, o), {}, o.keep_going};
   x.motions = {o.float_rotations, o.motions};
+  x.resolved_refs = std::move(refs);
   Result<scene::Scene> sc = Finding{};
   if (lower_ext(item.input) == ".ogf") {
     sc = checked_scene<OgfFile>(read_ogf(data), o, item,
@@ -139,21 +141,7 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
 
 }  // namespace
 
-// Every item allocates its scene, JSON text and write buffer and frees them again. By default glibc
-// serves blocks above 128 KiB (adapting up to 32 MiB) with fresh mmaps and returns freed heap tops
-// to the kernel, so the next item faults in and zero-fills the same amount of memory again: on a
-// tree of small models that was a third of the batch's time, spent in the kernel. Keeping blocks
-// up to 32 MiB and 256 MiB of free heap for reuse removes most of those page faults (measured on
-// the corpus of bench/make_proxies.sh: 125k -> 27k faults, sys time 4.0 -> 2.6 s).
-static void keep_freed_memory_for_reuse() {
-#if defined(__GLIBC__)
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
-#endif
-}
-
 BatchResult convert_tree(const BatchOptions& o) {
-  keep_freed_memory_for_reuse();
   BatchResult result;
   std::vector<fs::path> ogfs, omfs;
   std::error_code ec;
@@ -167,16 +155,20 @@ BatchResult convert_tree(const BatchOptions& o) {
   std::sort(ogfs.begin(), ogfs.end());
   std::sort(omfs.begin(), omfs.end());
 
-  // Which OMFs are some model's motions? Reading an OGF maps it and walks its chunks: cheap.
-  std::set<fs::path> referenced;
-  for (const auto& p : ogfs) {
-    auto opened = FileData::open(p);
+  // Which OMFs are some model's motions? Reading an OGF maps it and walks its chunks: cheap. The
+  // refs found here are the ones its conversion uses (looked up once: stats and, where a name's
+  // case differs, folder listings).
+  std::set<std::pair<dev_t, ino_t>> referenced;
+  std::vector<std::vector<xray::ResolvedMotionRef>> refs_of(ogfs.size());
+  for (std::size_t i = 0; i < ogfs.size(); ++i) {
+    auto opened = FileData::open(ogfs[i]);
     if (!opened.ok()) continue;  // reported by its item
     auto ogf = read_ogf(std::move(opened).value());
     if (!ogf) continue;
-    const fs::path root = meshes_root_for(p, o);
-    for (const auto& ref : ogf->motion_refs)
-      for (const auto& f : resolve_motion_ref(root, ref)) referenced.insert(canonical_or_self(f));
+    refs_of[i] = resolve_motion_refs(meshes_root_for(ogfs[i], o), ogf->motion_refs);
+    for (const auto& ref : refs_of[i])
+      for (const auto& f : ref.files)
+        if (auto id = file_identity(f)) referenced.insert(*id);
   }
 
   std::set<fs::path> outputs;
@@ -192,8 +184,10 @@ BatchResult convert_tree(const BatchOptions& o) {
     result.items.push_back(std::move(item));
   };
   for (const auto& p : ogfs) add_item(p, false);
-  for (const auto& p : omfs)
-    if (!referenced.count(canonical_or_self(p))) add_item(p, true);
+  for (const auto& p : omfs) {
+    const auto id = file_identity(p);
+    if (!id || !referenced.count(*id)) add_item(p, true);
+  }
 
   const std::size_t total = result.items.size();
   unsigned threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -208,7 +202,8 @@ BatchResult convert_tree(const BatchOptions& o) {
     for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < total;) {
       BatchItem& item = result.items[i];
       try {
-        convert_one(item, o, textures);
+        convert_one(item, o, textures,
+                    i < refs_of.size() ? std::move(refs_of[i]) : std::vector<xray::ResolvedMotionRef>{});
       } catch (const std::exception& e) {  // e.g. bad_alloc on a hostile file: fail this item only
         item.findings.insert(item.findings.begin(),
                              Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}});

@@ -2,6 +2,7 @@
 // Refs name OMFs without ".omf" relative to $game_meshes$ (our meshes root); Windows paths are
 // case-insensitive, so every component is matched without regard to ASCII case.
 #include <algorithm>
+#include <atomic>
 
 #include "boneyard/text.h"
 #include "boneyard/xray_scene.h"
@@ -32,6 +33,8 @@ std::optional<fs::path> find_entry(const fs::path& dir, const std::string& name,
 }
 
 std::string stem_of(const fs::path& p) { return p.stem().string(); }
+
+std::atomic<std::size_t> lookups{0};
 
 // The motion file a ref found, relative to the model's folder ('/' separators), else absolute:
 // tools that keep the original (the Blender add-on's export template) find it without repeating
@@ -82,7 +85,16 @@ std::optional<fs::path> find_ignoring_case(const fs::path& root, std::string_vie
   return fs::is_regular_file(dir, ec) ? std::optional<fs::path>(dir) : std::nullopt;
 }
 
+std::size_t motion_ref_lookups() { return lookups.load(); }
+
+std::vector<ResolvedMotionRef> resolve_motion_refs(const fs::path& root, const std::vector<std::string>& refs) {
+  std::vector<ResolvedMotionRef> out(refs.size());
+  for (std::size_t i = 0; i < refs.size(); ++i) out[i].files = resolve_motion_ref(root, refs[i], &out[i].looked);
+  return out;
+}
+
 std::vector<fs::path> resolve_motion_ref(const fs::path& root, std::string_view ref, std::string* looked) {
+  ++lookups;
   std::string r(ref);
   std::replace(r.begin(), r.end(), '\\', '/');
   std::vector<std::string> parts;
@@ -137,13 +149,18 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
   json_of(s.extras)["xray"]["model"] = o.input.filename().string();
   if (auto added = add_meshes(s, ogf, o, warnings); !added) return added.error();
   if (!ogf.motion_refs.empty()) {
-    const fs::path root = o.meshes_root.empty() ? default_meshes_root(o.input) : o.meshes_root;
-    for (const auto& ref : ogf.motion_refs) {
-      std::string looked;
-      const auto files = resolve_motion_ref(root, ref, &looked);
+    std::vector<ResolvedMotionRef> looked_up;
+    if (o.resolved_refs.size() != ogf.motion_refs.size()) {
+      const fs::path root = o.meshes_root.empty() ? default_meshes_root(o.input) : o.meshes_root;
+      looked_up = resolve_motion_refs(root, ogf.motion_refs);
+    }
+    const auto& resolved = looked_up.empty() ? o.resolved_refs : looked_up;
+    for (std::size_t r = 0; r < ogf.motion_refs.size(); ++r) {
+      const std::string& ref = ogf.motion_refs[r];
+      const auto& files = resolved[r].files;
       if (files.empty()) {
         warnings.add(Severity::warning, 0, hex(ogf.motion_refs_chunk) + " motion ref",
-                     "motion file not found (use --meshes DIR to set the meshes root)", looked, "nothing");
+                     "motion file not found (use --meshes DIR to set the meshes root)", resolved[r].looked, "nothing");
         continue;
       }
       for (const auto& file : files) {

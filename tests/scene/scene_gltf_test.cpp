@@ -126,8 +126,9 @@ TEST(SceneGltf, MeshesSkinsAndMaterialsReadBackThroughTinygltf) {
   const auto& pos_acc = model.accessors[prim.attributes.at("POSITION")];
   EXPECT_EQ(pos_acc.minValues, (std::vector<double>{-1, 0, 0}));
   EXPECT_EQ(pos_acc.maxValues, (std::vector<double>{1, 2, 0}));
-  EXPECT_EQ(model.accessors[prim.attributes.at("JOINTS_0")].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
-  const std::uint16_t* jts = accessor_data<std::uint16_t>(model, prim.attributes.at("JOINTS_0"));
+  // Joint numbers under 256 are written as bytes (exact; glTF allows either).
+  EXPECT_EQ(model.accessors[prim.attributes.at("JOINTS_0")].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE);
+  const std::uint8_t* jts = accessor_data<std::uint8_t>(model, prim.attributes.at("JOINTS_0"));
   const float* wts = accessor_data<float>(model, prim.attributes.at("WEIGHTS_0"));
   EXPECT_EQ(jts[8], 1);
   EXPECT_EQ(wts[8], 0.75f);
@@ -183,7 +184,7 @@ TEST(SceneGltf, BindPoseSkinningGivesBackTheModelSpacePositions) {
   const auto& prim = model.meshes.at(0).primitives.at(0);
   int count = 0;
   const float* pos = accessor_data<float>(model, prim.attributes.at("POSITION"), &count);
-  const std::uint16_t* jts = accessor_data<std::uint16_t>(model, prim.attributes.at("JOINTS_0"));
+  const std::uint8_t* jts = accessor_data<std::uint8_t>(model, prim.attributes.at("JOINTS_0"));
   const float* wts = accessor_data<float>(model, prim.attributes.at("WEIGHTS_0"));
   for (int v = 0; v < count; ++v) {
     double out[3] = {0, 0, 0};
@@ -216,6 +217,21 @@ TEST(SceneGltf, LargePrimitivesUse32BitIndicesAndEmptyOnesAreLeftOut) {
   EXPECT_EQ(model.accessors[prim.indices].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT);
   EXPECT_EQ(accessor_data<std::uint32_t>(model, prim.indices)[2], vertices - 1);
   EXPECT_EQ(find_node(model, "empty"), -1);
+}
+
+TEST(SceneGltf, JointNumbersFrom256OnStay16Bit) {
+  scene::Scene sc;
+  for (int j = 0; j < 300; ++j) sc.skeleton.joints.push_back({"j" + std::to_string(j), -1, {}, {}, {1, 1, 1}, {}});
+  Primitive p;
+  p.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+  p.joints = {0, 0, 0, 0, 299, 0, 0, 0, 255, 0, 0, 0};
+  p.weights = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  p.indices = {0, 1, 2};
+  sc.meshes.push_back({"m", true, -1, {p}, {}});
+  const auto model = load(gltf::write(sc, gltf::Container::glb).main);
+  const auto& prim = model.meshes.at(0).primitives.at(0);
+  EXPECT_EQ(model.accessors[prim.attributes.at("JOINTS_0")].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
+  EXPECT_EQ(accessor_data<std::uint16_t>(model, prim.attributes.at("JOINTS_0"))[4], 299);
 }
 
 TEST(SceneGltf, CleanWeightsMergesClampsNormalisesAndSorts) {
@@ -256,6 +272,109 @@ TEST(SceneGltf, ComputedNormalsFollowTheCounterClockwiseWinding) {
   ASSERT_EQ(p.normals.size(), 12u);
   EXPECT_FLOAT_EQ(p.normals[2], 1.0f);   // +Z for a counter-clockwise triangle in XY
   EXPECT_FLOAT_EQ(p.normals[10], 1.0f);  // an unused vertex gets +Y
+}
+
+// A sink that keeps what it is given and the largest single write.
+class RecordingSink final : public ByteSink {
+ public:
+  std::vector<std::uint8_t> bytes;
+  std::size_t largest = 0;
+  Status write(Bytes data) override {
+    largest = std::max(largest, data.size());
+    bytes.insert(bytes.end(), data.begin(), data.end());
+    return {};
+  }
+};
+
+// The JSON chunk of a large .glb reaches the output in blocks, never as one text (a hands model
+// with 2,772 motions has 30 MB of it); a small one is written as it was kept. Either way the
+// header's lengths match what follows and an independent reader loads it.
+TEST(SceneGltf, LargeJsonChunkIsStreamedInBlocks) {
+  for (const std::size_t motions : {std::size_t{10}, std::size_t{15000}}) {
+    scene::Scene sc;
+    sc.skeleton.joints = {{"root", -1, {}, {}, {1, 1, 1}, {}}};
+    for (std::size_t a = 0; a < motions; ++a) {
+      scene::Animation anim;
+      anim.name = "motion " + std::to_string(a);
+      anim.timelines.push_back({{0.0f, 1.0f + float(a % 7)}});
+      const float z = float(a) * 1e-4f;  // a distinct held rotation per motion: its own accessor
+      const float w = std::sqrt(1 - z * z);
+      anim.channels.push_back({0, scene::Channel::Path::rotation, 0, {0, 0, z, w, 0, 0, z, w}, {}});
+      anim.channels.push_back({0, scene::Channel::Path::translation, 0, {z, 0, 0, z, 0, 0}, {}});
+      sc.animations.push_back(std::move(anim));
+    }
+    const gltf::Encoding encoding(sc, gltf::Container::glb);
+    RecordingSink out;
+    ASSERT_TRUE(encoding.write(out).ok());
+    ASSERT_EQ(out.bytes.size(), encoding.size());
+    const std::size_t json = std::size_t(out.bytes[12]) | std::size_t(out.bytes[13]) << 8 |
+                             std::size_t(out.bytes[14]) << 16 | std::size_t(out.bytes[15]) << 24;
+    if (motions > 1000) {
+      EXPECT_GT(json, std::size_t{4} << 20);
+      EXPECT_LE(out.largest, std::size_t{1} << 20) << "the JSON chunk was written whole";
+    }
+    const tinygltf::Model m = load(out.bytes);
+    ASSERT_EQ(m.animations.size(), motions);
+    EXPECT_EQ(m.animations.back().name, "motion " + std::to_string(motions - 1));
+  }
+}
+
+// Inner keys of runs of equal keys are left out where the bytes saved outweigh a time accessor for
+// the kept frames, which tracks with equal kept frames share; what linear interpolation gives at
+// every frame is unchanged.
+TEST(SceneGltf, RunsOfEqualKeysKeepTheirEndsWhereThatSavesBytes) {
+  scene::Scene sc;
+  sc.skeleton.joints = {{"a", -1, {}, {}, {1, 1, 1}, {}}, {"b", -1, {}, {}, {1, 1, 1}, {}}};
+  scene::Animation anim;
+  anim.name = "m";
+  anim.timelines.push_back({});
+  for (int i = 0; i < 40; ++i) anim.timelines[0].times.push_back(float(i) / 30.0f);
+  auto held_then_moving = [](float scale) {  // frames 0..19 equal, then a ramp
+    std::vector<float> v;
+    for (int i = 0; i < 40; ++i) v.insert(v.end(), {i < 20 ? 0.0f : scale * float(i - 19), 1, 2});
+    return v;
+  };
+  std::vector<float> rot;  // one key repeated three times: not worth a time accessor
+  for (int i = 0; i < 40; ++i) {
+    const float z = (i >= 10 && i <= 12) ? 0.1f : 0.01f * float(i);
+    rot.insert(rot.end(), {0, 0, z, std::sqrt(1 - z * z)});
+  }
+  anim.channels.push_back({0, scene::Channel::Path::translation, 0, held_then_moving(1), {}});
+  anim.channels.push_back({1, scene::Channel::Path::translation, 0, held_then_moving(2), {}});
+  anim.channels.push_back({0, scene::Channel::Path::rotation, 0, rot, {}});
+  sc.animations.push_back(anim);
+  const tinygltf::Model m = load(gltf::write(sc, gltf::Container::glb).main);
+  ASSERT_EQ(m.animations.size(), 1u);
+  const auto& a = m.animations[0];
+  auto sampler_of = [&](std::size_t c) { return a.samplers[std::size_t(a.channels[c].sampler)]; };
+  auto floats = [&](int accessor) {
+    const auto& acc = m.accessors[std::size_t(accessor)];
+    const auto& view = m.bufferViews[std::size_t(acc.bufferView)];
+    const auto* p = reinterpret_cast<const float*>(m.buffers[0].data.data() + view.byteOffset + acc.byteOffset);
+    return std::vector<float>(p, p + acc.count * (acc.type == TINYGLTF_TYPE_SCALAR ? 1 : acc.type == TINYGLTF_TYPE_VEC3 ? 3 : 4));
+  };
+  // Translations: frames 0, 19, 20..39 kept (22 of 40), one time accessor for both joints.
+  EXPECT_EQ(sampler_of(0).input, sampler_of(1).input);
+  const auto times = floats(sampler_of(0).input);
+  ASSERT_EQ(times.size(), 22u);
+  EXPECT_EQ(times[0], 0.0f);
+  EXPECT_EQ(times[1], 19.0f / 30.0f);
+  EXPECT_EQ(times[21], 39.0f / 30.0f);
+  for (std::size_t c = 0; c < 2; ++c) {
+    const auto v = floats(sampler_of(c).output);
+    const auto& original = anim.channels[c].values;
+    for (int f = 0; f < 40; ++f) {  // linear interpolation over the kept keys gives every frame
+      const float t = float(f) / 30.0f;
+      const std::size_t k = std::size_t(std::upper_bound(times.begin(), times.end(), t + 1e-6f) - times.begin()) - 1;
+      const std::size_t k1 = std::min(k + 1, times.size() - 1);
+      const float u = k1 == k ? 0.0f : (t - times[k]) / (times[k1] - times[k]);
+      for (int x = 0; x < 3; ++x)
+        EXPECT_NEAR((1 - u) * v[k * 3 + x] + u * v[k1 * 3 + x], original[std::size_t(f) * 3 + x], 1e-6) << c << " " << f;
+    }
+  }
+  // The rotation's single inner key would save 16 bytes: it keeps the motion's 40-key timeline.
+  EXPECT_EQ(m.accessors[std::size_t(sampler_of(2).input)].count, 40u);
+  EXPECT_EQ(floats(sampler_of(2).output), rot);
 }
 
 TEST(SceneGltf, KhronosValidatorAndThreeJsAcceptTheMeshScene) {

@@ -79,16 +79,21 @@ inline std::vector<Mat4> gltf_world(const tinygltf::Model& m, const tinygltf::An
     const float* v = values.data();
     const std::size_t out_count = m.accessors[static_cast<std::size_t>(s.output)].count;
     EXPECT_EQ(in_count, out_count);
-    // The key at frame / 30 s; a channel without one holds one value (a key at 0 and at the end).
+    // The key at frame / 30 s. Without one, the time lies between two equal keys (a held value:
+    // a key at 0 and at the end, or the ends of a run of equal keys whose inner keys the writer
+    // leaves out), which is then the value at that time.
     const float when = static_cast<float>(frame) / 30.0f;
     std::size_t k = in_count;
     for (std::size_t i = 0; i < in_count; ++i)
       if (std::fabs(times[i] - when) <= 1e-6f * std::max(1.0f, when)) k = i;
     if (k == in_count) {
       const std::size_t width = ch.target_path == "rotation" ? 4 : 3;
-      for (std::size_t i = 1; i < out_count; ++i)
-        EXPECT_TRUE(std::equal(v, v + width, v + i * width)) << "channel without a key at " << when << " s is not held";
-      k = when > times[in_count - 1] ? in_count - 1 : 0;
+      const std::size_t after = static_cast<std::size_t>(std::upper_bound(times, times + in_count, when) - times);
+      EXPECT_TRUE(after > 0 && after < in_count) << "no key before and after " << when << " s";
+      k = std::min(after, in_count - 1);
+      const std::size_t before = k > 0 ? k - 1 : 0;
+      EXPECT_TRUE(std::equal(v + before * width, v + (before + 1) * width, v + k * width))
+          << "channel without a key at " << when << " s does not hold a value there";
     }
     const auto node = static_cast<std::size_t>(ch.target_node);
     if (ch.target_path == "translation") t[node] = {v[k * 3], v[k * 3 + 1], v[k * 3 + 2]};

@@ -149,6 +149,34 @@ TEST(Batch, BrokenOmfFailsAloneAndLeavesNoOutput) {
     EXPECT_NE(e.path().extension(), ".tmp") << e.path();
 }
 
+// The batch looks up each model's refs once, while finding which .omf files are some model's, and
+// converts the model with what it found (before, every ref was looked up again per conversion).
+TEST(Batch, LooksUpEachModelsMotionRefsOnce) {
+  TempDir tmp;
+  const fs::path in = tmp.path() / "in" / "meshes";
+  write_bytes(in / "anims" / "rich.omf", omf_bytes(rich_spec()));
+  write_bytes(in / "models" / "one.ogf", rich_model("ANIMS\\Rich,anims\\gone"));  // case differs; missing
+  write_bytes(in / "models" / "two.ogf", rich_model("anims\\rich"));
+  BatchOptions o;
+  o.input_dir = in;
+  o.output_dir = tmp.path() / "out";
+  o.threads = 2;
+  const std::size_t before = xray::motion_ref_lookups();
+  const auto r = convert_tree(o);
+  EXPECT_EQ(xray::motion_ref_lookups() - before, 3u) << "one lookup per ref of each model";
+  ASSERT_EQ(r.items.size(), 2u);  // rich.omf is the models' motions, not an item of its own
+  EXPECT_EQ(r.items[0].status, BatchItem::Status::warnings);
+  ASSERT_EQ(r.items[0].findings.size(), 1u);
+  EXPECT_NE(r.items[0].findings[0].message.find("motion file not found"), std::string::npos);
+  EXPECT_NE(r.items[0].findings[0].expected.find("gone.omf"), std::string::npos);
+  EXPECT_EQ(r.items[1].status, BatchItem::Status::converted);
+  for (const char* name : {"one.glb", "two.glb"}) {
+    const auto glb = read_file(tmp.path() / "out" / "models" / name);
+    const std::string text(glb.begin(), glb.end());
+    EXPECT_NE(text.find("\"name\":\"walk\""), std::string::npos) << name << ": the motions were found";
+  }
+}
+
 TEST(GltfWriter, GltfContainerWritesBinBesideIt) {
   TempDir tmp;
   auto omf = xray::read_omf(FileData::from_vector(omf_bytes(rich_spec())));
