@@ -47,7 +47,23 @@ struct KeyBytes {
   const std::uint8_t* data;
   std::size_t key_bytes, keys;
   bool equal(std::size_t i, std::size_t j) const {
-    return std::memcmp(data + i * key_bytes, data + j * key_bytes, key_bytes) == 0;
+    const std::uint8_t *a = data + i * key_bytes, *b = data + j * key_bytes;
+    auto word = [](const std::uint8_t* p) {
+      std::uint64_t w;
+      std::memcpy(&w, p, 8);
+      return w;
+    };
+    auto half = [](const std::uint8_t* p) {
+      std::uint32_t w;
+      std::memcpy(&w, p, 4);
+      return w;
+    };
+    switch (key_bytes) {  // SHORT rotations, float translations, float rotations: no call per key
+      case 8: return word(a) == word(b);
+      case 12: return word(a) == word(b) && half(a + 8) == half(b + 8);
+      case 16: return word(a) == word(b) && word(a + 8) == word(b + 8);
+      default: return std::memcmp(a, b, key_bytes) == 0;
+    }
   }
 };
 
@@ -81,17 +97,29 @@ void Encoding::State::plan_key_runs() {
       const KeyBytes k = key_bytes_of(ch);
       if (k.keys <= 2 || ch.timeline >= anim.timelines.size() || anim.timelines[ch.timeline].times.size() != k.keys)
         continue;
-      auto inner = [&](std::size_t i) { return k.equal(i, i - 1) && k.equal(i, i + 1); };
-      std::size_t first = 1;
-      while (first + 1 < k.keys && !inner(first)) ++first;
-      if (first + 1 >= k.keys) continue;  // no run of three equal keys: nothing to copy
+      // The first inner key of a run (each key compared with the next once).
+      std::size_t first = 0;
+      bool eq_prev = k.equal(1, 0);
+      for (std::size_t i = 1; i + 1 < k.keys && first == 0; ++i) {
+        const bool eq_next = k.equal(i + 1, i);
+        if (eq_prev && eq_next) first = i;
+        eq_prev = eq_next;
+      }
+      if (first == 0) continue;  // no run of three equal keys: nothing to copy
       const auto& times = anim.timelines[ch.timeline].times;
       ShortenedChannel sh;
-      for (std::size_t i = 0; i < k.keys; ++i) {
-        if (i >= first && i + 1 < k.keys && inner(i)) continue;
+      auto keep = [&](std::size_t i) {
         sh.times.push_back(times[i]);
         sh.values.insert(sh.values.end(), k.data + i * k.key_bytes, k.data + (i + 1) * k.key_bytes);
+      };
+      for (std::size_t i = 0; i < first; ++i) keep(i);
+      eq_prev = true;  // key `first` equals the one before it
+      for (std::size_t i = first; i + 1 < k.keys; ++i) {
+        const bool eq_next = k.equal(i + 1, i);
+        if (!(eq_prev && eq_next)) keep(i);
+        eq_prev = eq_next;
       }
+      keep(k.keys - 1);
       sh.keys = sh.times.size();
       shortened.push_back(std::move(sh));
       where.emplace_back(a, c);
@@ -280,27 +308,28 @@ void Encoding::State::number_nodes() {
 
 namespace {
 
-// Keeps the JSON text while it is at most kLimit bytes, then only counts it.
-class HoldOrCount final : public ByteSink {
+// Counts the JSON text of a document too large to keep (it is made again by write()).
+class CountingSink final : public ByteSink {
  public:
-  static constexpr std::size_t kLimit = 4 << 20;
-  explicit HoldOrCount(std::string& held) : held_(held) {}
   Status write(Bytes data) override {
-    count_ += data.size();
-    if (count_ <= kLimit)
-      held_.append(reinterpret_cast<const char*>(data.data()), data.size());
-    else
-      held_ = std::string();
+    count += data.size();
     return {};
   }
-  std::size_t count() const { return count_; }
-
- private:
-  std::string& held_;
-  std::size_t count_ = 0;
+  std::size_t count = 0;
 };
 
+// JSON text up to this size is kept from the measuring pass; a larger one is made twice.
+constexpr std::size_t kHeldJsonLimit = 4 << 20;
+
 }  // namespace
+
+// Roughly the bytes of JSON a scene needs (the first reserve): nodes, accessors, channels and
+// samplers, names and extras.
+static std::size_t json_estimate(const scene::Scene& sc, std::size_t accessors) {
+  std::size_t bytes = 256 + sc.skeleton.joints.size() * 200 + accessors * 110 + sc.materials.size() * 200;
+  for (const auto& a : sc.animations) bytes += 300 + a.channels.size() * 80;
+  return bytes;
+}
 
 Encoding::Encoding(const scene::Scene& scene, Container container, std::string_view bin_uri)
     : state_(std::make_unique<State>(scene, container, bin_uri)) {
@@ -315,12 +344,14 @@ Encoding::Encoding(const scene::Scene& scene, Container container, std::string_v
   st.number_nodes();
   // The JSON chunk's length goes in the .glb header before it: a small text is kept from this
   // pass, a large one (a hands model: 30 MB) only measured here and made again by write().
-  HoldOrCount held(st.held_json);
-  JsonText j(&held);
+  CountingSink counter;
+  JsonText j(&counter, kHeldJsonLimit);
+  j.s.reserve(std::min(kHeldJsonLimit + JsonText::kBlock, json_estimate(scene, st.L.accessors.size())));
   st.json(j);
   (void)j.finish();  // counting cannot fail
-  st.json_size = held.count();
-  st.json_held = st.json_size <= HoldOrCount::kLimit;
+  st.json_held = !j.passed_on();
+  st.json_size = j.size();
+  if (st.json_held) st.held_json = std::move(j.s);
 }
 
 Encoding::~Encoding() = default;
