@@ -46,25 +46,6 @@ namespace {
 struct KeyBytes {
   const std::uint8_t* data;
   std::size_t key_bytes, keys;
-  bool equal(std::size_t i, std::size_t j) const {
-    const std::uint8_t *a = data + i * key_bytes, *b = data + j * key_bytes;
-    auto word = [](const std::uint8_t* p) {
-      std::uint64_t w;
-      std::memcpy(&w, p, 8);
-      return w;
-    };
-    auto half = [](const std::uint8_t* p) {
-      std::uint32_t w;
-      std::memcpy(&w, p, 4);
-      return w;
-    };
-    switch (key_bytes) {  // SHORT rotations, float translations, float rotations: no call per key
-      case 8: return word(a) == word(b);
-      case 12: return word(a) == word(b) && half(a + 8) == half(b + 8);
-      case 16: return word(a) == word(b) && word(a + 8) == word(b + 8);
-      default: return std::memcmp(a, b, key_bytes) == 0;
-    }
-  }
 };
 
 KeyBytes key_bytes_of(const scene::Channel& ch) {
@@ -76,6 +57,40 @@ KeyBytes key_bytes_of(const scene::Channel& ch) {
 
 // Roughly what a key-times accessor costs besides its data: its JSON (~100 bytes).
 constexpr std::size_t kAccessorJsonBytes = 100;
+
+// `out` = the keys (N bytes each) that are not inner keys of a run of three or more equal keys,
+// with their times; false (and `out` untouched) when there is no such run. Each key is compared
+// with the one before it once per pass, at a size known to the compiler.
+template <std::size_t N>
+bool without_inner_run_keys(const std::uint8_t* data, std::size_t keys, const float* times, ShortenedChannel& out) {
+  auto same_as_previous = [&](std::size_t i) { return std::memcmp(data + i * N, data + (i - 1) * N, N) == 0; };
+  // Calls keep(i) for every key to keep, in order; returns how many were left out.
+  auto walk = [&](auto&& keep) {
+    std::size_t left_out = 0;
+    keep(0);
+    bool before = same_as_previous(1);
+    for (std::size_t i = 1; i + 1 < keys; ++i) {
+      const bool after = same_as_previous(i + 1);
+      if (before && after) ++left_out;
+      else keep(i);
+      before = after;
+    }
+    keep(keys - 1);
+    return left_out;
+  };
+  const std::size_t left_out = walk([](std::size_t) {});
+  if (left_out == 0) return false;
+  out.keys = keys - left_out;
+  out.times.resize(out.keys);
+  out.values.resize(out.keys * N);
+  std::size_t n = 0;
+  walk([&](std::size_t i) {
+    out.times[n] = times[i];
+    std::memcpy(out.values.data() + n * N, data + i * N, N);
+    ++n;
+  });
+  return true;
+}
 
 }  // namespace
 
@@ -97,30 +112,12 @@ void Encoding::State::plan_key_runs() {
       const KeyBytes k = key_bytes_of(ch);
       if (k.keys <= 2 || ch.timeline >= anim.timelines.size() || anim.timelines[ch.timeline].times.size() != k.keys)
         continue;
-      // The first inner key of a run (each key compared with the next once).
-      std::size_t first = 0;
-      bool eq_prev = k.equal(1, 0);
-      for (std::size_t i = 1; i + 1 < k.keys && first == 0; ++i) {
-        const bool eq_next = k.equal(i + 1, i);
-        if (eq_prev && eq_next) first = i;
-        eq_prev = eq_next;
-      }
-      if (first == 0) continue;  // no run of three equal keys: nothing to copy
-      const auto& times = anim.timelines[ch.timeline].times;
+      const float* times = anim.timelines[ch.timeline].times.data();
       ShortenedChannel sh;
-      auto keep = [&](std::size_t i) {
-        sh.times.push_back(times[i]);
-        sh.values.insert(sh.values.end(), k.data + i * k.key_bytes, k.data + (i + 1) * k.key_bytes);
-      };
-      for (std::size_t i = 0; i < first; ++i) keep(i);
-      eq_prev = true;  // key `first` equals the one before it
-      for (std::size_t i = first; i + 1 < k.keys; ++i) {
-        const bool eq_next = k.equal(i + 1, i);
-        if (!(eq_prev && eq_next)) keep(i);
-        eq_prev = eq_next;
-      }
-      keep(k.keys - 1);
-      sh.keys = sh.times.size();
+      const bool shorter = k.key_bytes == 8    ? without_inner_run_keys<8>(k.data, k.keys, times, sh)
+                           : k.key_bytes == 12 ? without_inner_run_keys<12>(k.data, k.keys, times, sh)
+                                               : without_inner_run_keys<16>(k.data, k.keys, times, sh);
+      if (!shorter) continue;
       shortened.push_back(std::move(sh));
       where.emplace_back(a, c);
       const auto& kept = shortened.back().times;
