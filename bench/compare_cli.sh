@@ -46,13 +46,15 @@ rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     name, case, wall, user, sys_, rss, out = line.rstrip('\n').split('\t')
     rows[(case, name)].append((float(wall), float(user) + float(sys_), float(user), float(sys_), int(rss) / 1024, int(out)))
-print('| case | code | wall s | CPU s (user + sys) | peak RSS MB | output bytes | runs |')
-print('|---|---|---|---|---|---|---|')
+print('| case | code | wall s | CPU s (user + sys) | CPU / first code | peak RSS MB | output bytes | runs |')
+print('|---|---|---|---|---|---|---|---|')
 cases = list(dict.fromkeys(c for c, _ in rows))
 names = list(dict.fromkeys(n for _, n in rows))
 for case, name in ((c, n) for c in cases for n in names):
     v = rows[(case, name)]
     med = lambda i: statistics.median(x[i] for x in v)
-    print(f'| {case} | {name} | {med(0):.2f} | {med(1):.2f} ({med(2):.2f} + {med(3):.2f}) | {med(4):.0f} | {med(5):,.0f} | {len(v)} |')
+    # Run r of each code ran back to back, so the ratio within a run cancels most of the load.
+    ratio = statistics.median(x[1] / y[1] for x, y in zip(v, rows[(case, names[0])]))
+    print(f'| {case} | {name} | {med(0):.2f} | {med(1):.2f} ({med(2):.2f} + {med(3):.2f}) | {ratio:.2f} | {med(4):.0f} | {med(5):,.0f} | {len(v)} |')
 EOF
 

@@ -15,19 +15,22 @@
 namespace boneyard::gltf {
 
 // The text is built in `s` and, when a sink is given, handed on in blocks (flush_if_full() after
-// each element of a long array), so that a 30 MB JSON chunk never sits whole in memory.
+// each element of a long array), so that a 30 MB JSON chunk never sits whole in memory. With
+// `hold`, the text stays whole in `s` until it grows past that many bytes (then blocks follow).
 class JsonText {
  public:
   static constexpr std::size_t kBlock = 256 << 10;
   std::string s;
 
-  explicit JsonText(ByteSink* sink = nullptr) : sink_(sink) {}
+  explicit JsonText(ByteSink* sink = nullptr, std::size_t hold = kBlock) : sink_(sink), hold_(hold) {}
   void flush_if_full() {
-    if (sink_ != nullptr && s.size() >= kBlock) flush();
+    if (sink_ != nullptr && s.size() >= hold_) flush(), hold_ = kBlock;
   }
-  // Hands the rest to the sink; the first failed write, if any (later text is dropped).
+  bool passed_on() const { return passed_ != 0; }  // whether any text went to the sink
+  // Hands the rest to the sink (unless all of it is still held); the first failed write, if any
+  // (later text is dropped).
   Status finish() {
-    if (sink_ != nullptr) flush();
+    if (sink_ != nullptr && passed_ != 0) flush();
     return status_;
   }
   std::size_t size() const { return passed_ + s.size(); }  // bytes so far, passed on or held
@@ -92,6 +95,7 @@ class JsonText {
     s.clear();
   }
   ByteSink* sink_;
+  std::size_t hold_;
   std::size_t passed_ = 0;
   Status status_;
 };

@@ -46,9 +46,6 @@ namespace {
 struct KeyBytes {
   const std::uint8_t* data;
   std::size_t key_bytes, keys;
-  bool equal(std::size_t i, std::size_t j) const {
-    return std::memcmp(data + i * key_bytes, data + j * key_bytes, key_bytes) == 0;
-  }
 };
 
 KeyBytes key_bytes_of(const scene::Channel& ch) {
@@ -60,6 +57,40 @@ KeyBytes key_bytes_of(const scene::Channel& ch) {
 
 // Roughly what a key-times accessor costs besides its data: its JSON (~100 bytes).
 constexpr std::size_t kAccessorJsonBytes = 100;
+
+// `out` = the keys (N bytes each) that are not inner keys of a run of three or more equal keys,
+// with their times; false (and `out` untouched) when there is no such run. Each key is compared
+// with the one before it once per pass, at a size known to the compiler.
+template <std::size_t N>
+bool without_inner_run_keys(const std::uint8_t* data, std::size_t keys, const float* times, ShortenedChannel& out) {
+  auto same_as_previous = [&](std::size_t i) { return std::memcmp(data + i * N, data + (i - 1) * N, N) == 0; };
+  // Calls keep(i) for every key to keep, in order; returns how many were left out.
+  auto walk = [&](auto&& keep) {
+    std::size_t left_out = 0;
+    keep(0);
+    bool before = same_as_previous(1);
+    for (std::size_t i = 1; i + 1 < keys; ++i) {
+      const bool after = same_as_previous(i + 1);
+      if (before && after) ++left_out;
+      else keep(i);
+      before = after;
+    }
+    keep(keys - 1);
+    return left_out;
+  };
+  const std::size_t left_out = walk([](std::size_t) {});
+  if (left_out == 0) return false;
+  out.keys = keys - left_out;
+  out.times.resize(out.keys);
+  out.values.resize(out.keys * N);
+  std::size_t n = 0;
+  walk([&](std::size_t i) {
+    out.times[n] = times[i];
+    std::memcpy(out.values.data() + n * N, data + i * N, N);
+    ++n;
+  });
+  return true;
+}
 
 }  // namespace
 
@@ -81,18 +112,12 @@ void Encoding::State::plan_key_runs() {
       const KeyBytes k = key_bytes_of(ch);
       if (k.keys <= 2 || ch.timeline >= anim.timelines.size() || anim.timelines[ch.timeline].times.size() != k.keys)
         continue;
-      auto inner = [&](std::size_t i) { return k.equal(i, i - 1) && k.equal(i, i + 1); };
-      std::size_t first = 1;
-      while (first + 1 < k.keys && !inner(first)) ++first;
-      if (first + 1 >= k.keys) continue;  // no run of three equal keys: nothing to copy
-      const auto& times = anim.timelines[ch.timeline].times;
+      const float* times = anim.timelines[ch.timeline].times.data();
       ShortenedChannel sh;
-      for (std::size_t i = 0; i < k.keys; ++i) {
-        if (i >= first && i + 1 < k.keys && inner(i)) continue;
-        sh.times.push_back(times[i]);
-        sh.values.insert(sh.values.end(), k.data + i * k.key_bytes, k.data + (i + 1) * k.key_bytes);
-      }
-      sh.keys = sh.times.size();
+      const bool shorter = k.key_bytes == 8    ? without_inner_run_keys<8>(k.data, k.keys, times, sh)
+                           : k.key_bytes == 12 ? without_inner_run_keys<12>(k.data, k.keys, times, sh)
+                                               : without_inner_run_keys<16>(k.data, k.keys, times, sh);
+      if (!shorter) continue;
       shortened.push_back(std::move(sh));
       where.emplace_back(a, c);
       const auto& kept = shortened.back().times;
@@ -301,27 +326,28 @@ void Encoding::State::number_nodes() {
 
 namespace {
 
-// Keeps the JSON text while it is at most kLimit bytes, then only counts it.
-class HoldOrCount final : public ByteSink {
+// Counts the JSON text of a document too large to keep (it is made again by write()).
+class CountingSink final : public ByteSink {
  public:
-  static constexpr std::size_t kLimit = 4 << 20;
-  explicit HoldOrCount(std::string& held) : held_(held) {}
   Status write(Bytes data) override {
-    count_ += data.size();
-    if (count_ <= kLimit)
-      held_.append(reinterpret_cast<const char*>(data.data()), data.size());
-    else
-      held_ = std::string();
+    count += data.size();
     return {};
   }
-  std::size_t count() const { return count_; }
-
- private:
-  std::string& held_;
-  std::size_t count_ = 0;
+  std::size_t count = 0;
 };
 
+// JSON text up to this size is kept from the measuring pass; a larger one is made twice.
+constexpr std::size_t kHeldJsonLimit = 4 << 20;
+
 }  // namespace
+
+// Roughly the bytes of JSON a scene needs (the first reserve): nodes, accessors, channels and
+// samplers, names and extras.
+static std::size_t json_estimate(const scene::Scene& sc, std::size_t accessors) {
+  std::size_t bytes = 256 + sc.skeleton.joints.size() * 200 + accessors * 110 + sc.materials.size() * 200;
+  for (const auto& a : sc.animations) bytes += 300 + a.channels.size() * 80;
+  return bytes;
+}
 
 Encoding::Encoding(const scene::Scene& scene, Container container, std::string_view bin_uri)
     : state_(std::make_unique<State>(scene, container, bin_uri)) {
@@ -337,12 +363,14 @@ Encoding::Encoding(const scene::Scene& scene, Container container, std::string_v
   st.number_nodes();
   // The JSON chunk's length goes in the .glb header before it: a small text is kept from this
   // pass, a large one (a hands model: 30 MB) only measured here and made again by write().
-  HoldOrCount held(st.held_json);
-  JsonText j(&held);
+  CountingSink counter;
+  JsonText j(&counter, kHeldJsonLimit);
+  j.s.reserve(std::min(kHeldJsonLimit + JsonText::kBlock, json_estimate(scene, st.L.accessors.size())));
   st.json(j);
   (void)j.finish();  // counting cannot fail
-  st.json_size = held.count();
-  st.json_held = st.json_size <= HoldOrCount::kLimit;
+  st.json_held = !j.passed_on();
+  st.json_size = j.size();
+  if (st.json_held) st.held_json = std::move(j.s);
 }
 
 Encoding::~Encoding() = default;
