@@ -17,48 +17,16 @@ import importlib
 import json
 import os
 import struct
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blender_common as bc  # noqa: E402
+import sealouse_shims  # noqa: E402
 
 import bpy  # noqa: E402
 
 args = bc.Args()
-writer, peers = args.extra[0], args.extra[1]
-if not os.path.isfile(os.path.join(peers, "SeaLouse", "cmdl", "exporter", "cmdl_exporter.py")):
-    bc.skip("no SeaLouse checkout in %s (git clone https://github.com/Jacky720/SeaLouse there to run this test)" % peers)
-subprocess.run([writer, args.scratch], check=True)
-
-_from_pydata = bpy.types.Mesh.from_pydata
-
-
-def _from_pydata_36(self, vertices, edges, faces, shade_flat=True):
-    _from_pydata(self, vertices, edges, faces)
-    if not shade_flat:
-        for p in self.polygons:
-            p.use_smooth = True
-
-
-class _UvLoop:
-    def __init__(self, loop):
-        self.vector = loop.uv
-
-
-class _UvLoops:
-    """Blender 3.5's MeshUVLoopLayer.uv[i].vector, read from 3.4's data[i].uv."""
-
-    def __init__(self, layer):
-        self.layer = layer
-
-    def __getitem__(self, i):
-        return _UvLoop(self.layer.data[i])
-
-
-bpy.types.Mesh.from_pydata = _from_pydata_36
-bpy.types.MeshUVLoopLayer.uv = property(_UvLoops)
-sys.path.insert(0, peers)
+sealouse_shims.prepare(args, "cmdl/exporter/cmdl_exporter.py", uv_layers=True)
 kms_importer = importlib.import_module("SeaLouse.kms.importer.kms_importer")
 kms_exporter = importlib.import_module("SeaLouse.kms.exporter.kms_exporter")
 evm_importer = importlib.import_module("SeaLouse.evm.importer.evm_importer")

@@ -10,35 +10,17 @@ writer and the folder holding SeaLouse/ (CMake BONEYARD_PEERS_DIR); skipped when
 """
 import importlib
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blender_common as bc  # noqa: E402
+import sealouse_shims  # noqa: E402
 import mgs2_compare as mc  # noqa: E402
 
 import bpy  # noqa: E402
 
 args = bc.Args()
-writer, peers = args.extra[0], args.extra[1]
-if not os.path.isfile(os.path.join(peers, "SeaLouse", "evm", "importer", "evm_importer.py")):
-    bc.skip("no SeaLouse checkout in %s (git clone https://github.com/Jacky720/SeaLouse there to run this test)" % peers)
-subprocess.run([writer, args.scratch], check=True)
-
-# SeaLouse calls Mesh.from_pydata with the shade_flat argument of Blender 3.6+; Debian's 3.4 has
-# three parameters. This shim gives it that signature (it changes nothing SeaLouse reads).
-_from_pydata = bpy.types.Mesh.from_pydata
-
-
-def _from_pydata_36(self, vertices, edges, faces, shade_flat=True):
-    _from_pydata(self, vertices, edges, faces)
-    if not shade_flat:
-        for p in self.polygons:
-            p.use_smooth = True
-
-
-bpy.types.Mesh.from_pydata = _from_pydata_36
-sys.path.insert(0, peers)
+sealouse_shims.prepare(args, "evm/importer/evm_importer.py")
 evm_importer = importlib.import_module("SeaLouse.evm.importer.evm_importer")
 
 
