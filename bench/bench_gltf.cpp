@@ -8,9 +8,9 @@
 #include <random>
 #include <thread>
 
-#include "boneyard/gltf.h"
-#include "boneyard/batch.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/registry/batch.h"
+#include "boneyard/xray/xray_scene.h"
 
 namespace {
 

@@ -5,7 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "boneyard/dds.h"
+#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds_report.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace boneyard;

@@ -9,8 +9,8 @@
 #include <csignal>
 #include <cstdio>
 
-#include "boneyard/interrupt.h"
-#include "boneyard/batch.h"
+#include "boneyard/core/interrupt.h"
+#include "boneyard/registry/batch.h"
 #include "commands.h"
 
 namespace boneyard::cli {

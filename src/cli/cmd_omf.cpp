@@ -6,10 +6,9 @@
 #include <optional>
 #include <variant>
 
-#include "boneyard/omf.h"
-#include "boneyard/omf_edit.h"
-#include "boneyard/omf_validate.h"
-#include "boneyard/text.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf_edit.h"
+#include "boneyard/core/text.h"
 #include "commands.h"
 
 namespace boneyard::cli {
@@ -123,7 +122,7 @@ void add_list(CLI::App& omf, int& exit_code) {
     const auto& set = f->motions;
     for (std::size_t i = 0; i < set.params.motions.size(); ++i) {
       const auto& mp = set.params.motions[i];
-      const auto frames = i < set.motions.size() && !set.motions[i].error ? std::to_string(set.motions[i].frames) : "?";
+      const auto frames = i < set.motions.size() && set.motions[i].readable ? std::to_string(set.motions[i].frames) : "?";
       std::printf("%4zu  %s %6s frames  %s\n", i, pad_to_columns(cp1251_to_utf8(mp.name), 32).c_str(), frames.c_str(),
                   mp.is_fx() ? "fx" : "cycle");
     }

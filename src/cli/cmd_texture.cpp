@@ -3,7 +3,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "boneyard/texture_convert.h"
+#include "boneyard/core/text.h"
+#include "boneyard/texture/texture_convert.h"
 #include "commands.h"
 #include "interrupt_scope.h"
 
@@ -24,8 +25,7 @@ struct TextureArgs {
 };
 
 bool is_texture_file_name(const fs::path& p) {
-  std::string e = p.extension().string();
-  for (auto& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string e = lower_extension(p.string());
   return e == ".png" || e == ".dds" || e == ".ctxr";
 }
 

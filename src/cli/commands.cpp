@@ -6,11 +6,12 @@
 #include <filesystem>
 #include <memory>
 
-#include "boneyard/batch.h"
-#include "boneyard/document.h"
-#include "boneyard/file_io.h"
-#include "boneyard/json_writer.h"
-#include "boneyard/strcode.h"
+#include "boneyard/core/text.h"
+#include "boneyard/registry/batch.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/core/file_io.h"
+#include "boneyard/core/json_writer.h"
+#include "boneyard/mgs2/strcode.h"
 #include "interrupt_scope.h"
 
 namespace boneyard::cli {
@@ -104,12 +105,6 @@ bool refuse_invalid_input(const Document& doc, const std::string& ext, const Con
                errors.size(), plural);
   exit_code = std::max(exit_code, kExitFindings);
   return true;
-}
-
-std::string lower_extension(const fs::path& p) {
-  std::string ext = p.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
 }
 
 }  // namespace

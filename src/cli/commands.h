@@ -7,9 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "boneyard/batch.h"
-#include "boneyard/diagnostics.h"
-#include "boneyard/file_io.h"
+#include "boneyard/registry/batch.h"
+#include "boneyard/core/diagnostics.h"
+#include "boneyard/core/file_io.h"
 
 namespace boneyard::cli {
 

@@ -3,7 +3,7 @@
 #include <new>
 #include <string>
 
-#include "boneyard/interrupt.h"
+#include "boneyard/core/interrupt.h"
 #include "commands.h"
 
 namespace {

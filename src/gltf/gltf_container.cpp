@@ -9,7 +9,7 @@
 #include <map>
 #include <utility>
 
-#include "boneyard/limits.h"
+#include "boneyard/core/limits.h"
 #include "gltf_json_parse.h"
 #include "gltf_reader_internal.h"
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "boneyard/file_io.h"
-#include "boneyard/scene.h"
+#include "boneyard/core/file_io.h"
+#include "boneyard/scene/scene.h"
 
 namespace boneyard::gltf {
 

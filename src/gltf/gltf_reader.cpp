@@ -1,7 +1,7 @@
 // glTF 2.0 -> neutral scene: nodes, skin and animations sampled at 30 fps (the container, buffers
 // and checked accessors are gltf_container.cpp; meshes gltf_mesh_reader.cpp). The JSON is read with
 // nlohmann::json in one pass, so extras are taken as parsed (exact integers and floats).
-#include "boneyard/gltf_read.h"
+#include "boneyard/gltf/gltf_read.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <map>
 
-#include "boneyard/limits.h"
+#include "boneyard/core/limits.h"
 #include "gltf_reader_internal.h"
 
 namespace boneyard::gltf {

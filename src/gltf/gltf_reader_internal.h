@@ -12,11 +12,11 @@
 
 #include "scene/extras_json.h"
 
-#include "boneyard/bytes.h"
-#include "boneyard/diagnostics.h"
-#include "boneyard/file_io.h"
-#include "boneyard/gltf_read.h"
-#include "boneyard/scene.h"
+#include "boneyard/core/bytes.h"
+#include "boneyard/core/diagnostics.h"
+#include "boneyard/core/file_io.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/scene/scene.h"
 
 namespace boneyard::gltf::detail {
 

@@ -11,7 +11,7 @@
 #include <deque>
 #include <system_error>
 
-#include "boneyard/file_io.h"
+#include "boneyard/core/file_io.h"
 #include "gltf_reader_internal.h"
 
 namespace boneyard::gltf::detail {

@@ -4,7 +4,8 @@
 // output is never held whole in memory. The binary buffer is [inverse bind matrices][key
 // times][held outputs][keyed outputs][one view per mesh attribute or index array]; indices are
 // 16-bit when the primitive has at most 65536 vertices, joint numbers 8-bit when under 256.
-#include "boneyard/gltf.h"
+#include "boneyard/core/text.h"
+#include "boneyard/gltf/gltf_write.h"
 
 #include <algorithm>
 #include <cstring>
@@ -13,15 +14,14 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "boneyard/bytes.h"
-#include "boneyard/file_io.h"
+#include "boneyard/core/bytes.h"
+#include "boneyard/core/file_io.h"
 #include "gltf_encoding_state.h"
 
 namespace boneyard::gltf {
 
 std::optional<Container> container_for(const std::filesystem::path& path) {
-  std::string ext = path.extension().string();
-  for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string ext = lower_extension(path.string());
   if (ext == ".glb") return Container::glb;
   if (ext == ".gltf") return Container::gltf;
   return std::nullopt;

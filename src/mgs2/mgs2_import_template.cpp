@@ -1,15 +1,16 @@
 // glTF scenes back to .kms/.evm as `convert` asks: the --template model is loaded here and the
 // result is validated before it is handed out.
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/file_io.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/core/file_io.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm.h"
 
 namespace boneyard::mgs2 {
 
 Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& s, std::string_view ext, const ConvertOptions& o,
                                                  std::string model_name, Diagnostics& warnings) {
   const bool kms = ext == ".kms";
-  ImportOptions io;
+  Mgs2ImportOptions io;
   if (o.scale != 0) io.scale = o.scale;
   io.layout = parse_layout(o.layout);
   if (!o.n_mats.empty()) {
@@ -20,8 +21,8 @@ Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& s, std::str
   io.model_name = model_name.empty() ? std::string("model") : std::move(model_name);
   // The template's bytes stay open while the builder reads views of them.
   std::shared_ptr<const FileData> tpl_file;
-  std::optional<KmsModel> kms_tpl;
-  std::optional<EvmModel> evm_tpl;
+  std::optional<KmsFile> kms_tpl;
+  std::optional<EvmFile> evm_tpl;
   if (!o.template_model.empty()) {
     auto opened = FileData::open(o.template_model);
     if (!opened)
@@ -29,11 +30,11 @@ Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& s, std::str
     tpl_file = std::move(opened).value();
     Finding bad;
     if (kms) {
-      auto r = read_kms(tpl_file->bytes());
+      auto r = read_kms(tpl_file);
       if (r) kms_tpl = std::move(r).value(), io.kms_template = &*kms_tpl;
       else bad = r.error();
     } else {
-      auto r = read_evm(tpl_file->bytes());
+      auto r = read_evm(tpl_file);
       if (r) evm_tpl = std::move(r).value(), io.evm_template = &*evm_tpl;
       else bad = r.error();
     }
@@ -48,13 +49,13 @@ Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& s, std::str
   Diagnostics check;
   const Bytes b(bytes.value().data(), bytes.value().size());
   if (kms) {
-    auto m = read_kms(b);
+    auto m = read_kms(FileData::from_view(b, nullptr));
     if (!m) return m.error();
-    validate_kms(m.value(), check);
+    check.append(validate_kms(m.value()));
   } else {
-    auto m = read_evm(b);
+    auto m = read_evm(FileData::from_view(b, nullptr));
     if (!m) return m.error();
-    validate_evm(m.value(), check);
+    check.append(validate_evm(m.value()));
   }
   for (const auto& f : check.findings())
     if (f.severity == Severity::error) {

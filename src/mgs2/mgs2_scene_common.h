@@ -16,7 +16,7 @@
 
 #include "scene/extras_json.h"
 
-#include "boneyard/mgs2_layout.h"
+#include "boneyard/mgs2/mgs2_layout.h"
 
 namespace boneyard::mgs2::detail {
 

@@ -8,10 +8,10 @@
 #include <set>
 #include <tuple>
 
-#include "boneyard/limits.h"
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/strcode.h"
-#include "boneyard/strips.h"
+#include "boneyard/core/limits.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/mgs2/strcode.h"
+#include "boneyard/mgs2/strips.h"
 #include "mgs2_scene_common.h"
 
 namespace boneyard::mgs2 {
@@ -28,10 +28,10 @@ namespace {
 class VertexBudget {
  public:
   explicit VertexBudget(std::uint64_t file_size) : left_(file_size / 2 + kSharedVertexSlack) {}
-  std::optional<Finding> take(std::size_t n, std::uint64_t offset, const std::string& path) {
+  Status take(std::size_t n, std::uint64_t offset, const std::string& path) {
     if (n <= left_) {
       left_ -= n;
-      return std::nullopt;
+      return {};
     }
     return Finding{Severity::error, offset, path,
                    "packets share vertex arrays so much that decoding them would take far more memory than the file",
@@ -57,7 +57,7 @@ std::string texture_label(std::uint32_t id, const TextureNames* names) {
 // One material per distinct texture set (and sidedness, and whether UV0 exists to map it).
 class Materials {
  public:
-  Materials(scene::Scene& s, const ExportOptions& o) : s_(s), o_(o) {}
+  Materials(scene::Scene& s, const Mgs2ExportOptions& o) : s_(s), o_(o) {}
 
   std::uint32_t get(const std::array<std::uint32_t, 3>& tex, bool double_sided, bool has_uv0) {
     const auto key = std::make_tuple(tex[0], tex[1], tex[2], double_sided, has_uv0);
@@ -89,7 +89,7 @@ class Materials {
 
  private:
   scene::Scene& s_;
-  const ExportOptions& o_;
+  const Mgs2ExportOptions& o_;
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, bool, bool>, std::uint32_t> index_;
 };
 
@@ -177,7 +177,7 @@ Json scene_header(const char* format, Layout layout, double scale) {
 }
 
 // The error for a scale that cannot place anything (both exporters check it first).
-std::optional<Finding> scale_error(const ExportOptions& o) {
+std::optional<Finding> scale_error(const Mgs2ExportOptions& o) {
   if (!(o.scale > 0) || !std::isfinite(o.scale))
     return Finding{Severity::error, 0, "--scale", "scale must be a positive number", "> 0", std::to_string(o.scale)};
   return std::nullopt;
@@ -200,6 +200,40 @@ void decode_normals_and_uvs(const Packet& p, std::size_t n, std::size_t uv_strid
   Json present;
   decode_uvs(p.uvs, n, uv_stride, prim.uvs, present);
   e["uv_sets"] = std::move(present);
+}
+
+// Where a packet's kick flags and UVs are: KMS keeps kick flags with its normals and UVs as 4-byte
+// records, EVM with its vertices and UVs as 8-byte records.
+struct PacketArrays {
+  Bytes kick_records;
+  std::size_t uv_stride;
+  std::string path;  // "unit 3 packet 2", for errors
+};
+
+// One packet as a primitive of `mesh` (or, when it draws nothing, kept in `without`): positions
+// from `position(vertex, axis)` in glTF units, the skin from `skin(n, prim)`, the packet's fields
+// from `extras(n)`.
+template <class Packet, class Extras, class Position, class Skin>
+Status add_packet(const Packet& p, const PacketArrays& arrays, const Extras& extras, const Position& position,
+                  const Skin& skin, VertexBudget& vertices, Materials& materials, scene::Mesh& mesh, Json& without) {
+  const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
+  if (auto taken = vertices.take(n, p.file_offset, arrays.path); !taken) return taken;
+  Json e = extras(n);
+  scene::Primitive prim;
+  prim.indices = triangle_indices(arrays.kick_records, n);
+  if (prim.indices.empty()) {
+    keep_without_triangles(p, std::move(e), without);
+    return {};
+  }
+  prim.positions.resize(n * 3);
+  for (std::size_t v = 0; v < n; ++v)
+    for (int c = 0; c < 3; ++c) prim.positions[v * 3 + c] = float(position(v, c));
+  decode_normals_and_uvs(p, n, arrays.uv_stride, prim, e);
+  skin(n, prim);
+  prim.material = materials.get(p.tex_id, double_sided(p.flag, arrays.kick_records, n), !prim.uvs.empty());
+  json_of(prim.extras)[detail::kPacketKey] = std::move(e);
+  mesh.primitives.push_back(std::move(prim));
+  return {};
 }
 
 // The KMS packet fields glTF has no place for, as our primitive extras.
@@ -234,7 +268,7 @@ void kms_skin(const KmsPacket& p, std::size_t n, std::size_t unit, int parent, s
 // Joints from the EVM bones. The bind pose is pure translation: world = root offset, so the
 // inverse bind matrix is the translation by the negated root offset; parent-relative
 // translations follow from it.
-void evm_joints(const EvmModel& m, const ExportOptions& o, Diagnostics& warnings, scene::Scene& s) {
+void evm_joints(const EvmFile& m, const Mgs2ExportOptions& o, Diagnostics& warnings, scene::Scene& s) {
   for (std::size_t i = 0; i < m.bones.size(); ++i) {
     const EvmBone& b = m.bones[i];
     scene::Joint j;
@@ -281,7 +315,7 @@ Json evm_packet_extras(const EvmPacket& p, std::size_t k, std::size_t n) {
 
 // Up to 4 influences per vertex of an EVM packet, heaviest first, on joints below nb; counts the
 // vertices that had more and the influences whose palette slot names no joint.
-void evm_skin(const EvmModel& m, const EvmPacket& p, std::size_t n, std::size_t nb, scene::Primitive& prim,
+void evm_skin(const EvmFile& m, const EvmPacket& p, std::size_t n, std::size_t nb, scene::Primitive& prim,
               std::size_t& over_four, std::size_t& unresolved) {
   prim.joints.assign(n * 4, 0);
   prim.weights.assign(n * 4, 0.0f);
@@ -311,7 +345,7 @@ void evm_skin(const EvmModel& m, const EvmPacket& p, std::size_t n, std::size_t 
 
 }  // namespace
 
-Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Diagnostics& warnings) {
+Result<scene::Scene> kms_to_scene(const KmsFile& m, const Mgs2ExportOptions& o, Diagnostics& warnings) {
   if (auto e = scale_error(o)) return *e;
   scene::Scene s = new_scene("kms");
   const KmsHeader& h = m.header;
@@ -364,25 +398,12 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
     Json without = Json::array();  // packets that draw nothing: glTF cannot hold them, extras can
     for (std::size_t k = 0; k < u.packets.size(); ++k) {
       const KmsPacket& p = u.packets[k];
-      const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
-      if (auto err = vertices.take(n, p.file_offset, "unit " + std::to_string(i) + " packet " + std::to_string(k)))
-        return *err;
-      Json e = kms_packet_extras(p, k, n);
-      scene::Primitive prim;
-      prim.indices = triangle_indices(p.norms.data, n);
-      if (prim.indices.empty()) {
-        keep_without_triangles(p, std::move(e), without);
-        continue;
-      }
-      prim.positions.resize(n * 3);
-      for (std::size_t v = 0; v < n; ++v)
-        for (int c = 0; c < 3; ++c)
-          prim.positions[v * 3 + c] = float((world[i][c] + s16_at(p.verts.data, v, c)) * o.scale);
-      decode_normals_and_uvs(p, n, 4, prim, e);
-      kms_skin(p, n, i, parent[i], prim);
-      prim.material = materials.get(p.tex_id, double_sided(p.flag, p.norms.data, n), !prim.uvs.empty());
-      json_of(prim.extras)[detail::kPacketKey] = std::move(e);
-      mesh.primitives.push_back(std::move(prim));
+      const PacketArrays arrays{p.norms.data, 4, "unit " + std::to_string(i) + " packet " + std::to_string(k)};
+      const auto positions = [&](std::size_t v, int c) { return (world[i][c] + s16_at(p.verts.data, v, c)) * o.scale; };
+      const auto skin = [&](std::size_t n, scene::Primitive& prim) { kms_skin(p, n, i, parent[i], prim); };
+      const auto extras = [&](std::size_t n) { return kms_packet_extras(p, k, n); };
+      if (auto added = add_packet(p, arrays, extras, positions, skin, vertices, materials, mesh, without); !added)
+        return added.error();
     }
     json_of(mesh.extras)[detail::kMeshKey] = {{"unit", i}, {"packets", u.packets.size()}};
     if (!without.empty()) json_of(mesh.extras)[detail::kMeshKey]["without_triangles"] = std::move(without);
@@ -391,7 +412,7 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
   return s;
 }
 
-Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Diagnostics& warnings) {
+Result<scene::Scene> evm_to_scene(const EvmFile& m, const Mgs2ExportOptions& o, Diagnostics& warnings) {
   if (auto e = scale_error(o)) return *e;
   scene::Scene s = new_scene("evm");
   const EvmHeader& h = m.header;
@@ -417,23 +438,14 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
   VertexBudget vertices(m.file_size);
   for (std::size_t k = 0; k < m.packets.size(); ++k) {
     const EvmPacket& p = m.packets[k];
-    const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
-    if (auto err = vertices.take(n, p.file_offset, "packet " + std::to_string(k))) return *err;
-    Json e = evm_packet_extras(p, k, n);
-    scene::Primitive prim;
-    prim.indices = triangle_indices(p.verts.data, n);
-    if (prim.indices.empty()) {
-      keep_without_triangles(p, std::move(e), without);
-      continue;
-    }
-    prim.positions.resize(n * 3);
-    for (std::size_t v = 0; v < n; ++v)
-      for (int c = 0; c < 3; ++c) prim.positions[v * 3 + c] = float(s16_at(p.verts.data, v, c) * pscale);
-    decode_normals_and_uvs(p, n, 8, prim, e);
-    if (nb > 0) evm_skin(m, p, n, nb, prim, over_four, unresolved);
-    prim.material = materials.get(p.tex_id, double_sided(p.flag, p.verts.data, n), !prim.uvs.empty());
-    json_of(prim.extras)[detail::kPacketKey] = std::move(e);
-    mesh.primitives.push_back(std::move(prim));
+    const PacketArrays arrays{p.verts.data, 8, "packet " + std::to_string(k)};
+    const auto positions = [&](std::size_t v, int c) { return s16_at(p.verts.data, v, c) * pscale; };
+    const auto skin = [&](std::size_t n, scene::Primitive& prim) {
+      if (nb > 0) evm_skin(m, p, n, nb, prim, over_four, unresolved);
+    };
+    const auto extras = [&](std::size_t n) { return evm_packet_extras(p, k, n); };
+    if (auto added = add_packet(p, arrays, extras, positions, skin, vertices, materials, mesh, without); !added)
+      return added.error();
   }
   if (over_four != 0)
     warnings.add(Severity::warning, 0, "weights", "vertices with more than 4 influences: the smallest were dropped",

@@ -1,6 +1,6 @@
-#include "boneyard/strcode.h"
+#include "boneyard/mgs2/strcode.h"
 
-#include "boneyard/file_io.h"
+#include "boneyard/core/file_io.h"
 
 namespace boneyard {
 

@@ -8,9 +8,10 @@
 #include <memory>
 #include <string>
 
-#include "boneyard/document.h"
-#include "boneyard/json_writer.h"
-#include "boneyard/strcode.h"
+#include "boneyard/core/text.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/core/json_writer.h"
+#include "boneyard/mgs2/strcode.h"
 #include "python_support.h"
 
 namespace boneyard::python {
@@ -52,11 +53,6 @@ std::shared_ptr<PyDocument> open_request(const py::object& source, std::string n
   return out;
 }
 
-std::string lower_extension(const fs::path& p) {
-  std::string e = p.extension().string();
-  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return e;
-}
 
 // The keyword options of convert(), as ConvertOptions and the ConvertOption bits given.
 struct ConvertRequest {

@@ -8,10 +8,9 @@
 #include <string>
 #include <utility>
 
-#include "boneyard/omf.h"
-#include "boneyard/omf_edit.h"
-#include "boneyard/omf_validate.h"
-#include "boneyard/text.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf_edit.h"
+#include "boneyard/core/text.h"
 #include "python_support.h"
 
 namespace boneyard::python {

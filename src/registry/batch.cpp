@@ -1,7 +1,7 @@
 // Batch conversion: a sequential discovery pass (which OMFs do the models refer to?), then a
 // pool of std::threads taking items from an atomic counter. Each item is independent: its own
 // file mappings, scene and output, so a broken file fails alone.
-#include "boneyard/batch.h"
+#include "boneyard/registry/batch.h"
 
 #include <sys/stat.h>
 
@@ -12,11 +12,11 @@
 #include <set>
 #include <thread>
 
-#include "boneyard/interrupt.h"
-#include "boneyard/omf_validate.h"
-#include "boneyard/ogf.h"
-#include "boneyard/text.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/core/interrupt.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/ogf.h"
+#include "boneyard/core/text.h"
+#include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -27,7 +27,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string lower_ext(const fs::path& p) { return lower_ascii(p.extension().string()); }
 
 // Which file a path names (symlinks followed): one stat, where comparing canonical paths costs a
 // readlink per path component.
@@ -104,7 +103,7 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
   x.motions = {o.float_rotations, o.motions};
   x.resolved_refs = std::move(refs);
   Result<scene::Scene> sc = Finding{};
-  if (lower_ext(item.input) == ".ogf") {
+  if (lower_extension(item.input.string()) == ".ogf") {
     sc = checked_scene<OgfFile>(read_ogf(data), o, item,
                                 [&](const OgfFile& f) { return ogf_to_scene(f, x, warnings); });
   } else {
@@ -148,7 +147,7 @@ BatchResult convert_tree(const BatchOptions& o) {
   for (fs::recursive_directory_iterator it(o.input_dir, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
     if (!it->is_regular_file(ec)) continue;
-    const std::string ext = lower_ext(it->path());
+    const std::string ext = lower_extension(it->path().string());
     if (ext == ".ogf") ogfs.push_back(it->path());
     if (ext == ".omf") omfs.push_back(it->path());
   }

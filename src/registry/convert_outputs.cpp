@@ -4,7 +4,8 @@
 #include <deque>
 #include <system_error>
 
-#include "boneyard/document.h"
+#include "boneyard/core/text.h"
+#include "boneyard/registry/document.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -121,8 +122,7 @@ Status encode_gltf_to_files(Result<scene::Scene>& sc, Diagnostics& adapter_warni
   auto main = AtomicFile::create(options.output);
   if (!main) return main.error();
   FileOutputs out(std::move(main).value());
-  std::string ext = options.output.extension().string();
-  for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string ext = lower_extension(options.output.string());
   if (auto s = encode_gltf(sc, adapter_warnings, ext, options, out); !s) return s;
   return out.commit();
 }

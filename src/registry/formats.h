@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "boneyard/cmdl.h"
-#include "boneyard/document.h"
-#include "boneyard/scene.h"
-#include "boneyard/texture_convert.h"
+#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/scene/scene.h"
+#include "boneyard/texture/texture_convert.h"
 
 namespace boneyard::registry {
 
@@ -67,9 +67,9 @@ Status encode_gltf_to_files(Result<scene::Scene>& scene, Diagnostics& adapter_wa
 Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOutputs& out);
 
 // The native models behind Documents (nullptr when `d` is another kind), for pairs of files.
-const mgs2::KmsModel* kms_model_of(const Document& d);
-const mgs2::EvmModel* evm_model_of(const Document& d);
-const mgs2::CmdlModel* cmdl_model_of(const Document& d);
+const mgs2::KmsFile* kms_model_of(const Document& d);
+const mgs2::EvmFile* evm_model_of(const Document& d);
+const mgs2::CmdlFile* cmdl_model_of(const Document& d);
 
 // A .kms/.evm conversion's bytes into `out`, and, when they are a Master Collection model, its
 // .cmdl as a side file (cmdl_output.cpp): at options.mgs2.cmdl or _win/<stem>.cmdl beside the

@@ -1,8 +1,8 @@
 #include <cstdio>
 
-#include "boneyard/gltf_read.h"
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/xray_import.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 
 namespace boneyard::registry {

@@ -1,8 +1,10 @@
 // MGS2 models (.kms, .evm) as Documents: one class for both, the differences in a traits struct.
 // The MGS2 library reads, reports, validates and builds the scene; this file routes targets.
-#include "boneyard/mgs2_report.h"
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/kms_report.h"
+#include "boneyard/mgs2/evm_report.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -10,10 +12,10 @@ namespace boneyard::registry {
 namespace {
 
 struct KmsTraits {
-  using Model = mgs2::KmsModel;
+  using Model = mgs2::KmsFile;
   static constexpr std::string_view format = "kms";
   static constexpr std::string_view extension = ".kms";
-  static constexpr auto read = [](Bytes b, std::optional<mgs2::Layout> l, Diagnostics* d) { return mgs2::read_kms(b, l, d); };
+  static constexpr auto read = &mgs2::read_kms;
   static constexpr auto describe = &mgs2::describe_kms;
   static constexpr auto dump = &mgs2::dump_kms;
   static constexpr auto validate = &mgs2::validate_kms;
@@ -26,10 +28,10 @@ struct KmsTraits {
 };
 
 struct EvmTraits {
-  using Model = mgs2::EvmModel;
+  using Model = mgs2::EvmFile;
   static constexpr std::string_view format = "evm";
   static constexpr std::string_view extension = ".evm";
-  static constexpr auto read = [](Bytes b, std::optional<mgs2::Layout> l, Diagnostics* d) { return mgs2::read_evm(b, l, d); };
+  static constexpr auto read = &mgs2::read_evm;
   static constexpr auto describe = &mgs2::describe_evm;
   static constexpr auto dump = &mgs2::dump_evm;
   static constexpr auto validate = &mgs2::validate_evm;
@@ -66,7 +68,7 @@ class Mgs2Document final : public Document {
   }
   Diagnostics validate() const override {
     Diagnostics d = notes_;
-    Traits::validate(m_, d);
+    d.append(Traits::validate(m_));
     return d;
   }
   std::vector<std::string> convert_targets() const override { return {std::string(Traits::extension), ".glb", ".gltf"}; }
@@ -85,7 +87,7 @@ class Mgs2Document final : public Document {
   }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (is_gltf_extension(ext)) {
-      mgs2::ExportOptions e;
+      mgs2::Mgs2ExportOptions e;
       if (o.mgs2.scale != 0) e.scale = o.mgs2.scale;
       e.names = names_;
       Diagnostics warnings;
@@ -110,7 +112,7 @@ class Mgs2Document final : public Document {
 template <class Traits>
 Opened open_model(std::shared_ptr<const FileData> file, const OpenOptions& options) {
   Diagnostics notes;
-  auto m = Traits::read(file->bytes(), mgs2::parse_layout(options.layout), &notes);
+  auto m = Traits::read(file, mgs2::parse_layout(options.layout), &notes);
   if (!m) return m.error();
   return std::unique_ptr<Document>(
       new Mgs2Document<Traits>(std::move(file), std::move(m).value(), std::move(notes), options.names));
@@ -118,11 +120,11 @@ Opened open_model(std::shared_ptr<const FileData> file, const OpenOptions& optio
 
 }  // namespace
 
-const mgs2::KmsModel* kms_model_of(const Document& d) {
+const mgs2::KmsFile* kms_model_of(const Document& d) {
   const auto* m = dynamic_cast<const Mgs2Document<KmsTraits>*>(&d);
   return m != nullptr ? &m->model() : nullptr;
 }
-const mgs2::EvmModel* evm_model_of(const Document& d) {
+const mgs2::EvmFile* evm_model_of(const Document& d) {
   const auto* m = dynamic_cast<const Mgs2Document<EvmTraits>*>(&d);
   return m != nullptr ? &m->model() : nullptr;
 }

@@ -1,16 +1,22 @@
 // The format table: each entry sniffs bytes and opens a Document. Formats live in their folders;
 // only this file knows the list.
-#include "boneyard/document.h"
+#include "boneyard/core/text.h"
+#include "boneyard/registry/document.h"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdio>
 
-#include "boneyard/ctxr.h"
-#include "boneyard/dds.h"
-#include "boneyard/mgs2_report.h"
-#include "boneyard/omf_report.h"
+#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/ctxr_report.h"
+#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds_report.h"
+#include "boneyard/mgs2/kms_report.h"
+#include "boneyard/mgs2/evm_report.h"
+#include "boneyard/mgs2/cmdl_report.h"
+#include "boneyard/xray/omf_report.h"
+#include "boneyard/xray/ogf_report.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -41,15 +47,6 @@ constexpr std::array kFormats = {
     FormatEntry{"dds", texture::sniff_dds, registry::open_dds},
     FormatEntry{"ctxr", texture::sniff_ctxr, registry::open_ctxr},
 };
-
-std::string lower_extension(std::string_view file_name) {
-  const auto slash = file_name.find_last_of("/\\");
-  const auto base = slash == std::string_view::npos ? file_name : file_name.substr(slash + 1);
-  const auto dot = base.rfind('.');
-  std::string ext(dot == std::string_view::npos ? std::string_view{} : base.substr(dot));
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
-}
 
 const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
   const std::string ext = lower_extension(file_name);

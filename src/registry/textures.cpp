@@ -8,10 +8,10 @@
 #include <map>
 #include <mutex>
 
-#include "boneyard/strcode.h"
-#include "boneyard/text.h"
-#include "boneyard/texture_convert.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/mgs2/strcode.h"
+#include "boneyard/core/text.h"
+#include "boneyard/texture/texture_convert.h"
+#include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -20,10 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The extensions a texture may have, in the order they are preferred: the game's own format first.
 constexpr std::array<std::string_view, 3> kXrayOrder = {".dds", ".png", ""};
@@ -43,7 +39,7 @@ std::map<std::uint32_t, fs::path> index_by_strcode(const fs::path& root) {
   for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
        it.increment(ec)) {
     if (!it->is_regular_file(ec)) continue;
-    const std::string ext = lower(it->path().extension().string());
+    const std::string ext = lower_extension(it->path().string());
     const int r = rank(ext, kMgs2Order);
     if (r < 0) continue;
     const std::string stem = it->path().stem().string();
@@ -90,7 +86,7 @@ Result<std::shared_ptr<const texture::PngTexture>> TextureCache::get(const fs::p
   }
   auto data = FileData::open(file);
   if (!data) return data.error();
-  auto png = texture::texture_as_png(data.value()->bytes(), lower(file.extension().string()));
+  auto png = texture::texture_as_png(data.value()->bytes(), lower_extension(file.string()));
   if (!png) return png.error();
   auto shared = std::make_shared<const texture::PngTexture>(std::move(png).value());
   std::lock_guard lock(mutex_);
@@ -115,7 +111,7 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
     if (ref.empty()) continue;
     std::optional<fs::path> file;
     std::string looked;
-    const std::string key = ref.path.empty() ? id_text(ref.id) : lower(ref.path);
+    const std::string key = ref.path.empty() ? id_text(ref.id) : lower_ascii(ref.path);
     if (!ref.path.empty()) {
       const std::string name = cp1251_to_utf8(ref.path);
       for (const auto ext : kXrayOrder) {

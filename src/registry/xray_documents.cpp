@@ -1,9 +1,10 @@
 // X-Ray files as Documents: the X-Ray library reads, reports, validates and builds the scene;
 // this file only routes each target to it (.omf/.ogf rewrites) or through the scene to glTF.
-#include "boneyard/ogf.h"
-#include "boneyard/omf_report.h"
-#include "boneyard/omf_validate.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/omf_report.h"
+#include "boneyard/xray/ogf_report.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 
 namespace boneyard::registry {

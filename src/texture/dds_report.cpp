@@ -1,7 +1,8 @@
 // What `info`, `dump` and `validate` show of a DDS (docs/textures.md "Checks").
 #include <string>
 
-#include "boneyard/dds.h"
+#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds_report.h"
 #include "dds_internal.h"
 
 namespace boneyard::texture {

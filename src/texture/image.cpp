@@ -3,7 +3,7 @@
 #include <array>
 #include <cmath>
 
-#include "boneyard/texture.h"
+#include "boneyard/texture/texture.h"
 
 namespace boneyard::texture {
 

@@ -7,7 +7,7 @@
 #include <csetjmp>
 #include <cstring>
 
-#include "boneyard/texture.h"
+#include "boneyard/texture/texture.h"
 
 namespace boneyard::texture {
 

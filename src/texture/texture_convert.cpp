@@ -1,5 +1,7 @@
 // Texture files to and from PNG (`boneyard texture`), and game textures as PNG for models.
-#include "boneyard/texture_convert.h"
+#include "boneyard/core/text.h"
+#include "boneyard/texture/dds_report.h"
+#include "boneyard/texture/texture_convert.h"
 
 #include <algorithm>
 #include <atomic>
@@ -7,20 +9,15 @@
 #include <mutex>
 #include <thread>
 
-#include "boneyard/ctxr.h"
-#include "boneyard/interrupt.h"
+#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/ctxr_report.h"
+#include "boneyard/core/interrupt.h"
 
 namespace boneyard::texture {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string lower_ext(const fs::path& p) {
-  std::string e = p.extension().string();
-  for (auto& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e;
-}
 
 // A parsed input file.
 struct Source {
@@ -244,7 +241,7 @@ std::string_view texture_kind_name(TextureKind kind) {
 
 Status convert_texture(const fs::path& input, const fs::path& output, const TextureConvertOptions& o,
                        std::vector<fs::path>* written, Diagnostics* notes) {
-  const std::string ext = lower_ext(output);
+  const std::string ext = lower_extension(output.string());
   if (ext != ".png" && ext != ".dds" && ext != ".ctxr")
     return usage_error_finding("the output must end in .png, .dds or .ctxr (found '" + output.filename().string() + "')");
   if (o.format_given && ext != ".dds") return usage_error_finding("--format applies only to a .dds output");
@@ -252,7 +249,7 @@ Status convert_texture(const fs::path& input, const fs::path& output, const Text
   if (!o.mips && ext == ".png") return usage_error_finding("--no-mips applies only to a .dds or .ctxr output");
   auto file = FileData::open(input);
   if (!file) return file.error();
-  auto source = parse(std::move(file).value(), lower_ext(input));
+  auto source = parse(std::move(file).value(), lower_extension(input.string()));
   if (!source) return source.error();
   auto outputs = ext == ".png" ? png_outputs(source.value(), output, o) : game_outputs(source.value(), output, ext, o, notes);
   if (!outputs) return outputs.error();
@@ -276,7 +273,7 @@ std::vector<TextureBatchItem> convert_textures(const std::vector<fs::path>& inpu
     for (fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
          it.increment(ec)) {
       if (!it->is_regular_file(ec)) continue;
-      const std::string e = lower_ext(it->path());
+      const std::string e = lower_extension(it->path().string());
       if (to_png ? (e == ".dds" || e == ".ctxr") : e == ".png") found.push_back(it->path());
     }
     std::sort(found.begin(), found.end());

@@ -1,4 +1,4 @@
-#include "boneyard/view.h"
+#include "boneyard/view/view.h"
 
 #include <algorithm>
 #include <random>
@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "boneyard/document.h"
-#include "boneyard/file_io.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/core/file_io.h"
 #include "embedded_files.h"
 #include "view_config.h"
 

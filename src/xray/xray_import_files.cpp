@@ -1,7 +1,7 @@
 // glTF -> .omf as `convert` asks: the rules live in xray_scene_import.cpp; this file only loads
 // the --skeleton/--template inputs and checks the result before it is handed out.
-#include "boneyard/omf_validate.h"
-#include "boneyard/xray_import.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/xray_scene.h"
 
 namespace boneyard::xray {
 
@@ -39,7 +39,7 @@ Result<std::vector<std::uint8_t>> scene_to_omf_bytes(const scene::Scene& scene, 
     if (!r) return r.error();
     tpl = std::move(r).value();
   }
-  ImportOptions io;
+  XrayImportOptions io;
   io.skeleton = ogf ? &*ogf : nullptr;
   io.template_omf = tpl ? &*tpl : nullptr;
   io.hq = o.hq;

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <atomic>
 
-#include "boneyard/text.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/core/text.h"
+#include "boneyard/xray/xray_scene.h"
 #include "xray_scene_internal.h"
 
 namespace boneyard::xray {

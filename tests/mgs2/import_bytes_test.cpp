@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <string>
 
-#include "boneyard/gltf.h"
-#include "boneyard/gltf_read.h"
-#include "boneyard/kms.h"
-#include "boneyard/mgs2_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/mgs2_scene.h"
 #include "mgs2_character.h"
 #include "mgs2_gltf_support.h"
 
@@ -49,7 +49,7 @@ TEST_F(Mgs2ImportBytes, KmsFromPlainGltfAndFromItsExport) {
   EXPECT_EQ(fnv1a(kms), "1130624 bytes, fnv1a 467aadf4e50a3aca");
   // Our export of it comes back through the exact path to the same bytes.
   Diagnostics w;
-  auto m = mgs2::read_kms(Bytes(kms.data(), kms.size()));
+  auto m = mgs2::read_kms(FileData::from_view(kms, nullptr));
   ASSERT_TRUE(m.ok());
   const auto again = to_model(via_glb(mgs2::kms_to_scene(m.value(), {}, w).value(), w), ".kms");
   EXPECT_TRUE(again == kms) << fnv1a(again);
@@ -59,7 +59,7 @@ TEST_F(Mgs2ImportBytes, EvmFromPlainGltfAndFromItsExport) {
   const auto evm = to_model(*plain_, ".evm");
   EXPECT_EQ(fnv1a(evm), "1905968 bytes, fnv1a a2d7add3d9a8f33d");
   Diagnostics w;
-  auto m = mgs2::read_evm(Bytes(evm.data(), evm.size()));
+  auto m = mgs2::read_evm(FileData::from_view(evm, nullptr));
   ASSERT_TRUE(m.ok());
   const auto again = to_model(via_glb(mgs2::evm_to_scene(m.value(), {}, w).value(), w), ".evm");
   EXPECT_TRUE(again == evm) << fnv1a(again);
@@ -74,8 +74,8 @@ TEST(Mgs2ImportBytesTangle, KmsAndEvmFromPlainGltfAndFromTheirExports) {
   const auto kms = to_model(plain, ".kms"), evm = to_model(plain, ".evm");
   EXPECT_EQ(fnv1a(kms), "64720 bytes, fnv1a 940b5add167aff07");
   EXPECT_EQ(fnv1a(evm), "91888 bytes, fnv1a f91b13d5d1d99faa");
-  auto k = mgs2::read_kms(Bytes(kms.data(), kms.size()));
-  auto e = mgs2::read_evm(Bytes(evm.data(), evm.size()));
+  auto k = mgs2::read_kms(FileData::from_view(kms, nullptr));
+  auto e = mgs2::read_evm(FileData::from_view(evm, nullptr));
   ASSERT_TRUE(k.ok() && e.ok());
   EXPECT_TRUE(to_model(via_glb(mgs2::kms_to_scene(k.value(), {}, w).value(), w), ".kms") == kms);
   EXPECT_TRUE(to_model(via_glb(mgs2::evm_to_scene(e.value(), {}, w).value(), w), ".evm") == evm);

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "boneyard/strcode.h"
+#include "boneyard/mgs2/strcode.h"
 
 namespace boneyard::test {
 namespace {

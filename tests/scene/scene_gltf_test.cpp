@@ -11,8 +11,8 @@
 #include <random>
 
 #include "scene/extras_json.h"
-#include "boneyard/gltf.h"
-#include "boneyard/scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/scene/scene.h"
 #include "cli_harness.h"
 #include "test_support.h"
 

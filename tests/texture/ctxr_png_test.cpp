@@ -4,9 +4,10 @@
 
 #include <algorithm>
 
-#include "boneyard/crc32.h"
-#include "boneyard/ctxr.h"
-#include "boneyard/texture_convert.h"
+#include "boneyard/core/crc32.h"
+#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/ctxr_report.h"
+#include "boneyard/texture/texture_convert.h"
 #include "dds_fixture.h"
 
 namespace boneyard::test {

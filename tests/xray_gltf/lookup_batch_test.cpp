@@ -3,9 +3,9 @@
 #include <fstream>
 
 #include "scene/extras_json.h"
-#include "boneyard/gltf.h"
-#include "boneyard/batch.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/registry/batch.h"
+#include "boneyard/xray/xray_scene.h"
 #include "gltf_test_support.h"
 #include "ogf_fixture.h"
 

@@ -7,11 +7,11 @@
 #include <fstream>
 
 #include "scene/extras_json.h"
-#include "boneyard/gltf.h"
-#include "boneyard/batch.h"
-#include "boneyard/dds.h"
-#include "boneyard/texture.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/registry/batch.h"
+#include "boneyard/texture/dds.h"
+#include "boneyard/texture/texture.h"
+#include "boneyard/xray/xray_scene.h"
 #include "gltf_test_support.h"
 #include "ogf_fixture.h"
 #include "ogf_mesh_fixture.h"

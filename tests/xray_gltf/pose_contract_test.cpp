@@ -8,8 +8,8 @@
 #include <map>
 
 #include "scene/extras_json.h"
-#include "boneyard/gltf.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/xray/xray_scene.h"
 #include "gltf_model_support.h"
 
 namespace boneyard::test {

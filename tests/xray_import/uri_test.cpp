@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "boneyard/gltf_read.h"
+#include "boneyard/gltf/gltf_read.h"
 
 namespace boneyard::gltf {
 namespace {
