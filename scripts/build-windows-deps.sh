@@ -211,9 +211,11 @@ header_package() {  # NAME TARGET VERSION
   cat >"$dir/$1Config.cmake" <<EOF
 # Written by scripts/build-windows-deps.sh: $2, header-only, from the headers staged in this prefix.
 if(NOT TARGET $2)
+  get_filename_component(_staged_include "\${CMAKE_CURRENT_LIST_DIR}/../../../include" ABSOLUTE)
   add_library($2 INTERFACE IMPORTED)
-  set_target_properties($2 PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "\${CMAKE_CURRENT_LIST_DIR}/../../../include"
+  set_target_properties($2 PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "\${_staged_include}"
     INTERFACE_COMPILE_FEATURES cxx_std_11)
+  unset(_staged_include)
 endif()
 EOF
   cat >"$dir/$1ConfigVersion.cmake" <<EOF
