@@ -152,7 +152,7 @@ fetch libsquish;  squish_dir=$fetched_dir/src  squish_version=$fetched_version
 fetch libpng1.6;  png_dir=$fetched_dir/src     png_version=$fetched_version
 
 rm -f "$stamp"
-rm -rf "$prefix"/{include,lib,share}
+rm -rf "${prefix:?}"/{bin,include,lib,share}
 mkdir -p "$prefix/include" "$prefix/lib/pkgconfig"
 
 # --- 4. libdeflate: its own Makefile ---------------------------------------------------------------
@@ -183,7 +183,7 @@ EOF
 cmake_dep() {  # NAME SOURCE_DIR CMAKE_ARGS...
   local name=$1 src=$2
   shift 2
-  rm -rf "$blddir/$name"
+  rm -rf "${blddir:?}/$name"
   if ! { nice -n 10 cmake -S "$src" -B "$blddir/$name" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
            -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib "$@" \
          && nice -n 10 cmake --build "$blddir/$name" -j"$jobs" \
