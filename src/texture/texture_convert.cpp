@@ -1,17 +1,14 @@
-// Texture files to and from PNG (`boneyard texture`), and game textures as PNG for models.
+// Textures to and from PNG (`boneyard texture`; the registry reads and writes the files), and game
+// textures as PNG for models.
 #include "boneyard/core/text.h"
 #include "boneyard/texture/dds_report.h"
 #include "boneyard/texture/texture_convert.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
-#include <mutex>
-#include <thread>
 
 #include "boneyard/texture/ctxr.h"
 #include "boneyard/texture/ctxr_report.h"
-#include "boneyard/core/interrupt.h"
 
 namespace boneyard::texture {
 
@@ -101,21 +98,14 @@ Image cross_of(const std::vector<Image>& faces) {
   return out;
 }
 
-struct Output {
-  fs::path path;
-  std::vector<std::uint8_t> bytes;  // for .dds/.ctxr (validated before writing)
-  std::optional<Image> image;       // for .png (streamed into the file)
-  std::vector<PngChunk> chunks;
-};
-
-Result<std::vector<Output>> png_outputs(const Source& s, const fs::path& out, const TextureConvertOptions& o) {
-  std::vector<Output> outputs;
+Result<std::vector<TextureOutput>> png_outputs(const Source& s, const fs::path& out, const TextureConvertOptions& o) {
+  std::vector<TextureOutput> outputs;
   const bool cube = s.kind == TextureKind::dds && s.dds->cube;
   if (!cube) {
     if (o.cross) return usage_error_finding("--cross applies only to cube maps");
     auto im = image_of(s, 0, o.mip);
     if (!im) return im.error();
-    Output x{out, {}, std::move(im).value(), {}};
+    TextureOutput x{out, {}, std::move(im).value(), {}};
     if (s.kind == TextureKind::ctxr && o.mip == 0) x.chunks.push_back(ctxr_png_chunk(*s.ctxr));
     if (s.kind == TextureKind::png) x.chunks = s.png->chunks;
     outputs.push_back(std::move(x));
@@ -166,7 +156,7 @@ Status check_written(const std::vector<std::uint8_t>& bytes, std::string_view ex
   return {};
 }
 
-Result<std::vector<Output>> game_outputs(const Source& s, const fs::path& out, std::string_view ext,
+Result<std::vector<TextureOutput>> game_outputs(const Source& s, const fs::path& out, std::string_view ext,
                                          const TextureConvertOptions& o, Diagnostics* notes) {
   if (s.kind == TextureKind::dds && s.dds->cube)
     return usage_error_finding("a cube map converts only to PNG (six faces or --cross)");
@@ -181,44 +171,9 @@ Result<std::vector<Output>> game_outputs(const Source& s, const fs::path& out, s
   }
   if (!bytes) return bytes.error();
   if (auto ok = check_written(bytes.value(), ext); !ok) return ok.error();
-  std::vector<Output> outputs;
+  std::vector<TextureOutput> outputs;
   outputs.push_back({out, std::move(bytes).value(), std::nullopt, {}});
   return outputs;
-}
-
-// Writes every output through a temporary file; renames them only when all were written, and
-// takes back those already renamed when a later rename fails.
-Status write_all(std::vector<Output>& outputs, const TextureConvertOptions& o, std::vector<fs::path>* written) {
-  std::vector<std::unique_ptr<AtomicFile>> files;
-  for (auto& x : outputs) {
-    auto f = AtomicFile::create(x.path);
-    if (!f) return f.error();
-    Status s;
-    if (x.image) {
-      PngWriteOptions po;
-      po.compression_level = o.png_level;
-      po.chunks = std::move(x.chunks);
-      s = write_png(*f.value(), *x.image, std::move(po));
-      x.image.reset();  // the next face need not share memory with this one
-    } else {
-      s = f.value()->write(x.bytes);
-    }
-    if (!s) return s;
-    files.push_back(std::move(f).value());
-  }
-  std::vector<fs::path> done;
-  for (auto& f : files) {
-    if (auto s = f->commit(); !s) {
-      for (const auto& p : done) {
-        std::error_code ec;
-        fs::remove(p, ec);
-      }
-      return s;
-    }
-    done.push_back(f->path());
-  }
-  if (written) written->insert(written->end(), done.begin(), done.end());
-  return {};
 }
 
 }  // namespace
@@ -239,73 +194,34 @@ std::string_view texture_kind_name(TextureKind kind) {
   return "?";
 }
 
-Status convert_texture(const fs::path& input, const fs::path& output, const TextureConvertOptions& o,
-                       std::vector<fs::path>* written, Diagnostics* notes) {
+Status check_texture_output(const fs::path& output, const TextureConvertOptions& o) {
   const std::string ext = lower_extension(output.string());
   if (ext != ".png" && ext != ".dds" && ext != ".ctxr")
     return usage_error_finding("the output must end in .png, .dds or .ctxr (found '" + output.filename().string() + "')");
   if (o.format_given && ext != ".dds") return usage_error_finding("--format applies only to a .dds output");
   if (o.cross && ext != ".png") return usage_error_finding("--cross applies only to a .png output");
   if (!o.mips && ext == ".png") return usage_error_finding("--no-mips applies only to a .dds or .ctxr output");
-  auto file = FileData::open(input);
-  if (!file) return file.error();
-  auto source = parse(std::move(file).value(), lower_extension(input.string()));
-  if (!source) return source.error();
-  auto outputs = ext == ".png" ? png_outputs(source.value(), output, o) : game_outputs(source.value(), output, ext, o, notes);
-  if (!outputs) return outputs.error();
-  return write_all(outputs.value(), o, written);
+  return {};
 }
 
-std::vector<TextureBatchItem> convert_textures(const std::vector<fs::path>& inputs, const fs::path& output_dir,
-                                               std::string_view extension, const TextureConvertOptions& o,
-                                               unsigned threads, const std::function<void(const TextureBatchItem&)>& progress) {
-  std::vector<TextureBatchItem> items;
-  const bool to_png = extension == ".png";
-  for (const auto& in : inputs) {
-    std::error_code ec;
-    if (!fs::is_directory(in, ec)) {
-      fs::path out = output_dir / in.filename();
-      out.replace_extension(extension);
-      items.push_back({in, out, {}, {}});
-      continue;
-    }
-    std::vector<fs::path> found;
-    for (fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-         it.increment(ec)) {
-      if (!it->is_regular_file(ec)) continue;
-      const std::string e = lower_extension(it->path().string());
-      if (to_png ? (e == ".dds" || e == ".ctxr") : e == ".png") found.push_back(it->path());
-    }
-    std::sort(found.begin(), found.end());
-    for (const auto& p : found) {
-      fs::path out = output_dir / p.lexically_relative(in);
-      out.replace_extension(extension);
-      items.push_back({p, out, {}, {}});
-    }
-  }
-  std::atomic<std::size_t> next{0};
-  std::mutex report;
-  auto worker = [&] {
-    for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < items.size();) {
-      TextureBatchItem& item = items[i];
-      std::error_code ec;
-      fs::create_directories(item.output.parent_path(), ec);
-      try {
-        item.status = convert_texture(item.input, item.output, o, nullptr, &item.notes);
-      } catch (const std::exception& e) {  // bad_alloc on a hostile file: this item fails alone
-        item.status = Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}};
-      }
-      std::lock_guard lock(report);
-      if (progress) progress(item);
-    }
-  };
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(items.size(), 1)));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  return items;
+Result<std::vector<TextureOutput>> texture_outputs(std::shared_ptr<const FileData> input, std::string_view input_extension,
+                                                   const fs::path& output, const TextureConvertOptions& o,
+                                                   Diagnostics* notes) {
+  if (auto fits = check_texture_output(output, o); !fits) return fits.error();
+  auto source = parse(std::move(input), input_extension);
+  if (!source) return source.error();
+  const std::string ext = lower_extension(output.string());
+  return ext == ".png" ? png_outputs(source.value(), output, o) : game_outputs(source.value(), output, ext, o, notes);
+}
+
+Status write_texture_output(TextureOutput& output, ByteSink& out, const TextureConvertOptions& o) {
+  if (!output.image) return out.write(output.bytes);
+  PngWriteOptions po;
+  po.compression_level = o.png_level;
+  po.chunks = std::move(output.chunks);
+  const Status s = write_png(out, *output.image, std::move(po));
+  output.image.reset();  // the next face need not share memory with this one
+  return s;
 }
 
 Result<PngTexture> texture_as_png(Bytes bytes, std::string_view extension) {

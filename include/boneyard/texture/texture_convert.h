@@ -1,11 +1,11 @@
-// Texture files to and from PNG: what `boneyard texture` does, and what the model conversions use
-// to embed a game texture as PNG. Inputs are recognised from their content (.dds, .ctxr, .png);
+// Textures to and from PNG: what `boneyard texture` does (the registry reads and writes the files,
+// registry/texture_files.h), and what the model conversions use to embed a game texture as PNG. Inputs are recognised from their content (.dds, .ctxr, .png);
 // outputs by their extension. docs/textures.md.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,28 +33,27 @@ struct TextureConvertOptions {
   int png_level = kPngCompressionLevel;
 };
 
-// Converts the texture file `input` to `output` (.png, .dds or .ctxr). A cube map to PNG writes
-// OUTPUT_STEM_posx.png ... _negz.png beside `output` (one OUTPUT with `cross`). Every output is
-// written through a temporary file and renamed only when all of them succeeded; a .dds or .ctxr
-// is read back and validated before it replaces anything. `written` receives the files written,
-// `notes` how they were made (a CTXR rebuilt byte for byte, ...).
-Status convert_texture(const std::filesystem::path& input, const std::filesystem::path& output,
-                       const TextureConvertOptions& options, std::vector<std::filesystem::path>* written = nullptr,
-                       Diagnostics* notes = nullptr);
+// Why a texture cannot be converted to `output` with `options`: an extension other than .png,
+// .dds or .ctxr, or --format, --cross or --no-mips for an output that has no use for it.
+Status check_texture_output(const std::filesystem::path& output, const TextureConvertOptions& options);
 
-// Several inputs (files, or folders searched for .dds and .ctxr) into the folder `output_dir`:
-// each file becomes OUTPUT_DIR/<path below its folder argument>/<stem>.<extension>. Runs on
-// `threads` threads (0: all cores); a failure fails only its file. `progress` is called once per
-// finished file, never concurrently.
-struct TextureBatchItem {
-  std::filesystem::path input, output;
-  Status status;
-  Diagnostics notes;
+// One file a texture conversion writes: where, and what goes in it.
+struct TextureOutput {
+  std::filesystem::path path;
+  std::vector<std::uint8_t> bytes;  // a .dds or .ctxr, built and validated
+  std::optional<Image> image;       // a .png, encoded as it is written
+  std::vector<PngChunk> chunks;     // what the PNG keeps besides the image (CTXR fields, a PNG's own chunks)
 };
-std::vector<TextureBatchItem> convert_textures(const std::vector<std::filesystem::path>& inputs,
-                                               const std::filesystem::path& output_dir, std::string_view extension,
-                                               const TextureConvertOptions& options, unsigned threads,
-                                               const std::function<void(const TextureBatchItem&)>& progress = {});
+// The files the texture `input` (`input_extension`, lower case with its dot, breaks ties) becomes
+// as `output` (.png, .dds or .ctxr): one, or for a cube map to PNG its faces,
+// OUTPUT_STEM_posx.png ... _negz.png beside `output` (one OUTPUT with `cross`). A .dds or .ctxr is
+// read back and validated here; `notes` receives how it was made (a CTXR rebuilt byte for byte,
+// ...). The registry writes them (registry/texture_files.h).
+Result<std::vector<TextureOutput>> texture_outputs(std::shared_ptr<const FileData> input, std::string_view input_extension,
+                                                   const std::filesystem::path& output,
+                                                   const TextureConvertOptions& options, Diagnostics* notes = nullptr);
+// Writes one output into `out`, a PNG encoded as it goes (its image is released).
+Status write_texture_output(TextureOutput& output, ByteSink& out, const TextureConvertOptions& options);
 
 // A texture as a PNG ready to embed in a model: the top level of a .dds or .ctxr encoded at the
 // default level, or a .png's own bytes (checked by decoding them).
