@@ -5,7 +5,9 @@
 #include <system_error>
 
 #include "boneyard/core/text.h"
+#include "boneyard/gltf/gltf_write.h"
 #include "boneyard/registry/document.h"
+#include "boneyard/registry/gltf_files.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -133,5 +135,23 @@ Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOu
 }
 
 }  // namespace registry
+
+Status write_gltf_files(const scene::Scene& scene, const fs::path& path) {
+  const auto container = gltf::container_for(path);
+  if (!container) return io_error_finding({}, path.string() + ": not a .glb or .gltf file name");
+  fs::path bin = path;
+  bin.replace_extension(".bin");
+  const gltf::Encoding encoding(scene, *container, bin.filename().string());
+  auto main = AtomicFile::create(path);
+  if (!main) return main.error();
+  FileOutputs out(std::move(main).value());
+  if (*container == gltf::Container::gltf && encoding.bin_size() > 0) {
+    auto sink = out.side_file(bin);
+    if (!sink) return sink.error();
+    if (auto s = encoding.write_bin(*sink.value()); !s) return s;
+  }
+  if (auto s = encoding.write(out.main()); !s) return s;
+  return out.commit();
+}
 
 }  // namespace boneyard

@@ -1,6 +1,7 @@
 #include <cstdio>
 
 #include "boneyard/gltf/gltf_read.h"
+#include "boneyard/registry/gltf_files.h"
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "boneyard/xray/xray_scene.h"
 #include "formats.h"
@@ -116,8 +117,7 @@ Opened open_gltf(std::shared_ptr<const FileData> file, const OpenOptions& option
   const auto base = std::filesystem::path(options.file_name).parent_path();
   gltf::ReadOptions ro;
   ro.require_animations = false;  // motions need them (checked on conversion to .omf), models do not
-  ro.allow_outside_uris = options.allow_outside_uris;
-  auto s = gltf::read(file->bytes(), base, ro, warnings);
+  auto s = gltf::read(file->bytes(), gltf_buffer_files(base, options.allow_outside_uris), ro, warnings);
   if (!s) return s.error();
   return std::unique_ptr<Document>(new GltfDocument(std::move(s).value(), std::move(warnings)));
 }

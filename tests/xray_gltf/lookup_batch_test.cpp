@@ -5,6 +5,7 @@
 #include "scene/extras_json.h"
 #include "boneyard/gltf/gltf_write.h"
 #include "boneyard/registry/batch.h"
+#include "boneyard/registry/gltf_files.h"
 #include "boneyard/xray/xray_scene.h"
 #include "gltf_test_support.h"
 #include "ogf_fixture.h"
@@ -184,7 +185,7 @@ TEST(GltfWriter, GltfContainerWritesBinBesideIt) {
   Diagnostics warnings;
   auto sc = xray::omf_to_scene(omf->motions, {"rich.omf", {}, {}}, warnings);
   ASSERT_TRUE(sc);
-  ASSERT_TRUE(gltf::write_files(sc.value(), tmp.path() / "a b.gltf").ok());
+  ASSERT_TRUE(write_gltf_files(sc.value(), tmp.path() / "a b.gltf").ok());
   EXPECT_TRUE(fs::exists(tmp.path() / "a b.bin"));
   std::ifstream in(tmp.path() / "a b.gltf");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
