@@ -11,7 +11,7 @@
 #include "boneyard/mgs2/strcode.h"
 #include "boneyard/core/text.h"
 #include "boneyard/texture/texture_convert.h"
-#include "boneyard/xray/xray_scene.h"
+#include "boneyard/registry/xray_files.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -116,7 +116,7 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
       const std::string name = cp1251_to_utf8(ref.path);
       for (const auto ext : kXrayOrder) {
         if (ext.empty()) break;
-        if ((file = xray::find_ignoring_case(root, name + std::string(ext)))) break;
+        if ((file = find_ignoring_case(root, name + std::string(ext)))) break;
       }
       std::string shown = name;
       std::replace(shown.begin(), shown.end(), '\\', '/');

@@ -10,6 +10,7 @@
 #include "scene/extras_json.h"
 #include "boneyard/gltf/gltf_write.h"
 #include "boneyard/registry/gltf_files.h"
+#include "boneyard/registry/xray_files.h"
 #include "boneyard/xray/xray_scene.h"
 #include "gltf_model_support.h"
 
@@ -162,7 +163,7 @@ TEST(MeshContract, SkinnedVerticesMatchTheEngineInBindPoseAndAtFrameZero) {
     ASSERT_TRUE(ogf);
     Diagnostics warnings;
     std::vector<fs::path> used;
-    auto sc = xray::ogf_to_scene(ogf.value(), {ogf_path, {}, {}}, warnings, &used);
+    auto sc = ogf_scene_with_motions(ogf.value(), ogf_path, {}, warnings, &used);
     ASSERT_TRUE(sc) << format_finding(sc.error(), model.ogf);
     const fs::path glb = tmp.path() / "out.glb";
     ASSERT_TRUE(write_gltf_files(sc.value(), glb).ok());
