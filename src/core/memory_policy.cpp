@@ -23,13 +23,13 @@ void use_large_reused_heap() {
   // Later steps are ordinary pages: the advice holds for the mapping it was given to.
   constexpr std::uintptr_t kHuge = 2u << 20;
   mallopt(M_TOP_PAD, 64 << 20);
-  void* first = std::malloc(1 << 20);
+  void* first = std::malloc(1 << 20);  // null under a tight address-space limit: then no advice
+  mallopt(M_TOP_PAD, 128 << 10);  // glibc's default step again once the advised region exists
   if (first == nullptr) return;
   const auto lo = (reinterpret_cast<std::uintptr_t>(first) + kHuge - 1) & ~(kHuge - 1);
   std::free(first);
   const auto hi = reinterpret_cast<std::uintptr_t>(::sbrk(0)) & ~(kHuge - 1);
   if (hi > lo) (void)::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-  mallopt(M_TOP_PAD, 128 << 10);  // glibc's default step again once the advised region exists
 #endif
 }
 
