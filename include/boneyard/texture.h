@@ -13,12 +13,18 @@
 #include "boneyard/bytes.h"
 #include "boneyard/diagnostics.h"
 #include "boneyard/file_io.h"
+#include "boneyard/limits.h"
 
 namespace boneyard::texture {
 
 // The largest width or height read or written: Direct3D 11's limit (16384). A header that
 // declares more is an error before anything is allocated for it.
 inline constexpr std::uint32_t kMaxDimension = 16384;
+
+// Fails when an image of `width` x `height` has more pixels than one decode may make
+// (kMaxTexturePixels, limits.h: 8192 x 8192, 256 MiB as RGBA): an error at `offset` in `path`,
+// the header field the size comes from. Every decoder calls it before allocating the pixels.
+Status check_decoded_pixels(std::uint64_t width, std::uint64_t height, std::uint64_t offset, std::string path);
 
 // 8-bit RGBA, rows top to bottom (the order of DDS, CTXR and PNG alike).
 struct Image {

@@ -127,6 +127,9 @@ Diagnostics validate_ctxr(const CtxrFile& c) {
   if (h.version != 7) d.add(Severity::warning, 4, "version", "unknown version", "7", std::to_string(h.version));
   if (h.depth != 1) d.add(Severity::warning, 12, "depth", "depth is not 1 (volume textures are not known in MGS2)", "1",
                           std::to_string(h.depth));
+  if (!check_decoded_pixels(h.width, h.height, 8, {}))
+    d.add(Severity::warning, 8, "width x height", "too many pixels to decode: read, checked and rewritten, not converted",
+          "at most " + std::to_string(kMaxTexturePixels) + " pixels", std::to_string(h.width) + "x" + std::to_string(h.height));
   if (h.pad != 0) d.add(Severity::info, 0x27, "header byte 0x27", "not zero (kept)", "0", std::to_string(h.pad));
   if (std::any_of(h.padding.begin(), h.padding.end(), [](std::uint8_t x) { return x != 0; }))
     d.add(Severity::info, 0x28, "header padding 0x28..0x7F", "not zero (kept)", "zeros", "other bytes");
@@ -158,6 +161,7 @@ Result<Image> decode_ctxr(const CtxrFile& c, unsigned level) {
                    "one of " + std::to_string(c.header.mip_count) + " level(s)",
                    std::to_string(c.levels.size()) + " complete level(s)"};
   const CtxrLevel& l = c.levels[level];
+  if (auto ok = check_decoded_pixels(l.width, l.height, 8, level_name(level)); !ok) return ok.error();
   if (l.data.size() != std::uint64_t{l.width} * l.height * 4)
     return Finding{Severity::error, l.offset, level_name(level) + " size", "level size is not BGRA8 of its width x height",
                    std::to_string(std::uint64_t{l.width} * l.height * 4), std::to_string(l.data.size())};

@@ -80,19 +80,26 @@ void decode_masks(const DdsEncoding& e, const DdsLevel& l, Image& im) {
 
 }  // namespace
 
-Result<Image> decode_dds(const DdsFile& dds, unsigned face, unsigned level) {
+Status check_decodable(const DdsFile& dds, unsigned face, unsigned level) {
   const DdsEncoding& e = dds.encoding;
   if (e.codec == DdsCodec::unsupported)
     return Finding{Severity::error, 84, "pixel format", "cannot decode this pixel format",
                    "DXT1-DXT5, ATI1/BC4, ATI2/BC5 or uncompressed 8-32 bit", e.name};
   const DdsLevel* l = dds.level(face, level);
-  if (l == nullptr) {
-    const std::string where = (dds.cube ? "face " + std::string(kCubeFaceNames[std::min(face, 5u)]) + " " : std::string()) +
-                              "level " + std::to_string(level);
+  const std::string where = (dds.cube ? "face " + std::string(kCubeFaceNames[std::min(face, 5u)]) + " " : std::string()) +
+                            "level " + std::to_string(level);
+  if (l == nullptr)
     return Finding{Severity::error, dds.data_offset, where, "level not stored (or truncated)",
                    "one of " + std::to_string(dds.faces) + " face(s) x " + std::to_string(dds.declared_mips) + " level(s)",
                    std::to_string(dds.levels.size()) + " complete level(s)"};
-  }
+  // The size comes from the header's height and width (offsets 12 and 16).
+  return check_decoded_pixels(l->width, l->height, 12, where);
+}
+
+Result<Image> decode_dds(const DdsFile& dds, unsigned face, unsigned level) {
+  if (auto ok = check_decodable(dds, face, level); !ok) return ok.error();
+  const DdsEncoding& e = dds.encoding;
+  const DdsLevel* l = dds.level(face, level);
   Image im;
   im.width = l->width;
   im.height = l->height;
@@ -121,6 +128,8 @@ std::optional<DdsOutputFormat> parse_dds_output_format(std::string_view name) {
 }
 
 Result<std::vector<std::uint8_t>> build_dds(const Image& image, const DdsBuildOptions& o) {
+  // The size before the pixels: an image may not hold more than one decode makes.
+  if (auto ok = check_decoded_pixels(image.width, image.height, 0, {}); !ok) return ok.error();
   if (image.width == 0 || image.height == 0 || image.width > kMaxDimension || image.height > kMaxDimension ||
       image.rgba.size() != std::size_t{image.width} * image.height * 4)
     return Finding{Severity::error, 0, {}, "cannot write a DDS of this size",
