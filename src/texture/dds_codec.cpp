@@ -149,7 +149,11 @@ Result<std::vector<std::uint8_t>> build_dds(const Image& image, const DdsBuildOp
   const unsigned mips = o.mips ? full_mip_count(image.width, image.height) : 1;
   const bool compressed = e.block_bytes != 0;
 
+  // The whole file's size first, so that it is allocated once (no doubling while it grows).
+  std::uint64_t size = kDdsHeaderSize;
+  for (unsigned l = 0; l < mips; ++l) size += level_bytes(e, std::max(1u, image.width >> l), std::max(1u, image.height >> l));
   std::vector<std::uint8_t> out;
+  out.reserve(size);
   ByteWriter w(out);
   w.u32(kDdsMagic);
   w.u32(124);
@@ -174,9 +178,12 @@ Result<std::vector<std::uint8_t>> build_dds(const Image& image, const DdsBuildOp
   w.u32(kDdsCapsTexture | (mips > 1 ? kDdsCapsComplex | kDdsCapsMipMap : 0));
   w.zeros(16);  // caps2, caps3, caps4, reserved2
 
-  Image level = image;
+  // Each level from the one above, the top one being the image itself: at most two levels besides
+  // the image are held.
+  Image mip;
   for (unsigned i = 0; i < mips; ++i) {
-    if (i > 0) level = next_mip(level);
+    if (i > 0) mip = next_mip(i == 1 ? image : mip);
+    const Image& level = i == 0 ? image : mip;
     const std::size_t at = out.size();
     out.resize(at + level_bytes(e, level.width, level.height));
     if (compressed) {
