@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -239,6 +240,23 @@ Status write_all(std::vector<Output>& outputs, const TextureConvertOptions& o, s
 
 }  // namespace
 
+DecodeBudget::Hold DecodeBudget::acquire(std::uint64_t bytes) {
+  bytes = std::min(bytes, limit_);
+  std::unique_lock lock(mutex_);
+  released_.wait(lock, [&] { return held_ == 0 || held_ + bytes <= limit_; });
+  held_ += bytes;
+  return Hold(this, bytes);
+}
+
+DecodeBudget::Hold::~Hold() {
+  if (!budget_) return;
+  {
+    std::lock_guard lock(budget_->mutex_);
+    budget_->held_ -= bytes_;
+  }
+  budget_->released_.notify_all();
+}
+
 std::optional<TextureKind> detect_texture(Bytes bytes, std::string_view extension) {
   if (sniff_dds(bytes, extension)) return TextureKind::dds;
   if (sniff_ctxr(bytes, extension)) return TextureKind::ctxr;
@@ -302,12 +320,19 @@ std::vector<TextureBatchItem> convert_textures(const std::vector<fs::path>& inpu
   }
   std::atomic<std::size_t> next{0};
   std::mutex report;
+  DecodeBudget budget;
   auto worker = [&] {
     for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < items.size();) {
       TextureBatchItem& item = items[i];
       std::error_code ec;
       fs::create_directories(item.output.parent_path(), ec);
       try {
+        // What this file decodes, from its header (a cross holds twelve faces' worth: the whole
+        // budget); the file is opened again to convert it.
+        std::uint64_t cost = 0;
+        if (auto file = FileData::open(item.input))
+          cost = o.cross ? kMaxTextureBytes : texture_decoded_bytes(file.value()->bytes(), lower_ext(item.input));
+        const auto hold = budget.acquire(cost);
         item.status = convert_texture(item.input, item.output, o, nullptr, &item.notes);
       } catch (const std::exception& e) {  // bad_alloc on a hostile file: this item fails alone
         item.status = Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}};
@@ -349,6 +374,30 @@ Result<PngTexture> texture_as_png(Bytes bytes, std::string_view extension) {
   if (!png) return png.error();
   out.png = std::move(png).value();
   return out;
+}
+
+std::uint64_t texture_decoded_bytes(Bytes bytes, std::string_view extension) {
+  const auto kind = detect_texture(bytes, extension);
+  if (!kind) return 0;
+  auto be = [&](std::size_t at, int n) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < n; ++i) v = v << 8 | bytes[at + static_cast<std::size_t>(i)];
+    return v;
+  };
+  std::uint64_t w = 0, h = 0;
+  switch (*kind) {
+    case TextureKind::dds:
+      if (bytes.size() >= 20) h = load_le<std::uint32_t>(bytes.data() + 12), w = load_le<std::uint32_t>(bytes.data() + 16);
+      break;
+    case TextureKind::ctxr:
+      if (bytes.size() >= 12) w = be(8, 2), h = be(10, 2);
+      break;
+    case TextureKind::png:
+      if (bytes.size() >= 24 && std::memcmp(bytes.data() + 12, "IHDR", 4) == 0) w = be(16, 4), h = be(20, 4);
+      break;
+  }
+  if (w > kMaxDimension || h > kMaxDimension) return 0;  // refused before anything is decoded
+  return w * h * 4;
 }
 
 }  // namespace boneyard::texture
