@@ -68,7 +68,10 @@ int on_unknown_chunk(png_structp png, png_unknown_chunkp chunk) {
       io->chunks->push_back(std::move(c));
       return 1;
     }
-  return 0;  // libpng's default: drop an unknown ancillary chunk, fail on a critical one
+  // Any other ancillary chunk is dropped here: declined (0), libpng would keep a copy of it in
+  // the info struct (its behaviour when a callback declines a chunk). A critical chunk nobody
+  // knows is declined, and libpng fails on it.
+  return (chunk->name[0] & 0x20) != 0 ? 1 : 0;
 }
 
 // The writer's state outside libpng's reach: buffers allocated before the jump point.

@@ -130,10 +130,15 @@ TEST(TextureBudget, PngChunksBoneyardDoesNotReadAreSkipped) {
   for (int i = 0; i < 100; ++i) extra.push_back({"tEXt", {'k', 0, 'v'}});
   // More ctXr chunks than anyone needs: the first kPngChunkCacheMax are handed back.
   for (int i = 0; i < 40; ++i) extra.push_back({"ctXr", {1, 2, 3}});
+  extra.push_back({"prVt", std::vector<std::uint8_t>(1000, 7)});  // unknown, ancillary: dropped
   auto r = read_png(gray1_png(4, 4, extra));
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->image.width, 4u);
   EXPECT_EQ(r->chunks.size(), kPngChunkCacheMax);
+  // An unknown critical chunk still fails the file, as PNG requires.
+  r = read_png(gray1_png(4, 4, {{"PRVT", {1, 2, 3}}}));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("unhandled critical chunk"), std::string::npos) << r.error().message;
 }
 
 TEST(TextureBudget, DdsAndCtxrLevelsPastTheBudgetAreNotDecoded) {
