@@ -238,10 +238,10 @@ class Inflater {
   explicit Inflater(Bytes packed) {
     z_.next_in = const_cast<Bytef*>(packed.data());
     z_.avail_in = static_cast<uInt>(packed.size());
-    ok_ = packed.size() <= std::numeric_limits<uInt>::max() && inflateInit(&z_) == Z_OK;
+    ok_ = started_ = packed.size() <= std::numeric_limits<uInt>::max() && inflateInit(&z_) == Z_OK;
   }
   ~Inflater() {
-    if (ok_) inflateEnd(&z_);
+    if (started_) inflateEnd(&z_);  // also after a broken stream (ok_ false)
   }
   Inflater(const Inflater&) = delete;
   Inflater& operator=(const Inflater&) = delete;
@@ -272,7 +272,7 @@ class Inflater {
 
  private:
   z_stream z_{};
-  bool ok_ = false, ended_ = false;
+  bool started_ = false, ok_ = false, ended_ = false;
 };
 
 std::string size_text(std::uint32_t w, std::uint32_t h) { return std::to_string(w) + "x" + std::to_string(h); }
