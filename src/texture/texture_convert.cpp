@@ -328,7 +328,7 @@ std::vector<TextureBatchItem> convert_textures(const std::vector<fs::path>& inpu
         // budget); the file is opened again to convert it.
         std::uint64_t cost = 0;
         if (auto file = FileData::open(item.input))
-          cost = o.cross ? kMaxTextureBytes : texture_decoded_bytes(file.value()->bytes(), lower_ext(item.input));
+          cost = o.cross ? kMaxTextureBytes : texture_decoded_bytes(file.value()->bytes(), lower_extension(item.input.string()));
         const auto hold = budget.acquire(cost);
         item.status = convert_texture(item.input, item.output, o, nullptr, &item.notes);
       } catch (const std::exception& e) {  // bad_alloc on a hostile file: this item fails alone
