@@ -3,6 +3,7 @@
 // files that conversions read besides their input.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "boneyard/core/limits.h"
 #include "boneyard/mgs2/cmdl.h"
 #include "boneyard/mgs2/evm.h"
 #include "boneyard/registry/document.h"
@@ -35,16 +37,21 @@ int sniff_gltf(Bytes bytes, std::string_view extension);
 Opened open_gltf(std::shared_ptr<const FileData> file, const OpenOptions& options);
 
 // Textures decoded once per file and shared by every model that uses them (a batch, or one
-// conversion); safe to use from several threads. Holds at most kCacheBytes of PNG.
+// conversion); safe to use from several threads. Counted in decoded bytes (width x height x 4,
+// or the PNG's own size when larger), it holds at most kCacheBytes; and the threads together
+// decode at most kDecodingBytes at a time (a thread waits for the others' textures to be done), so
+// a batch's textures take the same memory whatever its -j (docs/safety.md).
 class TextureCache {
  public:
-  static constexpr std::size_t kCacheBytes = std::size_t{256} << 20;
+  static constexpr std::uint64_t kCacheBytes = kMaxTextureBytes;
+  static constexpr std::uint64_t kDecodingBytes = kMaxTextureBytes;
   Result<std::shared_ptr<const texture::PngTexture>> get(const std::filesystem::path& file);
 
  private:
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const texture::PngTexture>> entries_;
-  std::size_t bytes_ = 0;
+  std::uint64_t bytes_ = 0;  // decoded bytes of the entries
+  texture::DecodeBudget decoding_{kDecodingBytes};
 };
 
 // Finds each material's texture under `root` (X-Ray: its path with .dds, else .png, each part

@@ -10,6 +10,7 @@
 
 #include "boneyard/core/file_io.h"
 #include "boneyard/core/interrupt.h"
+#include "boneyard/core/limits.h"
 #include "boneyard/core/text.h"
 
 namespace boneyard {
@@ -85,12 +86,20 @@ std::vector<TextureBatchItem> convert_textures(const std::vector<fs::path>& inpu
   }
   std::atomic<std::size_t> next{0};
   std::mutex report;
+  texture::DecodeBudget budget;
   auto worker = [&] {
     for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < items.size();) {
       TextureBatchItem& item = items[i];
       std::error_code ec;
       fs::create_directories(item.output.parent_path(), ec);
       try {
+        // What this file decodes, from its header (a cross holds twelve faces' worth: the whole
+        // budget); the file is opened again to convert it.
+        std::uint64_t cost = 0;
+        if (auto file = FileData::open(item.input))
+          cost = o.cross ? kMaxTextureBytes
+                         : texture::texture_decoded_bytes(file.value()->bytes(), lower_extension(item.input.string()));
+        const auto hold = budget.acquire(cost);
         item.status = convert_texture(item.input, item.output, o, nullptr, &item.notes);
       } catch (const std::exception& e) {  // bad_alloc on a hostile file: this item fails alone
         item.status = Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}};

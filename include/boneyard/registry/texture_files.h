@@ -24,7 +24,8 @@ Status convert_texture(const std::filesystem::path& input, const std::filesystem
 
 // Several inputs (files, or folders searched for .dds and .ctxr) into the folder `output_dir`:
 // each file becomes OUTPUT_DIR/<path below its folder argument>/<stem>.<extension>. Runs on
-// `threads` threads (0: all cores); a failure fails only its file. `progress` is called once per
+// `threads` threads (0: all cores), which decode at most kMaxTextureBytes at a time together
+// (texture::DecodeBudget); a failure fails only its file. `progress` is called once per
 // finished file, never concurrently.
 struct TextureBatchItem {
   std::filesystem::path input, output;
