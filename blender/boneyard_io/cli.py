@@ -33,7 +33,8 @@ def _text(raw):
 
 def _call(executable, arguments):
     """(stdout, stderr) of a successful run; a failure raises BoneyardError with boneyard's own
-    message (its stderr, else its stdout)."""
+    message (its stderr, else its stdout). Callers give options as --name=value and put file and
+    motion names after "--", so that a name starting with '-' is never taken for an option."""
     flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)  # no console window on Windows
     try:
         done = subprocess.run([executable, *[str(a) for a in arguments]], stdout=subprocess.PIPE,

@@ -23,7 +23,7 @@ def import_mgs2(context, filepath, scale=0.0, names="", textures=""):
     source = common.absolute(filepath)
     with common.scratch(context) as tmp:
         converted = os.path.join(tmp, os.path.splitext(os.path.basename(source))[0] + ".glb")
-        arguments = ["convert", source, "-o", converted]
+        arguments = ["convert", "--output=" + str(converted)]
         if scale > 0:
             arguments += ["--scale", repr(float(scale))]
         if names:
@@ -31,7 +31,7 @@ def import_mgs2(context, filepath, scale=0.0, names="", textures=""):
         if textures:
             arguments += ["--textures", common.absolute(textures)]
         messages = common.Messages()
-        messages.warn(cli.run(exe, *arguments))
+        messages.warn(cli.run(exe, *arguments, "--", source))
         document, _ = glb.read(converted)
         extras = (document.get("scenes") or [{}])[0].get("extras") or {}
         before = set(bpy.data.objects)
@@ -71,7 +71,7 @@ def export_mgs2(context, arm, filepath, use_template=True, layout="KEEP", n_mats
         scene["extras"] = extras
         patched = os.path.join(tmp, "model.glb")
         glb.write(patched, document, binary)
-        arguments = ["convert", patched, "-o", output]
+        arguments = ["convert", "--output=" + str(output)]
         template = model.get("template")
         same_format = os.path.splitext(output)[1][1:].lower() == model.model_format
         if use_template and template and same_format:
@@ -85,7 +85,7 @@ def export_mgs2(context, arm, filepath, use_template=True, layout="KEEP", n_mats
         if n_mats != "KEEP" and output.lower().endswith(".evm"):
             arguments += ["--n-mats", n_mats.lower()]
         messages = common.Messages()
-        messages.warn(cli.run(exe, *arguments))
+        messages.warn(cli.run(exe, *arguments, "--", patched))
         return messages
 
 

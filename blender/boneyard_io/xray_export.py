@@ -121,7 +121,7 @@ def _exact_path(context, exe, arm, actions, template_path, tmp, messages, names)
     """Untouched motions and channels from boneyard's own .glb of the template, changed ones from
     Blender (see the module's docstring)."""
     base_path = os.path.join(tmp, "template.glb")
-    cli.run(exe, "convert", template_path, "-o", base_path)  # a flat armature: only the keys matter here
+    cli.run(exe, "convert", "--output=" + str(base_path), "--", template_path)  # a flat armature: only the keys matter here
     document, binary = glb.read(base_path)
     binary = bytearray(binary)
     base_by_name = {a.get("name"): a for a in document.get("animations", [])}
@@ -205,12 +205,12 @@ def export_xray(context, arm, filepath, set_index=0, use_template=True, hq=False
         patched = os.path.join(tmp, "motions.glb")
         glb.write(patched, document, binary)
         converted = os.path.join(tmp, "converted.omf") if renames else output
-        arguments = ["convert", patched, "-o", converted]
+        arguments = ["convert", "--output=" + str(converted)]
         if template_path:
             arguments += ["--template", template_path]
         if hq:
             arguments.append("--hq")
-        messages.warn(cli.run(exe, *arguments))
+        messages.warn(cli.run(exe, *arguments, "--", patched))
         _rename(exe, converted, renames, output, tmp)
     return messages
 
@@ -238,5 +238,5 @@ def _rename(exe, path, renames, output, tmp):
     steps += [("boneyard_rename_%d" % i, new) for i, (_, new) in enumerate(renames)]
     for i, (old, new) in enumerate(steps):
         target = output if i == len(steps) - 1 else os.path.join(tmp, "renamed_%d.omf" % i)
-        cli.run(exe, "omf", "rename", path, old, new, "-o", target)
+        cli.run(exe, "omf", "rename", "--output=" + str(target), "--", path, old, new)
         path = target

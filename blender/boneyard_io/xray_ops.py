@@ -33,7 +33,7 @@ def _templates(exe, source, is_omf, sets, tmp):
     for index, motion_set in enumerate(sets):
         if motion_set.get("source") == "embedded":
             extracted = os.path.join(tmp, "embedded_%d.omf" % index)
-            cli.run(exe, "convert", source, "-o", extracted)
+            cli.run(exe, "convert", "--output=" + str(extracted), "--", source)
             out.append(("", common.read_bytes(extracted, "extracted motions")))
         elif motion_set.get("file"):
             path = os.path.normpath(os.path.join(os.path.dirname(source), motion_set["file"]))
@@ -91,7 +91,7 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
     is_omf = _is_omf(source)
     with common.scratch(context) as tmp:
         converted = os.path.join(tmp, os.path.splitext(os.path.basename(source))[0] + ".glb")
-        arguments = ["convert", source, "-o", converted]
+        arguments = ["convert", "--output=" + str(converted)]
         if is_omf and skeleton:
             arguments += ["--skeleton", skeleton]
         if not is_omf and meshes:
@@ -99,7 +99,7 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
         if textures:
             arguments += ["--textures", textures]
         messages = common.Messages()
-        messages.warn(cli.run(exe, *arguments))
+        messages.warn(cli.run(exe, *arguments, "--", source))
         document, _ = glb.read(converted)
         xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
         templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp)

@@ -45,10 +45,6 @@ int run_texture(const TextureArgs& a) {
   const bool one_file = a.inputs.size() == 1 && !fs::is_directory(a.inputs[0], ec) && !fs::is_directory(out, ec) &&
                         out.has_extension();
   if (one_file) {
-    if (same_file(a.inputs[0], out)) {
-      std::fprintf(stderr, "%s: refusing to overwrite the input file; choose another output\n", a.output.c_str());
-      return kExitUsage;
-    }
     std::vector<fs::path> written;
     Diagnostics notes;
     const auto s = convert_texture(a.inputs[0], out, o, &written, &notes);
@@ -71,13 +67,19 @@ int run_texture(const TextureArgs& a) {
   int code = kExitOk;
   const auto items = convert_textures(inputs, out, ".png", o, a.jobs, [&](const TextureBatchItem& item) {
     ++done;
+    for (const auto& f : item.notes.findings())
+      if (f.severity == Severity::warning) std::fprintf(stderr, "%s: warning: %s\n", item.input.string().c_str(), f.message.c_str());
     if (item.status) return;
     ++failed;
     std::fprintf(stderr, "%s\n", describe_failure(item.status.error(), item.input.string()).c_str());
     code = std::max(code, exit_code_for(item.status.error()));
   });
-  std::printf("%zu written, %zu failed (of %zu)\n", done - failed, failed, items.size());
-  if (items.empty()) std::fprintf(stderr, "no .dds or .ctxr file found in the inputs\n");
+  if (!items) {
+    std::fprintf(stderr, "%s\n", items.error().message.c_str());
+    return kExitUsage;
+  }
+  std::printf("%zu written, %zu failed (of %zu)\n", done - failed, failed, items.value().size());
+  if (items.value().empty()) std::fprintf(stderr, "no .dds or .ctxr file found in the inputs\n");
   if (const int interrupted = InterruptScope::exit_code(); interrupted != 0) return interrupted;
   return code;
 }

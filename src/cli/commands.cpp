@@ -196,4 +196,22 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   });
 }
 
+std::string file_name_taken_for_option(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") break;
+    if (a.size() < 3 || a[0] != '-') continue;
+    std::string_view name;
+    if (a[1] == '-') {
+      name = a.substr(2, a.find('=') == std::string_view::npos ? std::string_view::npos : a.find('=') - 2);
+    } else {
+      // A short option with its value attached (-ofile.glb, -j4) is one; a number is a value.
+      if (a[1] == 'o' || a[1] == 'j' || (a[1] >= '0' && a[1] <= '9') || a[1] == '.') continue;
+      name = a.substr(1);
+    }
+    if (name.find_first_of("./\\") != std::string_view::npos) return std::string(a);
+  }
+  return {};
+}
+
 }  // namespace boneyard::cli

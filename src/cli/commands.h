@@ -29,6 +29,10 @@ struct CommonOptions {
 void add_allow_outside_uris_option(CLI::App& cmd, bool& allow);
 
 // Registers a subcommand on `app`; the callback stores its exit code in `exit_code`.
+// The first argument before "--" that looks like a file name but would be parsed as an option
+// ("-h.omf" would print help; "-walk.omf" would be flags), or "" when there is none.
+std::string file_name_taken_for_option(int argc, const char* const* argv);
+
 void add_info_command(CLI::App& app, int& exit_code);
 void add_dump_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);

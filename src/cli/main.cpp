@@ -38,6 +38,12 @@ int main(int argc, char** argv) {
   boneyard::cli::add_omf_command(app, exit_code);
   boneyard::cli::add_view_command(app, exit_code);
   boneyard::cli::add_texture_command(app, exit_code);
+  if (const auto name = boneyard::cli::file_name_taken_for_option(argc, argv); !name.empty()) {
+    const std::string command = argc > 1 && argv[1][0] != '-' ? argv[1] : "validate";
+    std::fprintf(stderr, "boneyard: '%s' is a file name, not an option: put names that start with '-' after '--' "
+                 "(boneyard %s [OPTIONS] -- %s)\n", name.c_str(), command.c_str(), name.c_str());
+    return boneyard::cli::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

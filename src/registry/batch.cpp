@@ -6,10 +6,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <atomic>
-#include <mutex>
 #include <set>
-#include <thread>
 
 #include "boneyard/core/interrupt.h"
 #include "boneyard/core/text.h"
@@ -17,7 +14,9 @@
 #include "boneyard/registry/xray_files.h"
 #include "boneyard/xray/ogf.h"
 #include "boneyard/xray/xray_scene.h"
+#include "boneyard/registry/output_plan.h"
 #include "formats.h"
+#include "parallel.h"
 
 namespace boneyard {
 
@@ -131,16 +130,27 @@ BatchResult convert_tree(const BatchOptions& o) {
         if (auto id = file_identity(f)) referenced.insert(*id);
   }
 
-  std::set<fs::path> outputs;
+  // Outputs are planned before any is written: two inputs whose outputs would be one file (an
+  // .omf beside an .ogf of its name, m.ogf and m.OGF, names differing only in case, which
+  // case-insensitive file systems take for one) get distinct names, and the item says so.
+  OutputPlan plan;
   auto add_item = [&](const fs::path& in, bool omf) {
     BatchItem item;
     item.input = in;
     fs::path rel = in.lexically_relative(o.input_dir);
     rel.replace_extension(o.extension);
-    // An .omf beside an .ogf of the same name would get the same output name.
-    if (omf && outputs.count(o.output_dir / rel)) rel.replace_filename(rel.stem().string() + "_omf" + o.extension);
-    item.output = o.output_dir / rel;
-    outputs.insert(item.output);
+    const fs::path wanted = o.output_dir / rel;
+    item.output = wanted;
+    for (int k = 1; !plan.add_write(item.output); ++k) {
+      const std::string suffix = k == 1 ? (omf ? "omf" : "ogf") : std::to_string(k);
+      item.output = wanted;
+      item.output.replace_filename(wanted.stem().string() + "_" + suffix + o.extension);
+    }
+    if (item.output != wanted)
+      item.findings.push_back(Finding{Severity::warning, 0, {},
+                                      "written as " + item.output.filename().string() +
+                                          ": another input's output is " + wanted.filename().string(),
+                                      {}, {}});
     result.items.push_back(std::move(item));
   };
   for (const auto& p : ogfs) add_item(p, false);
@@ -150,35 +160,25 @@ BatchResult convert_tree(const BatchOptions& o) {
   }
 
   const std::size_t total = result.items.size();
-  unsigned threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(total, 1)));
-  std::atomic<std::size_t> next{0};
   std::size_t done = 0;
-  std::mutex report;
   registry::TextureCache textures;  // a texture shared by several models is decoded once
   // Until a worker finishes an item, it counts as not converted (what an interruption leaves).
   for (auto& item : result.items) item.status = BatchItem::Status::interrupted;
-  auto worker = [&] {
-    for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < total;) {
-      BatchItem& item = result.items[i];
-      try {
-        static const std::vector<ResolvedMotionRef> kNoRefs;
-        convert_one(item, o, textures, i < refs_of.size() ? refs_of[i] : kNoRefs);
-      } catch (const std::exception& e) {  // e.g. bad_alloc on a hostile file: fail this item only
-        item.findings.insert(item.findings.begin(),
-                             Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}});
-        item.status = BatchItem::Status::failed;
-      }
-      if (item.status == BatchItem::Status::interrupted) continue;
-      std::lock_guard lock(report);
-      ++done;
-      if (o.progress) o.progress(done, total, item);
+  registry::run_parallel(total, o.threads, [&](std::size_t i) {
+    BatchItem& item = result.items[i];
+    try {
+      static const std::vector<ResolvedMotionRef> kNoRefs;
+      convert_one(item, o, textures, i < refs_of.size() ? refs_of[i] : kNoRefs);
+    } catch (const std::exception& e) {  // e.g. bad_alloc on a hostile file: fail this item only
+      item.findings.insert(item.findings.begin(),
+                           Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}});
+      item.status = BatchItem::Status::failed;
     }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+    return item.status != BatchItem::Status::interrupted;
+  }, [&](std::size_t i) {
+    ++done;
+    if (o.progress) o.progress(done, total, result.items[i]);
+  });
 
   for (const auto& item : result.items) {
     if (item.status == BatchItem::Status::converted) ++result.converted;

@@ -81,7 +81,8 @@ Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::str
   }
   if (o.settings.no_cmdl) return out.main().write(b);
   const fs::path path = o.settings.cmdl.empty() ? cmdl_beside(o.output) : o.settings.cmdl;
-  if (path == o.output || same_file(path, o.output)) return usage(o, "it names the output model itself");
+  if (same_target(path, o.output)) return usage(o, "it names the output model itself");
+  if (o.plan != nullptr && !template_model.empty()) o.plan->add_read(cmdl_beside(template_model), "the template's .cmdl");
   if (!o.input.empty() && same_file(path, o.input)) return usage(o, "it names the input file; choose another .cmdl");
   Diagnostics scratch;
   Diagnostics& notes = o.warnings != nullptr ? *o.warnings : scratch;

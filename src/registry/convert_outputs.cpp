@@ -75,7 +75,8 @@ Result<MainFile> create_main(const fs::path& path, bool make_folders) {
 
 class FileOutputs final : public ConvertOutputs {
  public:
-  explicit FileOutputs(MainFile main) : main_(std::move(main)) {}
+  // `plan` holds the main output already; without one the outputs are checked among themselves.
+  FileOutputs(MainFile main, OutputPlan* plan) : main_(std::move(main)), plan_(plan != nullptr ? plan : &own_plan_) {}
   // Not committed: the temporary files go, then the folders made for side files (empty again).
   ~FileOutputs() override {
     if (committed_) return;
@@ -92,6 +93,7 @@ class FileOutputs final : public ConvertOutputs {
   // A side file may go into a folder that does not exist yet (a Master Collection model's
   // `_win/`): it is made, and removed again when the conversion fails.
   Result<ByteSink*> side_file(const fs::path& path) override {
+    if (auto planned = plan_->add_write(path); !planned) return planned.error();
     if (auto made = make_folders(path.parent_path()); !made) return made.error();
     auto file = AtomicFile::create(path);
     if (!file) return file.error();
@@ -102,6 +104,7 @@ class FileOutputs final : public ConvertOutputs {
   // Side files first, so that the output never names a missing one; a failure after some were
   // renamed removes them again: a .bin without its .gltf is half an output.
   Status commit() {
+    if (auto planned = plan_->check(); !planned) return planned;
     std::vector<fs::path> renamed;
     Status status;
     for (auto& file : side_) {
@@ -139,6 +142,8 @@ class FileOutputs final : public ConvertOutputs {
   }
 
   MainFile main_;
+  OutputPlan own_plan_;
+  OutputPlan* plan_;
   std::vector<std::unique_ptr<AtomicFile>> side_;
   std::vector<fs::path> made_;  // folders made for side files, outermost first
   bool committed_ = false;
@@ -155,9 +160,12 @@ Result<ConvertedFiles> convert_in_memory(const Document& document, std::string_v
 }
 
 Status convert_to_files(const Document& document, std::string_view target_extension, const ConvertOptions& options) {
+  OutputPlan own;
+  OutputPlan& plan = options.plan != nullptr ? *options.plan : own;
+  if (auto planned = plan.add_write(options.output); !planned) return planned;
   auto main = create_main(options.output, options.make_folders);
   if (!main) return main.error();
-  FileOutputs out(std::move(main).value());
+  FileOutputs out(std::move(main).value(), &plan);
   if (auto s = document.convert(target_extension, options, out); !s) return s;
   return out.commit();
 }
@@ -177,9 +185,11 @@ Status write_gltf_files(const scene::Scene& scene, const fs::path& path) {
   fs::path bin = path;
   bin.replace_extension(".bin");
   const gltf::Encoding encoding(scene, *container, bin.filename().string());
+  OutputPlan plan;
+  if (auto planned = plan.add_write(path); !planned) return planned;
   auto main = create_main(path, false);
   if (!main) return main.error();
-  FileOutputs out(std::move(main).value());
+  FileOutputs out(std::move(main).value(), &plan);
   if (*container == gltf::Container::gltf && encoding.bin_size() > 0) {
     auto sink = out.side_file(bin);
     if (!sink) return sink.error();

@@ -12,16 +12,35 @@ namespace boneyard {
 
 namespace fs = std::filesystem;
 
-Status check_request_files(const ConvertOptions& request) {
-  if (!request.input.empty() && same_file(request.input, request.output))
-    return io_error_finding({}, request.output.string() + ": refusing to overwrite the input file; choose another output");
+namespace {
+
+// The input and the files its options name (--template, --skeleton, --names) as reads of `plan`;
+// `check_files`: those files must be regular files.
+Status plan_request_reads(const ConvertOptions& request, OutputPlan& plan, bool check_files) {
+  plan.add_read(request.input, "the input file");
   for (const auto& row : convert_option_rows()) {
     const auto* field = std::get_if<fs::path ConvertSettings::*>(&row.field);
     if (!row.names_input || field == nullptr) continue;
     const fs::path& path = request.settings.*(*field);
     if (path.empty()) continue;
-    if (auto regular = check_regular_file(path); !regular)
-      return io_error_finding({}, option_flag(row) + " " + path.string() + ": " + regular.error().message);
+    if (check_files)
+      if (auto regular = check_regular_file(path); !regular)
+        return io_error_finding({}, option_flag(row) + " " + path.string() + ": " + regular.error().message);
+    plan.add_read(path, "the " + option_flag(row) + " file");
+  }
+  return {};
+}
+
+}  // namespace
+
+Status check_request_files(const ConvertOptions& request) {
+  OutputPlan plan;
+  if (auto s = plan_request_reads(request, plan, true); !s) return s;
+  if (auto s = plan.add_write(request.output); !s) return s;
+  // A .gltf's buffer is known before anything is converted (its images only once the scene is).
+  if (lower_extension(request.output.string()) == ".gltf") {
+    fs::path bin = request.output;
+    return plan.add_write(bin.replace_extension(".bin"));
   }
   return {};
 }
@@ -38,8 +57,12 @@ Status convert_request(const Document& input, const ConvertOptions& request, Con
   if (auto files = check_request_files(request); !files) return files;
   registry::OptionFiles option_files;
   Diagnostics warnings;
+  OutputPlan plan;
+  (void)plan_request_reads(request, plan, false);
+  for (const auto& f : input.files_read()) plan.add_read(f, "a file the input reads,");
   ConvertOptions options = request;
   options.option_files = &option_files;
+  options.plan = &plan;
   options.warnings = &warnings;
   if (auto read = check_options_read(input.format(), ext, request.given); !read) return read;
   if (auto fits = input.check_convert_options(ext, request.given, options); !fits) return fits;

@@ -25,8 +25,10 @@ Result<std::vector<std::uint8_t>> to_mgs2_model(const scene::Scene& s, std::stri
 // that asks for it: .omf (X-Ray motions) or .kms/.evm (MGS2 models).
 class GltfDocument final : public Document {
  public:
-  GltfDocument(scene::Scene s, Diagnostics read_warnings) : s_(std::move(s)), read_(std::move(read_warnings)) {}
+  GltfDocument(scene::Scene s, Diagnostics read_warnings, std::vector<std::filesystem::path> buffers)
+      : s_(std::move(s)), read_(std::move(read_warnings)), buffers_(std::move(buffers)) {}
   std::string_view format() const override { return "gltf"; }
+  std::vector<std::filesystem::path> files_read() const override { return buffers_; }
 
   std::string info() const override {
     std::size_t prims = 0, verts = 0, tris = 0;
@@ -93,6 +95,7 @@ class GltfDocument final : public Document {
  private:
   scene::Scene s_;
   Diagnostics read_;
+  std::vector<std::filesystem::path> buffers_;  // the files its URIs named
 };
 
 // A --template must be a file of the target's format (an .omf for .omf, ...). Only the sniffers
@@ -189,9 +192,10 @@ Opened open_gltf(std::shared_ptr<const FileData> file, const OpenOptions& option
   const auto base = std::filesystem::path(options.file_name).parent_path();
   gltf::ReadOptions ro;
   ro.require_animations = false;  // motions need them (checked on conversion to .omf), models do not
-  auto s = gltf::read(file->bytes(), gltf_buffer_files(base, options.allow_outside_uris), ro, warnings);
+  std::vector<std::filesystem::path> buffers;
+  auto s = gltf::read(file->bytes(), gltf_buffer_files(base, options.allow_outside_uris, &buffers), ro, warnings);
   if (!s) return s.error();
-  return std::unique_ptr<Document>(new GltfDocument(std::move(s).value(), std::move(warnings)));
+  return std::unique_ptr<Document>(new GltfDocument(std::move(s).value(), std::move(warnings), std::move(buffers)));
 }
 
 }  // namespace boneyard::registry

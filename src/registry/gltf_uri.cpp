@@ -146,10 +146,12 @@ Result<fs::path> buffer_path(const std::string& uri, const fs::path& base_dir, b
 
 }  // namespace
 
-gltf::ExternalBuffers gltf_buffer_files(const fs::path& base_dir, bool allow_outside) {
-  return [base_dir, allow_outside](const std::string& uri, const std::string& where) -> Result<std::shared_ptr<const FileData>> {
+gltf::ExternalBuffers gltf_buffer_files(const fs::path& base_dir, bool allow_outside, std::vector<fs::path>* opened_paths) {
+  return [base_dir, allow_outside, opened_paths](const std::string& uri,
+                                                 const std::string& where) -> Result<std::shared_ptr<const FileData>> {
     auto path = buffer_path(uri, base_dir, allow_outside, where);
     if (!path) return path.error();
+    if (opened_paths != nullptr) opened_paths->push_back(path.value());
     auto opened = FileData::open(path.value());
     if (!opened) return io_error_finding(where, "cannot read external buffer " + shown(uri) + ": " + opened.error().message);
     return opened;

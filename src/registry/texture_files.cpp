@@ -12,6 +12,8 @@
 #include "boneyard/core/interrupt.h"
 #include "boneyard/core/limits.h"
 #include "boneyard/core/text.h"
+#include "boneyard/registry/output_plan.h"
+#include "parallel.h"
 
 namespace boneyard {
 
@@ -19,10 +21,26 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The outputs a texture conversion plans and checks (registry/output_plan.h); a batch shares one
+// between its threads.
+struct SharedPlan {
+  OutputPlan plan;
+  std::mutex mutex;
+  std::vector<fs::path> preplanned;  // a batch's item outputs, planned before any thread starts
+  Status add_write(const fs::path& path) {
+    std::lock_guard lock(mutex);
+    for (const auto& p : preplanned)
+      if (p == path) return {};
+    return plan.add_write(path);
+  }
+};
+
 // Writes every output through a temporary file; renames them only when all were written, and
 // takes back those already renamed when a later rename fails.
 Status write_all(std::vector<texture::TextureOutput>& outputs, const texture::TextureConvertOptions& o,
-                 std::vector<fs::path>* written) {
+                 std::vector<fs::path>* written, SharedPlan& plan) {
+  for (const auto& x : outputs)
+    if (auto planned = plan.add_write(x.path); !planned) return planned;
   std::vector<std::unique_ptr<AtomicFile>> files;
   for (auto& x : outputs) {
     auto f = AtomicFile::create(x.path);
@@ -45,21 +63,56 @@ Status write_all(std::vector<texture::TextureOutput>& outputs, const texture::Te
   return {};
 }
 
-}  // namespace
-
-Status convert_texture(const fs::path& input, const fs::path& output, const texture::TextureConvertOptions& o,
-                       std::vector<fs::path>* written, Diagnostics* notes) {
+Status convert_planned(const fs::path& input, const fs::path& output, const texture::TextureConvertOptions& o,
+                       std::vector<fs::path>* written, Diagnostics* notes, SharedPlan& plan) {
   if (auto fits = texture::check_texture_output(output, o); !fits) return fits;
   auto file = FileData::open(input);
   if (!file) return file.error();
   auto outputs = texture::texture_outputs(std::move(file).value(), lower_extension(input.string()), output, o, notes);
   if (!outputs) return outputs.error();
-  return write_all(outputs.value(), o, written);
+  return write_all(outputs.value(), o, written, plan);
 }
 
-std::vector<TextureBatchItem> convert_textures(const std::vector<fs::path>& inputs, const fs::path& output_dir,
-                                               std::string_view extension, const texture::TextureConvertOptions& o,
-                                               unsigned threads, const std::function<void(const TextureBatchItem&)>& progress) {
+// A batch's outputs: each item's, renamed when another item has it already (x.dds and x.ctxr ->
+// x.png and x_ctxr.png; d1/x.dds and d2/x.dds -> x.png and x_dds.png, then _2, _3, ...), with a note saying so.
+// An output that is one of the inputs refuses the whole batch before anything is written.
+Status plan_batch(std::vector<TextureBatchItem>& items, SharedPlan& shared) {
+  for (const auto& item : items) shared.plan.add_read(item.input, "the input file");
+  for (auto& item : items) {
+    const fs::path wanted = item.output;
+    std::string input_ext = lower_extension(item.input.string());
+    if (!input_ext.empty()) input_ext.erase(0, 1);
+    for (int k = 1;; ++k) {
+      auto planned = shared.plan.add_write(item.output);
+      if (planned) break;
+      const std::string& why = planned.error().message;
+      if (why.find("refusing to overwrite") != std::string::npos || why.find("refusing to write over") != std::string::npos)
+        return planned;
+      const std::string suffix = k == 1 && !input_ext.empty() ? input_ext : std::to_string(k);
+      item.output = wanted;
+      item.output.replace_filename(wanted.stem().string() + "_" + suffix + wanted.extension().string());
+    }
+    if (item.output != wanted)
+      item.notes.add(Severity::warning, 0, {}, "written as " + item.output.filename().string() + ": another input's output is " +
+                     wanted.string(), {}, {});
+    shared.preplanned.push_back(item.output);
+  }
+  return {};
+}
+
+}  // namespace
+
+Status convert_texture(const fs::path& input, const fs::path& output, const texture::TextureConvertOptions& o,
+                       std::vector<fs::path>* written, Diagnostics* notes) {
+  SharedPlan plan;
+  plan.plan.add_read(input, "the input file");
+  return convert_planned(input, output, o, written, notes, plan);
+}
+
+Result<std::vector<TextureBatchItem>> convert_textures(const std::vector<fs::path>& inputs, const fs::path& output_dir,
+                                                       std::string_view extension, const texture::TextureConvertOptions& o,
+                                                       unsigned threads,
+                                                       const std::function<void(const TextureBatchItem&)>& progress) {
   std::vector<TextureBatchItem> items;
   const bool to_png = extension == ".png";
   for (const auto& in : inputs) {
@@ -84,36 +137,29 @@ std::vector<TextureBatchItem> convert_textures(const std::vector<fs::path>& inpu
       items.push_back({p, out, {}, {}});
     }
   }
-  std::atomic<std::size_t> next{0};
-  std::mutex report;
+  SharedPlan plan;
+  if (auto planned = plan_batch(items, plan); !planned) return planned.error();
   texture::DecodeBudget budget;
-  auto worker = [&] {
-    for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < items.size();) {
-      TextureBatchItem& item = items[i];
-      std::error_code ec;
-      fs::create_directories(item.output.parent_path(), ec);
-      try {
-        // What this file decodes, from its header (a cross holds twelve faces' worth: the whole
-        // budget); the file is opened again to convert it.
-        std::uint64_t cost = 0;
-        if (auto file = FileData::open(item.input))
-          cost = o.cross ? kMaxTextureBytes
-                         : texture::texture_decoded_bytes(file.value()->bytes(), lower_extension(item.input.string()));
-        const auto hold = budget.acquire(cost);
-        item.status = convert_texture(item.input, item.output, o, nullptr, &item.notes);
-      } catch (const std::exception& e) {  // bad_alloc on a hostile file: this item fails alone
-        item.status = Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}};
-      }
-      std::lock_guard lock(report);
-      if (progress) progress(item);
+  registry::run_parallel(items.size(), threads, [&](std::size_t i) {
+    TextureBatchItem& item = items[i];
+    std::error_code ec;
+    fs::create_directories(item.output.parent_path(), ec);
+    try {
+      // What this file decodes, from its header (a cross holds twelve faces' worth: the whole
+      // budget); the file is opened again to convert it.
+      std::uint64_t cost = 0;
+      if (auto file = FileData::open(item.input))
+        cost = o.cross ? kMaxTextureBytes
+                       : texture::texture_decoded_bytes(file.value()->bytes(), lower_extension(item.input.string()));
+      const auto hold = budget.acquire(cost);
+      item.status = convert_planned(item.input, item.output, o, nullptr, &item.notes, plan);
+    } catch (const std::exception& e) {  // bad_alloc on a hostile file: this item fails alone
+      item.status = Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}};
     }
-  };
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(items.size(), 1)));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+    return true;
+  }, [&](std::size_t i) {
+    if (progress) progress(items[i]);
+  });
   return items;
 }
 

@@ -373,7 +373,14 @@ Result<std::vector<std::uint8_t>> build_ctxr(const Image& image, const std::vect
   for (const auto& c : chunks)
     if (c.type == std::array<char, 4>{'c', 't', 'X', 'r'}) chunk = &c;
   if (chunk)
-    if (auto exact = rebuild_from_chunk(*chunk, image, h, notes)) return std::move(*exact);
+    if (auto exact = rebuild_from_chunk(*chunk, image, h, notes)) {
+      // The original comes back whole, its levels included: --no-mips cannot be honoured.
+      if (!o.mips && h.mip_count > 1)
+        return usage_error_finding("--no-mips cannot apply: the PNG carries its original CTXR (" + std::to_string(h.mip_count) +
+                                   " levels), rebuilt byte for byte; drop --no-mips, or remove the PNG's ctXr chunk to "
+                                   "make a new CTXR");
+      return std::move(*exact);
+    }
   h.width = static_cast<std::uint16_t>(image.width);
   h.height = static_cast<std::uint16_t>(image.height);
   const unsigned mips = o.mips ? full_mip_count(image.width, image.height) : 1;

@@ -36,6 +36,10 @@ Result<std::string> to_cp1251_name(const std::string& utf8, const char* what) {
   auto cp = utf8_to_cp1251(utf8);
   if (!cp) return edit_error(std::string(what) + " cannot be written in cp1251", "Latin or Cyrillic text", utf8);
   if (cp->empty()) return edit_error(std::string(what) + " is empty", "a name", "\"\"");
+  // The engine reads names up to a NUL, and the tools' text lists one per line.
+  if (cp->find_first_of(std::string_view("\0\r\n", 3)) != std::string::npos)
+    return edit_error(std::string(what) + " holds a NUL, CR or LF, which the engine or the tools cannot keep",
+                      "printable text", show(*cp));
   if (cp->size() > kMaxNameBytes)
     return edit_error(std::string(what) + " too long for the engine", "at most 127 bytes", std::to_string(cp->size()));
   return *cp;
@@ -217,8 +221,8 @@ constexpr float kMarkSlack = 1e-4f;
 std::optional<Finding> check_marks(const MotionSet& set, const std::vector<std::size_t>& selected,
                                    const std::vector<MarkEdit>& marks) {
   for (const auto& m : marks) {
-    if (m.name.find_first_of("\r\n") != std::string::npos || m.name.empty())
-      return edit_error("mark names must be non-empty and without CR/LF", "a name", m.name);
+    if (m.name.find_first_of(std::string_view("\0\r\n", 3)) != std::string::npos || m.name.empty())
+      return edit_error("mark names must be non-empty and without NUL, CR or LF", "a name", show(m.name));
     if (!std::isfinite(m.start) || !std::isfinite(m.end))
       return edit_error("mark " + show(m.name) + " times must be finite numbers of seconds", "finite numbers",
                         fmt(m.start) + " " + fmt(m.end));

@@ -138,9 +138,9 @@ def _(d):
     return ["validate", "m.kms", "--cmdl", "m.cmdl"]
 
 
-@case("cmdl_mc_output_failing_leaves_no_win_folder", why="when the model of a Master Collection conversion cannot "
-      "be renamed into place, its .cmdl (already renamed) and the _win/ folder made for it are removed again",
-      exit=2, one_line=True, stderr=r"cannot rename .*; removed .*_win/out\.cmdl, written before it")
+@case("cmdl_mc_output_failing_leaves_no_win_folder", why="a Master Collection conversion whose model's name is "
+      "taken by a folder is refused before anything is written: no .cmdl, no _win/ folder (the output plan)",
+      exit=2, one_line=True, stderr=r"out\.kms: refusing to write over a folder")
 def _(d):
     (d / "a.kms").write_bytes(kms_ps2(packet_unit=0))
     (d / "out.kms").mkdir()  # the output's name is taken by a folder: the final rename fails

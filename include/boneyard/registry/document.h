@@ -16,6 +16,7 @@
 #include "boneyard/core/file_io.h"
 #include "boneyard/core/json_writer.h"
 #include "boneyard/registry/convert_options.h"
+#include "boneyard/registry/output_plan.h"
 
 namespace boneyard {
 
@@ -53,6 +54,9 @@ struct ConvertOptions {
   bool make_folders = false;  // the output's missing folders are made once it is written (not before)
   // The files options name (--skeleton, --template), opened once per request (convert_request).
   registry::OptionFiles* option_files = nullptr;
+  // What the request reads and writes (convert_request): every output is planned and checked
+  // against it before anything is put in place. Without one, a conversion checks its own outputs.
+  OutputPlan* plan = nullptr;
 };
 
 // Where a conversion writes: its own file, streamed, and files beside it (a .gltf's .bin). What
@@ -73,6 +77,9 @@ class Document {
   virtual std::string info() const = 0;
   // The documented JSON dump (docs/json-schema.md).
   virtual void dump(JsonWriter& out, const DumpOptions& options) const = 0;
+  // The files besides its own that the document was read from (a .gltf's buffers and images):
+  // no output of a conversion may replace them.
+  virtual std::vector<std::filesystem::path> files_read() const { return {}; }
   // Every finding: those met while reading, then the validator's.
   virtual Diagnostics validate() const = 0;
   // The validation errors that stop `convert` to `target_extension` (unless --force): every

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <vector>
 
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/gltf/gltf_read.h"
@@ -14,7 +15,9 @@ namespace boneyard {
 // unless `allow_outside_uris` only relative paths that stay inside the folder after
 // percent-decoding, `..` and symlinks; schemes (http:, file:) never. A file that cannot be read
 // is an error with `io` set (the CLI's --allow-outside-uris; docs/safety.md).
-gltf::ExternalBuffers gltf_buffer_files(const std::filesystem::path& folder, bool allow_outside_uris);
+// `opened_paths`, when given, receives the path of every file read (an output must not replace it).
+gltf::ExternalBuffers gltf_buffer_files(const std::filesystem::path& folder, bool allow_outside_uris,
+                                        std::vector<std::filesystem::path>* opened_paths = nullptr);
 
 // `scene` as the file `path` (.glb, or .gltf with its .bin beside it), streamed through temporary
 // files: the .bin is renamed into place first, then the .gltf, so the .gltf never refers to a

@@ -32,9 +32,13 @@ struct TextureBatchItem {
   Status status;
   Diagnostics notes;
 };
-std::vector<TextureBatchItem> convert_textures(const std::vector<std::filesystem::path>& inputs,
-                                               const std::filesystem::path& output_dir, std::string_view extension,
-                                               const texture::TextureConvertOptions& options, unsigned threads,
-                                               const std::function<void(const TextureBatchItem&)>& progress = {});
+// Outputs are planned before anything is written (registry/output_plan.h): two inputs that
+// would have one output get distinct names (x.dds, x.ctxr -> x.png, x_ctxr.png; d1/x.dds,
+// d2/x.dds -> x.png, x_dds.png; then _2, _3, ...) and a warning in their notes; an output that is one of the inputs
+// refuses the whole batch (a usage error).
+Result<std::vector<TextureBatchItem>> convert_textures(const std::vector<std::filesystem::path>& inputs,
+                                                       const std::filesystem::path& output_dir, std::string_view extension,
+                                                       const texture::TextureConvertOptions& options, unsigned threads,
+                                                       const std::function<void(const TextureBatchItem&)>& progress = {});
 
 }  // namespace boneyard
