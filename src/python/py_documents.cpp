@@ -86,7 +86,7 @@ const char* kOpenDoc =
 void bind_documents(py::module_& m) {
   py::class_<PyDocument, std::shared_ptr<PyDocument>>(m, "Document", "An open file of any supported format.")
       .def_property_readonly("format", [](const PyDocument& d) { return std::string(d.doc->format()); })
-      .def_property_readonly("file", [](const PyDocument& d) { return d.file; })
+      .def_property_readonly("file", [](const PyDocument& d) { return fs_name(d.file); })
       .def_property_readonly("targets", [](const PyDocument& d) { return d.doc->convert_targets(); },
                              "The output extensions convert() can write (\".glb\", \".omf\", ...).")
       .def("info", [](const PyDocument& d) { return d.doc->info(); }, "The summary `boneyard info` prints.")
@@ -114,7 +114,7 @@ void bind_documents(py::module_& m) {
            ("convert(output, **options) -> list of warning Findings. The format follows the extension, as in "
             "`boneyard convert`; options: " + convert_keywords(false) + ".").c_str())
       .def("__repr__", [](const PyDocument& d) {
-        return "<boneyard.Document " + std::string(d.doc->format()) + (d.file.empty() ? "" : " '" + d.file + "'") + ">";
+        return lenient_text("<boneyard.Document " + std::string(d.doc->format()) + (d.file.empty() ? "" : " '" + d.file + "'") + ">");
       });
 
   m.def(

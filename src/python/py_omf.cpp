@@ -72,7 +72,7 @@ py::object save(const PyOmf& omf, const py::object& target) {
     if (f.usage) raise_usage(f.message + "; save() without a path replaces it and keeps a .bak");
     raise_finding(f, f.io && !path.empty() ? path : omf.path());
   }
-  if (target.is_none()) return py::str(saved.value().backup.string());
+  if (target.is_none()) return fs_name(saved.value().backup.string());
   return py::none();
 }
 

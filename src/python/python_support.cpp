@@ -58,10 +58,11 @@ namespace {
   if (findings.empty()) findings.push_back(f);
   const auto& t = types();
   const py::object& type = f.io || f.usage ? t.usage_error : t.invalid_file;
-  py::object exc = type(message);
+  py::object exc = type(lenient_text(message));
   exc.attr("finding") = py::cast(f);
   exc.attr("findings") = py::cast(std::move(findings));
-  exc.attr("file") = py::str(file);
+  // A file name that is not UTF-8 is shown as Python shows it (os.fsdecode's surrogate escapes).
+  exc.attr("file") = fs_name(file);
   PyErr_SetObject(type.ptr(), exc.ptr());
   throw py::error_already_set();
 }
@@ -83,9 +84,22 @@ void raise_usage(const std::string& message) { raise_finding(usage_error_finding
 
 std::string path_from(const py::object& value) {
   if (value.is_none()) return {};
-  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  // os.fsencode takes str, bytes and os.PathLike and gives the bytes the operating system uses:
+  // a name that is not UTF-8 (a Linux file name, kept by Python as surrogate escapes) survives.
   const py::module_ os = py::module_::import("os");
-  return os.attr("fspath")(value).cast<std::string>();  // str or bytes
+  const py::bytes encoded = os.attr("fsencode")(value);
+  std::string path = encoded;
+  if (path.find('\0') != std::string::npos) {
+    PyErr_SetString(PyExc_ValueError, "embedded NUL byte in a path");
+    throw py::error_already_set();
+  }
+  return path;
+}
+
+py::object fs_name(const std::string& path) { return py::module_::import("os").attr("fsdecode")(py::bytes(path)); }
+
+py::str lenient_text(const std::string& text) {
+  return py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "backslashreplace"));
 }
 
 std::shared_ptr<const FileData> file_from(const py::object& source, std::string& name) {

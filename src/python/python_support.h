@@ -38,7 +38,12 @@ std::shared_ptr<const FileData> file_from(const py::object& source, std::string&
 // A pattern argument: one str or a list of them.
 std::vector<std::string> patterns_from(const py::object& patterns);
 
-// A str, or an os.PathLike object, as a path string ("" for None).
+// A str, bytes or os.PathLike path as the bytes the operating system takes ("" for None); an
+// embedded NUL raises ValueError.
 std::string path_from(const py::object& value);
+// A path from path_from back as Python shows it (os.fsdecode: a name that is not UTF-8 keeps its
+// bytes as surrogate escapes), and text that may hold such a name (undecodable bytes escaped).
+py::object fs_name(const std::string& path);
+py::str lenient_text(const std::string& text);
 
 }  // namespace boneyard::python
