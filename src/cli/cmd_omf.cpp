@@ -7,6 +7,7 @@
 #include <optional>
 #include <variant>
 
+#include "boneyard/registry/output_plan.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/omf_edits.h"
 #include "boneyard/xray/omf.h"
@@ -164,7 +165,7 @@ void add_merge(CLI::App& omf, int& exit_code) {
   cmd->callback([inputs, output, rename, &exit_code] {
     std::vector<OmfEdit> files;
     for (const auto& in : *inputs) {
-      if (same_file(in, *output)) {
+      if (same_target(in, *output)) {
         std::fprintf(stderr, "%s: refusing to overwrite an input\n", output->c_str());
         exit_code = kExitUsage;
         return;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "boneyard/registry/output_plan.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/document.h"
 #include "boneyard/view/view.h"
@@ -90,8 +91,13 @@ void add_view_command(CLI::App& app, int& exit_code) {
     }
     // FILE.html keeps FILE's extension (wave.omf.html), so wave.omf and wave.ogf get two pages.
     const fs::path page = out->empty() ? fs::path(files->front() + ".html") : fs::path(*out);
+    if (auto target = check_output_target(page); !target) {
+      std::fprintf(stderr, "%s\n", target.error().message.c_str());
+      exit_code = kExitUsage;
+      return;
+    }
     for (const auto& f : *files)
-      if (same_file(f, page)) {
+      if (same_target(f, page)) {
         std::fprintf(stderr, "%s: refusing to overwrite an input file; choose another output\n", page.c_str());
         exit_code = kExitUsage;
         return;

@@ -1,5 +1,6 @@
 // The .omf edit flow shared by `boneyard omf` (cmd_omf.cpp) and Python's boneyard.Omf (py_omf.cpp).
 #include "boneyard/registry/omf_edits.h"
+#include "boneyard/registry/output_plan.h"
 
 namespace boneyard {
 
@@ -44,9 +45,15 @@ Result<std::vector<std::uint8_t>> omf_edit_bytes(const OmfEdit& edit) {
 Result<SavedOmf> save_omf_edit(const OmfEdit& edit, const std::filesystem::path& output) {
   const bool in_place = output.empty();
   if (in_place && edit.path.empty()) return usage_error_finding("this .omf was not read from a file: say where it goes");
-  if (!in_place)
-    for (const auto& source : edit.sources)
-      if (same_file(source, output)) return usage_error_finding("refusing to overwrite the input");
+  if (!in_place) {
+    OutputPlan plan;  // the output is not an input (also by case or link), nor a folder or device
+    for (const auto& source : edit.sources) plan.add_read(source, "the input file");
+    if (auto planned = plan.add_write(output); !planned) {
+      if (planned.error().message.find("refusing to overwrite") != std::string::npos)
+        return usage_error_finding("refusing to overwrite the input");
+      return planned.error();
+    }
+  }
   const auto checked = omf_edit_bytes(edit);
   if (!checked) return checked.error();
   const Bytes bytes(checked.value());
