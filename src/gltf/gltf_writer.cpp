@@ -16,12 +16,13 @@
 
 #include "boneyard/core/bytes.h"
 #include "boneyard/core/file_io.h"
+#include "boneyard/core/paths.h"
 #include "gltf_encoding_state.h"
 
 namespace boneyard::gltf {
 
 std::optional<Container> container_for(const std::filesystem::path& path) {
-  const std::string ext = lower_extension(path.string());
+  const std::string ext = lower_extension(path_to_utf8(path.filename()));
   if (ext == ".glb") return Container::glb;
   if (ext == ".gltf") return Container::gltf;
   return std::nullopt;
@@ -431,10 +432,10 @@ Output write(const scene::Scene& sc, Container container, std::string_view bin_u
 
 Status write_files(const scene::Scene& scene, const std::filesystem::path& path) {
   const auto container = container_for(path);
-  if (!container) return io_error_finding({}, path.string() + ": not a .glb or .gltf file name");
+  if (!container) return io_error_finding({}, path_to_utf8(path) + ": not a .glb or .gltf file name");
   std::filesystem::path bin_path = path;
   bin_path.replace_extension(".bin");
-  const Encoding encoding(scene, *container, bin_path.filename().string());
+  const Encoding encoding(scene, *container, path_to_utf8(bin_path.filename()));
   std::unique_ptr<AtomicFile> bin;
   if (*container == Container::gltf && encoding.bin_size() > 0) {
     auto created = AtomicFile::create(bin_path);

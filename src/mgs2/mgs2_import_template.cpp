@@ -2,6 +2,7 @@
 // result is validated before it is handed out.
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "boneyard/core/file_io.h"
+#include "boneyard/core/paths.h"
 #include "boneyard/mgs2/kms.h"
 #include "boneyard/mgs2/evm.h"
 
@@ -26,7 +27,7 @@ Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& s, std::str
   if (!o.template_model.empty()) {
     auto opened = FileData::open(o.template_model);
     if (!opened)
-      return io_error_finding("--template", "cannot read " + o.template_model.string() + ": " + opened.error().message);
+      return io_error_finding("--template", "cannot read " + path_to_utf8(o.template_model) + ": " + opened.error().message);
     tpl_file = std::move(opened).value();
     Finding bad;
     if (kms) {
@@ -39,7 +40,7 @@ Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& s, std::str
       else bad = r.error();
     }
     if (!kms_tpl && !evm_tpl) {
-      bad.path = "--template " + o.template_model.string() + (bad.path.empty() ? "" : ": " + bad.path);
+      bad.path = "--template " + path_to_utf8(o.template_model) + (bad.path.empty() ? "" : ": " + bad.path);
       return bad;
     }
   }

@@ -1,6 +1,7 @@
 #include "boneyard/mgs2/strcode.h"
 
 #include "boneyard/core/file_io.h"
+#include "boneyard/core/paths.h"
 
 namespace boneyard {
 
@@ -40,7 +41,7 @@ void TextureNames::load_text(std::string_view text) {
 
 Status TextureNames::load_file(const std::string& path) {
   // Through FileData, like every input: a FIFO or /dev/zero is refused instead of read forever.
-  auto opened = FileData::open(path);
+  auto opened = FileData::open(path_from_utf8(path));
   if (!opened) return io_error_finding({}, path + ": cannot read names file: " + opened.error().message);
   const Bytes bytes = opened.value()->bytes();
   load_text(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/document.h"
 #include "boneyard/core/json_writer.h"
@@ -68,16 +69,17 @@ ConvertRequest convert_request(const py::kwargs& kwargs, bool open_options_given
     const std::string k = key.cast<std::string>();
     if (value.is_none()) continue;
     if (k == "skeleton") {
-      r.options.xray.skeleton = r.options.mgs2.skeleton = path_from(py::reinterpret_borrow<py::object>(value));
+      r.options.xray.skeleton = r.options.mgs2.skeleton = path_from_utf8(path_from(py::reinterpret_borrow<py::object>(value)));
       r.given |= kOptSkeleton;
     } else if (k == "meshes") {
-      r.options.xray.meshes_root = path_from(py::reinterpret_borrow<py::object>(value));
+      r.options.xray.meshes_root = path_from_utf8(path_from(py::reinterpret_borrow<py::object>(value)));
       r.given |= kOptMeshes;
     } else if (k == "textures") {
-      r.options.xray.textures = r.options.mgs2.textures = path_from(py::reinterpret_borrow<py::object>(value));
+      r.options.xray.textures = r.options.mgs2.textures = path_from_utf8(path_from(py::reinterpret_borrow<py::object>(value)));
       r.given |= kOptTextures;
     } else if (k == "template") {
-      r.options.xray.template_omf = r.options.mgs2.template_model = path_from(py::reinterpret_borrow<py::object>(value));
+      r.options.xray.template_omf = r.options.mgs2.template_model =
+          path_from_utf8(path_from(py::reinterpret_borrow<py::object>(value)));
       r.given |= kOptTemplate;
     } else if (k == "keep_going") {
       r.options.xray.keep_going = value.cast<bool>();
@@ -101,7 +103,7 @@ ConvertRequest convert_request(const py::kwargs& kwargs, bool open_options_given
         raise_usage("n_mats must be 'spec' or 'sealouse', not '" + r.options.mgs2.n_mats + "'");
       r.given |= kOptNMats;
     } else if (k == "cmdl") {
-      r.options.mgs2.cmdl = path_from(py::reinterpret_borrow<py::object>(value));
+      r.options.mgs2.cmdl = path_from_utf8(path_from(py::reinterpret_borrow<py::object>(value)));
       r.given |= kOptCmdl;
     } else if (k == "no_cmdl") {
       r.options.mgs2.no_cmdl = value.cast<bool>();
@@ -134,10 +136,10 @@ std::vector<Finding> convert_document(const PyDocument& d, const std::string& ou
     for (const auto& t : targets) list += (list.empty() ? "" : ", ") + t;
     raise_usage("cannot convert " + std::string(doc.format()) + " to '" + ext + "' (possible: " + list + ")");
   }
-  if (!d.file.empty() && same_file(d.file, output)) raise_usage("refusing to overwrite the input file " + output);
+  if (!d.file.empty() && same_file(path_from_utf8(d.file), path_from_utf8(output))) raise_usage("refusing to overwrite the input file " + output);
   Diagnostics warnings;
-  r.options.input = d.file;
-  r.options.output = output;
+  r.options.input = path_from_utf8(d.file);
+  r.options.output = path_from_utf8(output);
   r.options.warnings = &warnings;
   if (d.names) r.given |= kOptNames;
   if (auto fits = doc.check_convert_options(ext, r.given, r.options); !fits) raise_finding(fits.error(), d.file);

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/xray/omf.h"
 #include "boneyard/xray/omf_edit.h"
 #include "boneyard/core/text.h"
@@ -75,14 +76,14 @@ py::object save(const PyOmf& omf, const py::object& target) {
   const Bytes bytes{checked.value().data(), checked.value().size()};
   if (target.is_none()) {
     if (omf.path.empty()) raise_usage("this .omf was not read from a file: say where it goes, save(path)");
-    auto backup = replace_keeping_backup(omf.path, omf.file.source->bytes(), bytes);
+    auto backup = replace_keeping_backup(path_from_utf8(omf.path), omf.file.source->bytes(), bytes);
     if (!backup) raise_finding(backup.error(), omf.path);
-    return py::str(backup.value().string());
+    return py::str(path_to_utf8(backup.value()));
   }
   const std::string path = path_from(target);
-  if (!omf.path.empty() && same_file(omf.path, path))
+  if (!omf.path.empty() && same_file(path_from_utf8(omf.path), path_from_utf8(path)))
     raise_usage("refusing to overwrite the input; save() without a path replaces it and keeps a .bak");
-  if (auto written = write_file_atomic(path, bytes); !written) raise_finding(written.error(), path);
+  if (auto written = write_file_atomic(path_from_utf8(path), bytes); !written) raise_finding(written.error(), path);
   return py::none();
 }
 

@@ -4,6 +4,7 @@
 #include <deque>
 #include <system_error>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/document.h"
 #include "formats.h"
@@ -71,7 +72,7 @@ class FileOutputs final : public ConvertOutputs {
     Finding error = status.error();
     for (const auto& path : renamed) {
       std::error_code ec;
-      if (fs::remove(path, ec)) error.message += "; removed " + path.string() + ", written before it";
+      if (fs::remove(path, ec)) error.message += "; removed " + path_to_utf8(path) + ", written before it";
     }
     return error;
   }
@@ -86,7 +87,7 @@ class FileOutputs final : public ConvertOutputs {
       if (d == d.parent_path()) break;
     }
     for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-      if (!fs::create_directory(*it, ec) && ec) return io_error_finding({}, "cannot create the folder " + it->string() + ": " + ec.message());
+      if (!fs::create_directory(*it, ec) && ec) return io_error_finding({}, "cannot create the folder " + path_to_utf8(*it) + ": " + ec.message());
       made_.push_back(*it);
     }
     return {};
@@ -122,7 +123,7 @@ Status encode_gltf_to_files(Result<scene::Scene>& sc, Diagnostics& adapter_warni
   auto main = AtomicFile::create(options.output);
   if (!main) return main.error();
   FileOutputs out(std::move(main).value());
-  const std::string ext = lower_extension(options.output.string());
+  const std::string ext = lower_extension(path_to_utf8(options.output.filename()));
   if (auto s = encode_gltf(sc, adapter_warnings, ext, options, out); !s) return s;
   return out.commit();
 }

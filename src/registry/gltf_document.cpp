@@ -1,5 +1,6 @@
 #include <cstdio>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/gltf/gltf_read.h"
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "boneyard/xray/xray_scene.h"
@@ -81,7 +82,7 @@ class GltfDocument final : public Document {
     for (const auto& f : read_.findings()) warnings.add(f);
     if (ext == ".omf") return write_converted(xray::scene_to_omf_bytes(s_, o.xray, warnings), out);
     if (ext == ".kms" || ext == ".evm")
-      return write_mgs2_model(mgs2::scene_to_model(s_, ext, o.mgs2, o.output.stem().string(), warnings), ext, o,
+      return write_mgs2_model(mgs2::scene_to_model(s_, ext, o.mgs2, path_to_utf8(o.output.stem()), warnings), ext, o,
                               o.mgs2.template_model, out);
     return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .kms or .evm", std::string(ext)};
   }
@@ -98,9 +99,9 @@ Status template_mismatch(const std::filesystem::path& tpl, std::string_view ext)
   if (!std::filesystem::is_regular_file(tpl, ec)) return {};
   auto opened = FileData::open(tpl);
   if (!opened) return {};
-  const std::string_view format = detect_format(opened.value()->bytes(), tpl.string());
+  const std::string_view format = detect_format(opened.value()->bytes(), path_to_utf8(tpl));
   if (format.empty() || ext == "." + std::string(format)) return {};
-  return usage_error_finding("--template " + tpl.string() + " holds " + std::string(format) + " data: converting to " + std::string(ext) +
+  return usage_error_finding("--template " + path_to_utf8(tpl) + " holds " + std::string(format) + " data: converting to " + std::string(ext) +
          " takes the original " + std::string(ext) + " file as template");
 }
 
@@ -113,7 +114,7 @@ int sniff_gltf(Bytes bytes, std::string_view extension) {
 
 Opened open_gltf(std::shared_ptr<const FileData> file, const OpenOptions& options) {
   Diagnostics warnings;
-  const auto base = std::filesystem::path(options.file_name).parent_path();
+  const auto base = path_from_utf8(options.file_name).parent_path();
   gltf::ReadOptions ro;
   ro.require_animations = false;  // motions need them (checked on conversion to .omf), models do not
   ro.allow_outside_uris = options.allow_outside_uris;

@@ -1,4 +1,5 @@
 // Texture files to and from PNG (`boneyard texture`), and game textures as PNG for models.
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/texture/dds_report.h"
 #include "boneyard/texture/texture_convert.h"
@@ -139,7 +140,8 @@ Result<std::vector<Output>> png_outputs(const Source& s, const fs::path& out, co
     if (s.dds->header.dx10 || (s.dds->header.caps2 & (0x400u << k))) present.push_back(k);
   for (std::size_t i = 0; i < faces.size() && i < present.size(); ++i) {
     fs::path p = out;
-    p.replace_filename(out.stem().string() + "_" + std::string(kCubeFaceNames[present[i]]) + out.extension().string());
+    p.replace_filename(path_from_utf8(path_to_utf8(out.stem()) + "_" + std::string(kCubeFaceNames[present[i]]) +
+                                      path_to_utf8(out.extension())));
     outputs.push_back({p, {}, std::move(faces[i]), {}});
   }
   return outputs;
@@ -241,15 +243,15 @@ std::string_view texture_kind_name(TextureKind kind) {
 
 Status convert_texture(const fs::path& input, const fs::path& output, const TextureConvertOptions& o,
                        std::vector<fs::path>* written, Diagnostics* notes) {
-  const std::string ext = lower_extension(output.string());
+  const std::string ext = lower_extension(path_to_utf8(output.filename()));
   if (ext != ".png" && ext != ".dds" && ext != ".ctxr")
-    return usage_error_finding("the output must end in .png, .dds or .ctxr (found '" + output.filename().string() + "')");
+    return usage_error_finding("the output must end in .png, .dds or .ctxr (found '" + path_to_utf8(output.filename()) + "')");
   if (o.format_given && ext != ".dds") return usage_error_finding("--format applies only to a .dds output");
   if (o.cross && ext != ".png") return usage_error_finding("--cross applies only to a .png output");
   if (!o.mips && ext == ".png") return usage_error_finding("--no-mips applies only to a .dds or .ctxr output");
   auto file = FileData::open(input);
   if (!file) return file.error();
-  auto source = parse(std::move(file).value(), lower_extension(input.string()));
+  auto source = parse(std::move(file).value(), lower_extension(path_to_utf8(input.filename())));
   if (!source) return source.error();
   auto outputs = ext == ".png" ? png_outputs(source.value(), output, o) : game_outputs(source.value(), output, ext, o, notes);
   if (!outputs) return outputs.error();
@@ -265,7 +267,7 @@ std::vector<TextureBatchItem> convert_textures(const std::vector<fs::path>& inpu
     std::error_code ec;
     if (!fs::is_directory(in, ec)) {
       fs::path out = output_dir / in.filename();
-      out.replace_extension(extension);
+      out.replace_extension(path_from_utf8(extension));
       items.push_back({in, out, {}, {}});
       continue;
     }
@@ -273,13 +275,13 @@ std::vector<TextureBatchItem> convert_textures(const std::vector<fs::path>& inpu
     for (fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
          it.increment(ec)) {
       if (!it->is_regular_file(ec)) continue;
-      const std::string e = lower_extension(it->path().string());
+      const std::string e = lower_extension(path_to_utf8(it->path().filename()));
       if (to_png ? (e == ".dds" || e == ".ctxr") : e == ".png") found.push_back(it->path());
     }
     std::sort(found.begin(), found.end());
     for (const auto& p : found) {
       fs::path out = output_dir / p.lexically_relative(in);
-      out.replace_extension(extension);
+      out.replace_extension(path_from_utf8(extension));
       items.push_back({p, out, {}, {}});
     }
   }

@@ -2,6 +2,7 @@
 // the --skeleton/--template inputs and checks the result before it is handed out.
 #include "boneyard/xray/omf.h"
 #include "boneyard/xray/xray_scene.h"
+#include "boneyard/core/paths.h"
 
 namespace boneyard::xray {
 
@@ -11,11 +12,11 @@ template <class T, class Reader>
 Result<T> load(const std::filesystem::path& path, const char* what, Reader reader) {
   auto opened = FileData::open(path);
   if (!opened)
-    return io_error_finding(what, "cannot read " + path.string() + ": " + opened.error().message);
+    return io_error_finding(what, "cannot read " + path_to_utf8(path) + ": " + opened.error().message);
   auto r = reader(std::move(opened).value());
   if (!r) {
     Finding f = r.error();
-    f.path = std::string(what) + " " + path.string() + (f.path.empty() ? "" : ": " + f.path);
+    f.path = std::string(what) + " " + path_to_utf8(path) + (f.path.empty() ? "" : ": " + f.path);
     return f;
   }
   return std::move(r).value();
