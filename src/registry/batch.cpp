@@ -3,8 +3,6 @@
 // file mappings, scene and output, so a broken file fails alone.
 #include "boneyard/registry/batch.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <atomic>
 #include <functional>
@@ -13,6 +11,7 @@
 #include <thread>
 
 #include "boneyard/core/interrupt.h"
+#include "boneyard/core/paths.h"
 #include "boneyard/xray/omf.h"
 #include "boneyard/xray/ogf.h"
 #include "boneyard/core/text.h"
@@ -27,14 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
-// Which file a path names (symlinks followed): one stat, where comparing canonical paths costs a
-// readlink per path component.
-std::optional<std::pair<dev_t, ino_t>> file_identity(const fs::path& p) {
-  struct stat st {};
-  if (::stat(p.c_str(), &st) != 0) return std::nullopt;
-  return std::pair{st.st_dev, st.st_ino};
-}
 
 std::shared_ptr<const FileData> open_or_finding(const fs::path& p, std::vector<Finding>& findings) {
   auto opened = FileData::open(p);
@@ -52,7 +43,7 @@ bool iequal(std::string_view a, std::string_view b) { return lower_ascii(a) == l
 fs::path meshes_root_for(const fs::path& model, const BatchOptions& o) {
   if (!o.meshes_root.empty()) return o.meshes_root;
   fs::path r = default_meshes_root(model);
-  return iequal(r.filename().string(), "meshes") ? r : o.input_dir;
+  return iequal(path_to_utf8(r.filename()), "meshes") ? r : o.input_dir;
 }
 
 // The validation errors that stop this item's conversion (unless --force).
@@ -103,7 +94,7 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
   x.motions = {o.float_rotations, o.motions};
   x.resolved_refs = std::move(refs);
   Result<scene::Scene> sc = Finding{};
-  if (lower_extension(item.input.string()) == ".ogf") {
+  if (lower_extension(path_to_utf8(item.input.filename())) == ".ogf") {
     sc = checked_scene<OgfFile>(read_ogf(data), o, item,
                                 [&](const OgfFile& f) { return ogf_to_scene(f, x, warnings); });
   } else {
@@ -147,7 +138,7 @@ BatchResult convert_tree(const BatchOptions& o) {
   for (fs::recursive_directory_iterator it(o.input_dir, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
     if (!it->is_regular_file(ec)) continue;
-    const std::string ext = lower_extension(it->path().string());
+    const std::string ext = lower_extension(path_to_utf8(it->path().filename()));
     if (ext == ".ogf") ogfs.push_back(it->path());
     if (ext == ".omf") omfs.push_back(it->path());
   }
@@ -157,7 +148,9 @@ BatchResult convert_tree(const BatchOptions& o) {
   // Which OMFs are some model's motions? Reading an OGF maps it and walks its chunks: cheap. The
   // refs found here are the ones its conversion uses (looked up once: stats and, where a name's
   // case differs, folder listings).
-  std::set<std::pair<dev_t, ino_t>> referenced;
+  // Files are compared by identity (core/paths.h: device and inode, or on Windows volume serial and
+  // file index): one query per path, where comparing canonical paths costs a readlink per component.
+  std::set<FileIdentity> referenced;
   std::vector<std::vector<xray::ResolvedMotionRef>> refs_of(ogfs.size());
   for (std::size_t i = 0; i < ogfs.size(); ++i) {
     auto opened = FileData::open(ogfs[i]);
@@ -170,16 +163,19 @@ BatchResult convert_tree(const BatchOptions& o) {
         if (auto id = file_identity(f)) referenced.insert(*id);
   }
 
-  std::set<fs::path> outputs;
+  // Output names as the file system compares them (file_name_key: Windows ignores case, so that
+  // Wave.glb and wave.glb are one file there).
+  std::set<std::string> outputs;
   auto add_item = [&](const fs::path& in, bool omf) {
     BatchItem item;
     item.input = in;
     fs::path rel = in.lexically_relative(o.input_dir);
-    rel.replace_extension(o.extension);
+    rel.replace_extension(path_from_utf8(o.extension));
     // An .omf beside an .ogf of the same name would get the same output name.
-    if (omf && outputs.count(o.output_dir / rel)) rel.replace_filename(rel.stem().string() + "_omf" + o.extension);
+    if (omf && outputs.count(file_name_key(o.output_dir / rel)))
+      rel.replace_filename(path_from_utf8(path_to_utf8(rel.stem()) + "_omf" + o.extension));
     item.output = o.output_dir / rel;
-    outputs.insert(item.output);
+    outputs.insert(file_name_key(item.output));
     result.items.push_back(std::move(item));
   };
   for (const auto& p : ogfs) add_item(p, false);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/xray/xray_scene.h"
 #include "xray_scene_internal.h"
@@ -18,21 +19,22 @@ bool iequal(std::string_view a, std::string_view b) {
   return a.size() == b.size() && lower_ascii(a) == lower_ascii(b);
 }
 
-// `dir / name`, or the entry of `dir` whose name equals `name` ignoring case.
+// `dir / name`, or the entry of `dir` whose name equals `name` (UTF-8) ignoring case; spelt as the
+// folder stores it (on Windows `dir / name` is found in any case).
 std::optional<fs::path> find_entry(const fs::path& dir, const std::string& name, bool want_dir) {
   std::error_code ec;
-  const fs::path exact = dir / name;
+  const fs::path exact = dir / path_from_utf8(name);
   // A file is anything but a folder (FIFOs and devices included: the reader refuses them).
   const auto is_file = [](const fs::file_status& st) { return fs::exists(st) && !fs::is_directory(st); };
-  if (want_dir ? fs::is_directory(exact, ec) : is_file(fs::status(exact, ec))) return exact;
+  if (want_dir ? fs::is_directory(exact, ec) : is_file(fs::status(exact, ec))) return name_as_stored(exact);
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const bool ok = want_dir ? it->is_directory(ec) : is_file(it->status(ec));
-    if (ok && iequal(it->path().filename().string(), name)) return it->path();
+    if (ok && iequal(path_to_utf8(it->path().filename()), name)) return it->path();
   }
   return std::nullopt;
 }
 
-std::string stem_of(const fs::path& p) { return p.stem().string(); }
+std::string stem_of(const fs::path& p) { return path_to_utf8(p.stem()); }
 
 std::atomic<std::size_t> lookups{0};
 
@@ -41,7 +43,7 @@ std::atomic<std::size_t> lookups{0};
 // the engine's lookup.
 std::string path_from_model(const fs::path& file, const fs::path& model) {
   const fs::path relative = fs::absolute(file).lexically_relative(fs::absolute(model).parent_path());
-  return relative.empty() ? fs::absolute(file).generic_string() : relative.generic_string();
+  return generic_path_to_utf8(relative.empty() ? fs::absolute(file) : relative);
 }
 
 }  // namespace
@@ -49,7 +51,7 @@ std::string path_from_model(const fs::path& file, const fs::path& model) {
 fs::path default_meshes_root(const fs::path& ogf_path) {
   const fs::path dir = fs::absolute(ogf_path).parent_path();
   for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
-    if (iequal(p.filename().string(), "meshes")) return p;
+    if (iequal(path_to_utf8(p.filename()), "meshes")) return p;
     if (p == p.parent_path()) break;
   }
   return dir;
@@ -58,7 +60,7 @@ fs::path default_meshes_root(const fs::path& ogf_path) {
 fs::path default_textures_root(const fs::path& model_path) {
   const fs::path dir = fs::absolute(model_path).parent_path();
   for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
-    if (iequal(p.filename().string(), "meshes")) {
+    if (iequal(path_to_utf8(p.filename()), "meshes")) {
       if (auto t = find_entry(p.parent_path(), "textures", true)) return *t;
       return {};
     }
@@ -95,7 +97,7 @@ std::vector<ResolvedMotionRef> resolve_motion_refs(const fs::path& root, const s
 
 std::vector<fs::path> resolve_motion_ref(const fs::path& root, std::string_view ref, std::string* looked) {
   ++lookups;
-  std::string r(ref);
+  std::string r = cp1251_to_utf8(ref);  // names in game files are cp1251; file names here are UTF-8
   std::replace(r.begin(), r.end(), '\\', '/');
   std::vector<std::string> parts;
   for (std::size_t start = 0; start <= r.size();) {
@@ -109,8 +111,8 @@ std::vector<fs::path> resolve_motion_ref(const fs::path& root, std::string_view 
   if (last.size() < 4 || !iequal(std::string_view(last).substr(last.size() - 4), ".omf")) last += ".omf";
   if (looked != nullptr) {
     fs::path p = root;
-    for (const auto& c : parts) p /= c;
-    *looked = p.string();
+    for (const auto& c : parts) p /= path_from_utf8(c);
+    *looked = path_to_utf8(p);
   }
   fs::path dir = root;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
@@ -128,7 +130,7 @@ std::vector<fs::path> resolve_motion_ref(const fs::path& root, std::string_view 
   // A wildcard does not name folders: only they are skipped.
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (!it->is_directory(ec) && glob_match(last, it->path().filename().string())) out.push_back(it->path());
+    if (!it->is_directory(ec) && glob_match(last, path_to_utf8(it->path().filename()))) out.push_back(it->path());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -146,7 +148,7 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
     if (!made) return made.error();
     s = std::move(made).value();
   }
-  json_of(s.extras)["xray"]["model"] = o.input.filename().string();
+  json_of(s.extras)["xray"]["model"] = path_to_utf8(o.input.filename());
   if (auto added = add_meshes(s, ogf, o, warnings); !added) return added.error();
   if (!ogf.motion_refs.empty()) {
     std::vector<ResolvedMotionRef> looked_up;
@@ -166,20 +168,20 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
       for (const auto& file : files) {
         auto opened = FileData::open(file);
         if (!opened)
-          return io_error_finding(file.string(), "cannot read motion file: " + opened.error().message);
+          return io_error_finding(path_to_utf8(file), "cannot read motion file: " + opened.error().message);
         auto omf = read_omf(std::move(opened).value());
         if (!omf) {
           Finding f = omf.error();
-          f.path = file.string() + (f.path.empty() ? "" : " " + f.path);
+          f.path = path_to_utf8(file) + (f.path.empty() ? "" : " " + f.path);
           return f;
         }
         if (used_omfs != nullptr) used_omfs->push_back(file);
         // A ref expanded from a wildcard is recorded with its file name for the extras.
         std::string source = cp1251_to_utf8(ref);
-        if (files.size() > 1 || ref.find('*') != std::string::npos) source += " -> " + file.filename().string();
+        if (files.size() > 1 || ref.find('*') != std::string::npos) source += " -> " + path_to_utf8(file.filename());
         if (auto added = add_motions(s, &ogf, omf->motions, source, warnings, o.motions); !added) {
           Finding f = added.error();
-          f.path = file.string() + " " + f.path;
+          f.path = path_to_utf8(file) + " " + f.path;
           return f;
         }
         json_of(s.extras)["xray"]["motion_sets"].back()["file"] = path_from_model(file, o.input);
@@ -200,26 +202,26 @@ Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions&
   if (!o.skeleton.empty()) {
     auto opened = FileData::open(o.skeleton);
     if (!opened)
-      return io_error_finding("--skeleton", "cannot read " + o.skeleton.string() + ": " + opened.error().message);
+      return io_error_finding("--skeleton", "cannot read " + path_to_utf8(o.skeleton) + ": " + opened.error().message);
     auto read = read_ogf(std::move(opened).value());
     if (!read) {
       Finding f = read.error();
-      f.path = o.skeleton.string() + (f.path.empty() ? "" : " " + f.path);
+      f.path = path_to_utf8(o.skeleton) + (f.path.empty() ? "" : " " + f.path);
       return f;
     }
     ogf = std::move(read).value();
     auto made = skeleton_scene(*ogf, stem_of(o.input));
     if (!made) {
       Finding f = made.error();
-      f.path = o.skeleton.string() + " " + f.path;
+      f.path = path_to_utf8(o.skeleton) + " " + f.path;
       return f;
     }
     s = std::move(made).value();
-    json_of(s.extras)["xray"]["model"] = o.skeleton.filename().string();
+    json_of(s.extras)["xray"]["model"] = path_to_utf8(o.skeleton.filename());
   } else {
     s = flat_scene(set, stem_of(o.input));
   }
-  if (auto added = add_motions(s, ogf ? &*ogf : nullptr, set, o.input.filename().string(), warnings, o.motions);
+  if (auto added = add_motions(s, ogf ? &*ogf : nullptr, set, path_to_utf8(o.input.filename()), warnings, o.motions);
       !added)
     return added.error();
   // Said only of a scene that is written: a failed conversion ends in its one error line.
