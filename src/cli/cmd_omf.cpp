@@ -8,6 +8,7 @@
 
 #include "boneyard/xray/omf.h"
 #include "boneyard/xray/omf_edit.h"
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "commands.h"
 
@@ -62,13 +63,14 @@ int edit_failed(const std::string& input, const Finding& f) {
 // FILE.bak, FILE.bak.1, ...; the edited file keeps the original's mode and owner. The changes are
 // reported only once the file is written.
 int write_in_place(const std::string& input, const OmfFile& file, Bytes bytes, const EditReport& report) {
-  auto backup = replace_keeping_backup(input, file.source->bytes(), bytes);
+  auto backup = replace_keeping_backup(path_from_utf8(input), file.source->bytes(), bytes);
   if (!backup) {
     std::fprintf(stderr, "%s: error: %s\n", input.c_str(), backup.error().message.c_str());
     return kExitUsage;
   }
   print_report(report);
-  std::printf("wrote %s (%zu bytes), original kept as %s\n", input.c_str(), bytes.size(), backup.value().c_str());
+  std::printf("wrote %s (%zu bytes), original kept as %s\n", input.c_str(), bytes.size(),
+              path_to_utf8(backup.value()).c_str());
   return kExitOk;
 }
 
@@ -81,7 +83,7 @@ int write_result(const std::string& input, const Target& t, const OmfFile& file,
     std::fprintf(stderr, "%s: say where the result goes: -o FILE or --in-place\n", input.c_str());
     return kExitUsage;
   }
-  if (!t.in_place && same_file(input, t.output)) {
+  if (!t.in_place && same_file(path_from_utf8(input), path_from_utf8(t.output))) {
     std::fprintf(stderr, "%s: refusing to overwrite the input; use --in-place to replace it (keeps a .bak)\n",
                  t.output.c_str());
     return kExitUsage;
@@ -93,7 +95,7 @@ int write_result(const std::string& input, const Target& t, const OmfFile& file,
   }
   const auto& bytes = checked.value();
   if (t.in_place) return write_in_place(input, file, bytes, report);
-  if (auto written = write_file_atomic(t.output, bytes); !written) {
+  if (auto written = write_file_atomic(path_from_utf8(t.output), bytes); !written) {
     std::fprintf(stderr, "%s\n", written.error().message.c_str());
     return kExitUsage;
   }
@@ -175,7 +177,7 @@ void add_merge(CLI::App& omf, int& exit_code) {
     std::vector<OmfFile> files;
     Diagnostics before;
     for (const auto& in : *inputs) {
-      if (same_file(in, *output)) {
+      if (same_file(path_from_utf8(in), path_from_utf8(*output))) {
         std::fprintf(stderr, "%s: refusing to overwrite an input\n", output->c_str());
         exit_code = kExitUsage;
         return;

@@ -11,6 +11,7 @@
 #include "boneyard/registry/document.h"
 #include "boneyard/core/file_io.h"
 #include "boneyard/core/json_writer.h"
+#include "boneyard/core/paths.h"
 #include "boneyard/mgs2/strcode.h"
 #include "interrupt_scope.h"
 
@@ -110,7 +111,7 @@ bool refuse_invalid_input(const Document& doc, const std::string& ext, const Con
 }  // namespace
 
 std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int& exit_code) {
-  auto opened = FileData::open(path);
+  auto opened = FileData::open(path_from_utf8(path));
   if (!opened) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), opened.error().message.c_str());
     exit_code = std::max(exit_code, kExitUsage);
@@ -123,7 +124,7 @@ int exit_code_for(const Finding& f) { return f.io || f.usage ? kExitUsage : kExi
 
 bool option_file_ok(const char* option, const std::string& path, int& exit_code) {
   if (path.empty()) return true;
-  const auto regular = check_regular_file(path);
+  const auto regular = check_regular_file(path_from_utf8(path));
   if (regular) return true;
   std::fprintf(stderr, "%s %s: %s\n", option, path.c_str(), regular.error().message.c_str());
   exit_code = kExitUsage;
@@ -311,11 +312,11 @@ void add_convert_command(CLI::App& app, int& exit_code) {
         return;
       }
       BatchOptions batch;
-      batch.input_dir = *in;
-      batch.output_dir = *out;
-      batch.meshes_root = *meshes;
+      batch.input_dir = path_from_utf8(*in);
+      batch.output_dir = path_from_utf8(*out);
+      batch.meshes_root = path_from_utf8(*meshes);
       batch.threads = *jobs;
-      batch.textures = *textures;
+      batch.textures = path_from_utf8(*textures);
       batch.keep_going = *keep_going;
       batch.force = *force;
       batch.float_rotations = *float_rotations;
@@ -328,7 +329,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       exit_code = kExitUsage;
       return;
     }
-    if (same_file(*in, *out)) {
+    if (same_file(path_from_utf8(*in), path_from_utf8(*out))) {
       std::fprintf(stderr, "%s: refusing to overwrite the input file; choose another output\n", out->c_str());
       exit_code = kExitUsage;
       return;
@@ -349,10 +350,12 @@ void add_convert_command(CLI::App& app, int& exit_code) {
     }
     ConvertOptions options;
     Diagnostics warnings;
-    options.input = *in;
-    options.output = *out;
-    options.xray = {*skeleton, *meshes, *textures, *keep_going, *template_file, *hq, *float_rotations, *motions};
-    options.mgs2 = {*target_layout, *scale, *template_file, *textures, *n_mats, *cmdl, *no_cmdl, *skeleton};
+    options.input = path_from_utf8(*in);
+    options.output = path_from_utf8(*out);
+    options.xray = {path_from_utf8(*skeleton), path_from_utf8(*meshes), path_from_utf8(*textures), *keep_going,
+                    path_from_utf8(*template_file), *hq, *float_rotations, *motions};
+    options.mgs2 = {*target_layout, *scale, path_from_utf8(*template_file), path_from_utf8(*textures), *n_mats,
+                    path_from_utf8(*cmdl), *no_cmdl, path_from_utf8(*skeleton)};
     options.warnings = &warnings;
     if (auto fits = doc->check_convert_options(ext, given, options); !fits) {
       std::fprintf(stderr, "%s\n", describe_failure(fits.error(), *in).c_str());

@@ -2,8 +2,10 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "boneyard/core/interrupt.h"
+#include "cli_platform.h"
 #include "commands.h"
 
 namespace {
@@ -23,9 +25,13 @@ int report_escaped_exception(const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  boneyard::cli::setup_console();
   CLI::App app{"boneyard: inspect, validate, dump and convert S.T.A.L.K.E.R. motions (.omf/.ogf) and\n"
                "Metal Gear Solid 2 models (.kms/.evm), and their textures (.dds/.ctxr), losslessly."};
   app.require_subcommand(1);
+  // "/abs/path" is a file, never an option (CLI11 reads /x as -x on Windows unless told); set
+  // before the subcommands are added, which take it from here.
+  app.allow_windows_style_options(false);
   app.set_version_flag("--version", "boneyard 0.1.0");
   int exit_code = boneyard::cli::kExitOk;
   boneyard::cli::add_info_command(app, exit_code);
@@ -36,8 +42,12 @@ int main(int argc, char** argv) {
   boneyard::cli::add_omf_command(app, exit_code);
   boneyard::cli::add_view_command(app, exit_code);
   boneyard::cli::add_texture_command(app, exit_code);
+  // UTF-8 arguments (Windows: argv would hold the ANSI code page's "?" for Cyrillic names).
+  std::vector<std::string> arguments = boneyard::cli::utf8_arguments(argc, argv);
+  std::vector<const char*> pointers;
+  for (const auto& a : arguments) pointers.push_back(a.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(pointers.size()), pointers.data());
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : boneyard::cli::kExitUsage;
