@@ -1,5 +1,6 @@
 # cmake -DROOT=<source dir> -DRULES=USES_x=a+b,USES_y=... -DSTAMP=<file> -P check_layers.cmake
-# Fails (and names file, line and rule) when a file includes a header of a layer it may not use.
+# Fails (and names file, line and rule) when a file includes a header of a layer it may not use, or
+# when a source tests the operating system (#ifdef _WIN32) outside the platform layer.
 cmake_minimum_required(VERSION 3.25)
 set(layers core scene gltf xray mgs2 texture registry view cli python)
 string(REPLACE "," ";" rules "${RULES}")
@@ -31,6 +32,16 @@ endfunction()
 
 set(errors "")
 function(check_file file layer)
+  # What differs between systems lives in the platform layer, whose files CMake picks
+  # (src/core/platform_*.cpp, src/cli/cli_platform_*.cpp): no source tests the system itself.
+  # A POSIX platform file may still ask which C library it has (glibc's allocator settings).
+  file(STRINGS ${file} system_tests REGEX "_WIN32|__MINGW|__linux__|_MSC_VER|__GLIBC__")
+  if(file MATCHES "/platform_posix\\.cpp$")
+    list(FILTER system_tests EXCLUDE REGEX "__GLIBC__")
+  endif()
+  if(system_tests)
+    set(errors "${errors}\n  ${file}: tests the operating system (${system_tests}); put the difference in the platform layer (src/core/platform.h, src/cli/cli_platform.h)" PARENT_SCOPE)
+  endif()
   file(STRINGS ${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
   foreach(line IN LISTS lines)
     string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*$" "\\1" include "${line}")

@@ -3,11 +3,13 @@
 // comes back, and hands `--recursive` to the batch (cmd_batch.cpp).
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <type_traits>
 #include <variant>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/registry/convert_options.h"
 #include "boneyard/registry/convert_request.h"
 #include "commands.h"
@@ -36,7 +38,12 @@ void add_row_flag(CLI::App& cmd, const ConvertOptionRow& row, ConvertSettings& s
   CLI::Option* opt = std::visit(
       [&](auto field) -> CLI::Option* {
         auto& value = settings.*field;
-        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, bool>) return cmd.add_flag(flag, value, help);
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, bool>) return cmd.add_flag(flag, value, help);
+        // The argument is UTF-8 (cli_platform.h); CLI11 would convert it with the ANSI code page.
+        else if constexpr (std::is_same_v<T, std::filesystem::path>)
+          return cmd.add_option_function<std::string>(
+              flag, [&value](const std::string& text) { value = path_from_utf8(text); }, help);
         else return cmd.add_option(flag, value, help);
       },
       row.field);
@@ -66,8 +73,8 @@ int convert_folder(const std::string& in, const std::string& out, unsigned jobs,
     return kExitUsage;
   }
   BatchOptions batch;
-  batch.input_dir = in;
-  batch.output_dir = out;
+  batch.input_dir = path_from_utf8(in);
+  batch.output_dir = path_from_utf8(out);
   batch.threads = jobs;
   batch.settings = settings;
   return run_batch_convert(std::move(batch));
@@ -125,8 +132,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       return;
     }
     ConvertOptions request;
-    request.input = *in;
-    request.output = *out;
+    request.input = path_from_utf8(*in);
+    request.output = path_from_utf8(*out);
     request.settings = *settings;
     request.given = given;
     if (auto files = check_request_files(request); !files) {
@@ -134,7 +141,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
       exit_code = kExitUsage;
       return;
     }
-    const CommonOptions open{settings->input_layout, settings->names.string(), settings->allow_outside_uris};
+    const CommonOptions open{settings->input_layout, path_to_utf8(settings->names), settings->allow_outside_uris};
     auto doc = open_or_report(*in, open, exit_code);
     if (!doc) return;
     ConvertOutcome outcome;

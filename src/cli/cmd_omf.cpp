@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "boneyard/registry/output_plan.h"
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/omf_edits.h"
 #include "boneyard/xray/omf.h"
@@ -37,7 +38,7 @@ void add_target_options(CLI::App& cmd, Target& t) {
 std::optional<OmfEdit> read_or_report(const std::string& path, int& exit_code) {
   auto data = open_file_or_report(path, exit_code);
   if (!data) return std::nullopt;
-  auto f = read_omf_edit(data, path);
+  auto f = read_omf_edit(data, path_from_utf8(path));
   if (!f) {
     std::fprintf(stderr, "%s\n", format_finding(f.error(), path).c_str());
     exit_code = std::max(exit_code, kExitFindings);
@@ -70,7 +71,7 @@ int write_result(const std::string& input, const Target& t, const OmfEdit& edit,
     std::fprintf(stderr, "%s: say where the result goes: -o FILE or --in-place\n", input.c_str());
     return kExitUsage;
   }
-  const auto saved = save_omf_edit(edit, t.in_place ? std::string() : t.output);
+  const auto saved = save_omf_edit(edit, t.in_place ? std::filesystem::path() : path_from_utf8(t.output));
   if (!saved) {
     const Finding& f = saved.error();
     if (f.usage) {
@@ -88,7 +89,7 @@ int write_result(const std::string& input, const Target& t, const OmfEdit& edit,
   print_report(report);
   if (t.in_place)
     std::printf("wrote %s (%zu bytes), original kept as %s\n", input.c_str(), saved.value().size,
-                saved.value().backup.c_str());
+                path_to_utf8(saved.value().backup).c_str());
   else
     std::printf("wrote %s (%zu bytes)\n", t.output.c_str(), saved.value().size);
   return kExitOk;
@@ -165,7 +166,7 @@ void add_merge(CLI::App& omf, int& exit_code) {
   cmd->callback([inputs, output, rename, &exit_code] {
     std::vector<OmfEdit> files;
     for (const auto& in : *inputs) {
-      if (same_target(in, *output)) {
+      if (same_target(path_from_utf8(in), path_from_utf8(*output))) {
         std::fprintf(stderr, "%s: refusing to overwrite an input\n", output->c_str());
         exit_code = kExitUsage;
         return;

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/texture_files.h"
 #include "commands.h"
@@ -25,7 +26,7 @@ struct TextureArgs {
 };
 
 bool is_texture_file_name(const fs::path& p) {
-  const std::string e = lower_extension(p.string());
+  const std::string e = lower_extension(path_to_utf8(p.filename()));
   return e == ".png" || e == ".dds" || e == ".ctxr";
 }
 
@@ -39,21 +40,22 @@ int run_texture(const TextureArgs& a) {
     o.format_given = true;
   }
   std::error_code ec;
-  const fs::path out(a.output);
+  const fs::path out = path_from_utf8(a.output);
+  const fs::path first = path_from_utf8(a.inputs[0]);
   // One file to a name with an extension: that file (an unknown extension is an error below);
   // otherwise -o is a folder.
-  const bool one_file = a.inputs.size() == 1 && !fs::is_directory(a.inputs[0], ec) && !fs::is_directory(out, ec) &&
+  const bool one_file = a.inputs.size() == 1 && !fs::is_directory(first, ec) && !fs::is_directory(out, ec) &&
                         out.has_extension();
   if (one_file) {
     std::vector<fs::path> written;
     Diagnostics notes;
-    const auto s = convert_texture(a.inputs[0], out, o, &written, &notes);
+    const auto s = convert_texture(first, out, o, &written, &notes);
     if (!s) {
       std::fprintf(stderr, "%s\n", describe_failure(s.error(), a.inputs[0]).c_str());
       return std::max(exit_code_for(s.error()), InterruptScope::exit_code());
     }
     for (const auto& f : notes.findings()) std::fprintf(stderr, "%s: %s\n", a.inputs[0].c_str(), f.message.c_str());
-    for (const auto& p : written) std::printf("wrote %s\n", p.string().c_str());
+    for (const auto& p : written) std::printf("wrote %s\n", path_to_utf8(p).c_str());
     return kExitOk;
   }
   // Several inputs or folders: PNGs into the output folder.
@@ -62,7 +64,8 @@ int run_texture(const TextureArgs& a) {
                  a.output.c_str());
     return kExitUsage;
   }
-  std::vector<fs::path> inputs(a.inputs.begin(), a.inputs.end());
+  std::vector<fs::path> inputs;
+  for (const auto& i : a.inputs) inputs.push_back(path_from_utf8(i));
   std::size_t failed = 0, done = 0;
   int code = kExitOk;
   const auto items = convert_textures(inputs, out, ".png", o, a.jobs, [&](const TextureBatchItem& item) {
@@ -71,7 +74,7 @@ int run_texture(const TextureArgs& a) {
       if (f.severity == Severity::warning) std::fprintf(stderr, "%s: warning: %s\n", item.input.string().c_str(), f.message.c_str());
     if (item.status) return;
     ++failed;
-    std::fprintf(stderr, "%s\n", describe_failure(item.status.error(), item.input.string()).c_str());
+    std::fprintf(stderr, "%s\n", describe_failure(item.status.error(), path_to_utf8(item.input)).c_str());
     code = std::max(code, exit_code_for(item.status.error()));
   });
   if (!items) {

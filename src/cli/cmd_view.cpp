@@ -1,22 +1,17 @@
 // `boneyard view FILE... [-o page.html] [--open]`: one self-contained HTML page (src/view).
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "boneyard/registry/output_plan.h"
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/document.h"
 #include "boneyard/view/view.h"
+#include "cli_platform.h"
 #include "commands.h"
-
-extern char** environ;
 
 namespace boneyard::cli {
 
@@ -24,40 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Full path of `name` on $PATH, or "".
-std::string find_on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string rest = path ? path : "";
-  while (!rest.empty()) {
-    const auto colon = rest.find(':');
-    const std::string dir = rest.substr(0, colon);
-    rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
-    if (dir.empty()) continue;
-    const fs::path candidate = fs::path(dir) / name;
-    std::error_code ec;
-    if (fs::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  return {};
-}
-
-// Opens `page` in the default browser with xdg-open; returns an error message or "".
-std::string open_in_browser(const fs::path& page) {
-  const std::string opener = find_on_path("xdg-open");
-  if (opener.empty())
-    return "--open: xdg-open was not found (install xdg-utils); open " + page.string() + " in a browser";
-  const std::string target = fs::absolute(page).string();
-  char* argv[] = {const_cast<char*>(opener.c_str()), const_cast<char*>(target.c_str()), nullptr};
-  pid_t pid = 0;
-  if (posix_spawn(&pid, opener.c_str(), nullptr, nullptr, argv, environ) != 0)
-    return "--open: could not run " + opener;
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return "--open: xdg-open could not open " + target;
-  return {};
-}
-
 bool is_html_name(const fs::path& page) {
-  const std::string ext = lower_extension(page.string());
+  const std::string ext = lower_extension(path_to_utf8(page.filename()));
   return ext == ".html" || ext == ".htm";
 }
 
@@ -81,7 +44,7 @@ void add_view_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
   cmd->add_option("--textures", *textures,
                   "Textures root: X-Ray .dds tree (default: 'textures' beside the model's 'meshes'), MGS2 .ctxr folder");
-  cmd->add_flag("--open", *open, "Open the page in the default browser (xdg-open)");
+  cmd->add_flag("--open", *open, "Open the page in the default browser (xdg-open; on Windows, the file's default program)");
   add_allow_outside_uris_option(*cmd, *allow_outside_uris);
   cmd->callback([files, out, skeleton, meshes, textures, open, allow_outside_uris, &exit_code] {
     if (!view::bundle_available()) {
@@ -90,20 +53,21 @@ void add_view_command(CLI::App& app, int& exit_code) {
       return;
     }
     // FILE.html keeps FILE's extension (wave.omf.html), so wave.omf and wave.ogf get two pages.
-    const fs::path page = out->empty() ? fs::path(files->front() + ".html") : fs::path(*out);
+    const fs::path page = path_from_utf8(out->empty() ? files->front() + ".html" : *out);
+    const std::string shown = path_to_utf8(page);
     if (auto target = check_output_target(page); !target) {
       std::fprintf(stderr, "%s\n", target.error().message.c_str());
       exit_code = kExitUsage;
       return;
     }
     for (const auto& f : *files)
-      if (same_target(f, page)) {
-        std::fprintf(stderr, "%s: refusing to overwrite an input file; choose another output\n", page.c_str());
+      if (same_target(path_from_utf8(f), page)) {
+        std::fprintf(stderr, "%s: refusing to overwrite an input file; choose another output\n", shown.c_str());
         exit_code = kExitUsage;
         return;
       }
     if (!is_html_name(page)) {
-      std::fprintf(stderr, "%s: the page must be an .html file (-o NAME.html)\n", page.c_str());
+      std::fprintf(stderr, "%s: the page must be an .html file (-o NAME.html)\n", shown.c_str());
       exit_code = kExitUsage;
       return;
     }
@@ -121,10 +85,10 @@ void add_view_command(CLI::App& app, int& exit_code) {
         continue;
       }
       view::ItemOptions options;
-      options.input = path;
-      options.meshes_root = *meshes;
-      options.textures = *textures;
-      if (doc.value()->format() == "omf" || doc.value()->format() == "cmdl") options.skeleton = *skeleton;
+      options.input = path_from_utf8(path);
+      options.meshes_root = path_from_utf8(*meshes);
+      options.textures = path_from_utf8(*textures);
+      if (doc.value()->format() == "omf" || doc.value()->format() == "cmdl") options.skeleton = path_from_utf8(*skeleton);
       items.push_back(view::make_item(*doc.value(), path, options));
       for (const auto& f : items.back().warnings) std::fprintf(stderr, "%s\n", format_finding(f, path).c_str());
       if (!items.back().glb.empty() || items.back().no_model.empty()) continue;
@@ -140,7 +104,7 @@ void add_view_command(CLI::App& app, int& exit_code) {
       exit_code = kExitUsage;
       return;
     }
-    std::printf("wrote %s (%zu file%s)\n", page.c_str(), items.size(), items.size() == 1 ? "" : "s");
+    std::printf("wrote %s (%zu file%s)\n", shown.c_str(), items.size(), items.size() == 1 ? "" : "s");
     if (*open) {
       if (auto err = open_in_browser(page); !err.empty()) {
         std::fprintf(stderr, "%s\n", err.c_str());

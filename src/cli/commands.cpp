@@ -7,6 +7,7 @@
 
 #include "boneyard/core/file_io.h"
 #include "boneyard/core/json_writer.h"
+#include "boneyard/core/paths.h"
 #include "boneyard/mgs2/strcode.h"
 #include "boneyard/registry/convert_options.h"
 #include "boneyard/registry/convert_request.h"
@@ -37,7 +38,7 @@ const TextureNames* load_names(const CommonOptions& common, int& exit_code) {
   static bool loaded = false, failed = false;
   if (common.names_file.empty() || failed) return nullptr;
   if (!loaded) {
-    if (auto read = load_texture_names(names, common.names_file); !read) {
+    if (auto read = load_texture_names(names, path_from_utf8(common.names_file)); !read) {
       std::fprintf(stderr, "%s\n", read.error().message.c_str());
       exit_code = kExitUsage;
       failed = true;
@@ -68,7 +69,7 @@ std::unique_ptr<Document> open_or_report(const std::string& path, const CommonOp
 }
 
 std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int& exit_code) {
-  auto opened = FileData::open(path);
+  auto opened = FileData::open(path_from_utf8(path));
   if (!opened) {
     std::fprintf(stderr, "%s: %s\n", path.c_str(), opened.error().message.c_str());
     exit_code = std::max(exit_code, kExitUsage);
@@ -81,7 +82,7 @@ int exit_code_for(const Finding& f) { return f.io || f.usage ? kExitUsage : kExi
 
 bool option_file_ok(const char* option, const std::string& path, int& exit_code) {
   if (path.empty()) return true;
-  const auto regular = check_regular_file(path);
+  const auto regular = check_regular_file(path_from_utf8(path));
   if (regular) return true;
   std::fprintf(stderr, "%s %s: %s\n", option, path.c_str(), regular.error().message.c_str());
   exit_code = kExitUsage;

@@ -3,34 +3,13 @@
 #include "interrupt_scope.h"
 
 #include "boneyard/core/interrupt.h"
+#include "cli_platform.h"
 
 namespace boneyard::cli {
 
-namespace {
+InterruptScope::InterruptScope() { install_interrupt_handlers(); }
 
-extern "C" void record_stop_signal(int signal_number) { request_interrupt(signal_number); }
-
-void install(int signal_number, struct sigaction& previous) {
-  struct sigaction sa {};
-  sa.sa_handler = record_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  // SA_RESETHAND: a second signal gets the default action and ends the program at once, for a
-  // user who does not want to wait for the safe point.
-  sa.sa_flags = SA_RESTART | SA_RESETHAND;
-  sigaction(signal_number, &sa, &previous);
-}
-
-}  // namespace
-
-InterruptScope::InterruptScope() {
-  install(SIGINT, previous_int_);
-  install(SIGTERM, previous_term_);
-}
-
-InterruptScope::~InterruptScope() {
-  sigaction(SIGINT, &previous_int_, nullptr);
-  sigaction(SIGTERM, &previous_term_, nullptr);
-}
+InterruptScope::~InterruptScope() { restore_interrupt_handlers(); }
 
 int InterruptScope::exit_code() { return interrupted() ? 128 + interrupt_signal() : 0; }
 

@@ -1,90 +1,94 @@
 #include "boneyard/core/file_io.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <random>
 #include <system_error>
 
 #include "boneyard/core/interrupt.h"
+#include "boneyard/core/paths.h"
+#include "core/platform.h"
 
 namespace boneyard {
 
 namespace {
 
-std::string errno_text(int e) { return std::strerror(e); }
+namespace fs = std::filesystem;
+using platform::FileKind;
+using platform::kNoFile;
+using platform::NativeFile;
 
 // What a non-regular file is, as the end of "PATH: is a FIFO, not a regular file".
-std::string not_regular_text(mode_t mode) {
-  if (S_ISDIR(mode)) return "is a directory, not a file";
-  if (S_ISFIFO(mode)) return "is a FIFO, not a regular file";
-  if (S_ISCHR(mode)) return "is a character device, not a regular file";
-  if (S_ISBLK(mode)) return "is a block device, not a regular file";
-  if (S_ISSOCK(mode)) return "is a socket, not a regular file";
+std::string not_regular_text(FileKind kind) {
+  switch (kind) {
+    case FileKind::directory: return "is a directory, not a file";
+    case FileKind::fifo: return "is a FIFO, not a regular file";
+    case FileKind::char_device: return "is a character device, not a regular file";
+    case FileKind::block_device: return "is a block device, not a regular file";
+    case FileKind::socket: return "is a socket, not a regular file";
+    case FileKind::regular:
+    case FileKind::other: break;
+  }
   return "is not a regular file";
 }
 
 Finding io_error(std::string message) { return io_error_finding({}, std::move(message)); }
 
-// Reads a regular file that could not be mapped (empty by its size, as files in /proc are, or
-// mmap refused): sequentially until the end.
-Status read_all(int fd, std::vector<std::uint8_t>& out) {
+std::string shown(const fs::path& p) { return path_to_utf8(p); }
+
+// Reads a regular file that could not be mapped (empty by its size, as files in /proc are, mmap
+// refused, or Windows): sequentially until the end.
+Status read_all(NativeFile file, std::uint64_t size_hint, std::vector<std::uint8_t>& out) {
+  if (size_hint > 0 && size_hint < (std::uint64_t{1} << 40)) out.reserve(static_cast<std::size_t>(size_hint));
   std::uint8_t buf[1 << 16];
   for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return io_error("cannot read: " + errno_text(errno));
-    }
+    std::string error;
+    const std::ptrdiff_t n = platform::read_some(file, buf, sizeof buf, error);
+    if (n < 0) return io_error("cannot read: " + error);
     if (n == 0) return {};
     out.insert(out.end(), buf, buf + n);
   }
 }
 
+// A hidden temporary name in `dir` for a file that will become `name`: .NAME.NNN.tmp
+fs::path temporary_name(const fs::path& dir, const fs::path& name) {
+  std::random_device rd;
+  return dir / path_from_utf8("." + path_to_utf8(name) + "." + std::to_string(rd()) + ".tmp");
+}
+
 }  // namespace
 
 Status check_regular_file(const std::filesystem::path& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return io_error("cannot open: " + errno_text(errno));
-  if (!S_ISREG(st.st_mode)) return io_error(not_regular_text(st.st_mode));
+  std::string error;
+  const auto info = platform::stat_path(path, error);
+  if (!info) return io_error("cannot open: " + error);
+  if (info->kind != FileKind::regular) return io_error(not_regular_text(info->kind));
   return {};
 }
 
 Result<std::shared_ptr<const FileData>> FileData::open(const std::filesystem::path& path) {
-  // Refused before open(2): opening a device can have side effects, opening a FIFO blocks.
+  // Refused before opening: opening a device can have side effects, opening a FIFO blocks.
   if (auto regular = check_regular_file(path); !regular) return regular.error();
-  // O_NONBLOCK: should the path have been swapped for a FIFO since the stat, open does not block.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) return io_error("cannot open: " + errno_text(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int e = errno;
-    ::close(fd);
-    return io_error("cannot stat: " + errno_text(e));
+  std::string error;
+  const NativeFile file = platform::open_for_reading(path, error);
+  if (file == kNoFile) return io_error("cannot open: " + error);
+  const auto info = platform::stat_open(file, error);
+  if (!info || info->kind != FileKind::regular) {
+    platform::close(file, error);
+    return info ? io_error(not_regular_text(info->kind)) : io_error("cannot stat: " + error);
   }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return io_error(not_regular_text(st.st_mode));
-  }
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   std::shared_ptr<FileData> f(new FileData());
-  if (st.st_size > 0) {
-    void* m = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-    if (m != MAP_FAILED) {
+  if (info->size > 0) {
+    const auto size = static_cast<std::size_t>(info->size);
+    if (const void* m = platform::map_read_only(file, size)) {
       f->map_ = m;
       f->data_ = static_cast<const std::uint8_t*>(m);
-      f->size_ = static_cast<std::size_t>(st.st_size);
-      ::close(fd);
+      f->size_ = size;
+      platform::close(file, error);
       return std::shared_ptr<const FileData>(std::move(f));
     }
   }
-  auto read = read_all(fd, f->owned_);
-  ::close(fd);
+  auto read = read_all(file, info->size, f->owned_);
+  platform::close(file, error);
   if (!read) return read.error();
   f->data_ = f->owned_.data();
   f->size_ = f->owned_.size();
@@ -108,7 +112,7 @@ std::shared_ptr<const FileData> FileData::from_view(Bytes bytes, std::shared_ptr
 }
 
 FileData::~FileData() {
-  if (map_ != nullptr) ::munmap(map_, size_);
+  if (map_ != nullptr) platform::unmap(map_, size_);
 }
 
 namespace {
@@ -119,7 +123,7 @@ namespace {
 constexpr std::size_t kWriteSlice = std::size_t{1} << 20;
 
 Finding interrupted_error(const std::filesystem::path& path) {
-  return io_error("interrupted (signal " + std::to_string(interrupt_signal()) + "): " + path.string() + " not written");
+  return io_error("interrupted (signal " + std::to_string(interrupt_signal()) + "): " + shown(path) + " not written");
 }
 
 }  // namespace
@@ -139,28 +143,27 @@ Status VectorSink::write(Bytes data) {
   return {};
 }
 
-AtomicFile::AtomicFile(std::filesystem::path path, std::filesystem::path temporary, int fd)
-    : path_(std::move(path)), temporary_(std::move(temporary)), fd_(fd) {
+AtomicFile::AtomicFile(std::filesystem::path path, std::filesystem::path temporary, std::intptr_t file)
+    : path_(std::move(path)), temporary_(std::move(temporary)), file_(file) {
   buffer_.reserve(kWriteSlice);
 }
 
 Result<std::unique_ptr<AtomicFile>> AtomicFile::create(const std::filesystem::path& path) {
   if (interrupted()) return interrupted_error(path);
   const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  std::random_device rd;
-  const auto tmp = dir / ("." + path.filename().string() + "." + std::to_string(rd()) + ".tmp");
+  const auto tmp = temporary_name(dir, path.filename());
   register_temporary(tmp);  // before it exists, so that no moment leaves it unlisted
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    const int e = errno;
+  std::string error;
+  const NativeFile file = platform::create_new(tmp, 0644, error);
+  if (file == kNoFile) {
     unregister_temporary(tmp);
-    return io_error("cannot create " + tmp.string() + ": " + errno_text(e));
+    return io_error("cannot create " + shown(tmp) + ": " + error);
   }
   try {
-    return std::unique_ptr<AtomicFile>(new AtomicFile(path, tmp, fd));
+    return std::unique_ptr<AtomicFile>(new AtomicFile(path, tmp, file));
   } catch (...) {  // the write buffer could not be allocated: leave no temporary file behind
-    ::close(fd);
-    ::unlink(tmp.c_str());
+    platform::close(file, error);
+    platform::remove_file(tmp);
     unregister_temporary(tmp);
     throw;
   }
@@ -172,9 +175,10 @@ AtomicFile::~AtomicFile() {
 
 // The temporary file is gone (and unregistered) whatever happens to it after this.
 Status AtomicFile::abandon(Finding why) {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
-  ::unlink(temporary_.c_str());
+  std::string ignored;
+  if (file_ != kNoFile) platform::close(file_, ignored);
+  file_ = kNoFile;
+  platform::remove_file(temporary_);
   unregister_temporary(temporary_);
   done_ = true;
   return why;
@@ -184,11 +188,9 @@ Status AtomicFile::flush() {
   std::size_t done = 0;
   while (done < buffer_.size()) {
     if (interrupted()) return abandon(interrupted_error(path_));
-    const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return abandon(io_error("cannot write " + temporary_.string() + ": " + errno_text(errno)));
-    }
+    std::string error;
+    const std::ptrdiff_t n = platform::write_some(file_, buffer_.data() + done, buffer_.size() - done, error);
+    if (n < 0) return abandon(io_error("cannot write " + shown(temporary_) + ": " + error));
     done += static_cast<std::size_t>(n);
   }
   buffer_.clear();
@@ -196,7 +198,7 @@ Status AtomicFile::flush() {
 }
 
 Status AtomicFile::write(Bytes data) {
-  if (done_) return io_error("cannot write " + temporary_.string() + ": already closed");
+  if (done_) return io_error("cannot write " + shown(temporary_) + ": already closed");
   while (!data.empty()) {
     const std::size_t n = std::min(data.size(), kWriteSlice - buffer_.size());
     buffer_.insert(buffer_.end(), data.begin(), data.begin() + static_cast<std::ptrdiff_t>(n));
@@ -208,16 +210,15 @@ Status AtomicFile::write(Bytes data) {
 }
 
 Status AtomicFile::commit() {
-  if (done_) return io_error("cannot write " + temporary_.string() + ": already closed");
+  if (done_) return io_error("cannot write " + shown(temporary_) + ": already closed");
   if (auto s = flush(); !s) return s;
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0) return abandon(io_error("cannot write " + temporary_.string() + ": " + errno_text(errno)));
+  const NativeFile file = file_;
+  file_ = kNoFile;
+  std::string error;
+  if (!platform::close(file, error)) return abandon(io_error("cannot write " + shown(temporary_) + ": " + error));
   if (interrupted()) return abandon(interrupted_error(path_));
-  if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
-    const int e = errno;
-    return abandon(io_error("cannot rename onto " + path_.string() + ": " + errno_text(e)));
-  }
+  if (!platform::replace(temporary_, path_, error))
+    return abandon(io_error("cannot rename onto " + shown(path_) + ": " + error));
   unregister_temporary(temporary_);
   done_ = true;
   return {};
@@ -231,8 +232,10 @@ Status write_file_atomic(const std::filesystem::path& path, Bytes data) {
 }
 
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
-  std::error_code ec;
-  return std::filesystem::equivalent(a, b, ec) && !ec;
+  const auto x = file_identity(a);
+  if (!x) return false;
+  const auto y = file_identity(b);
+  return y && *x == *y;
 }
 
 // ---- In-place edits: mode-keeping atomic writes, symlink targets and backups --------------------
@@ -243,39 +246,40 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
   return path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
 }
 
-// Writes `data` to a new hidden temporary file in `dir` with exactly `mode`; returns its path, or
-// an empty path and the reason in `error`. Nothing is left behind on failure.
-std::filesystem::path write_temp(const std::filesystem::path& dir, const std::string& stem, Bytes data, unsigned mode,
+// Writes `data` to a new hidden temporary file in `dir` with exactly `mode` (and the owner when
+// given); returns its path, or an empty path and the reason in `error`. Nothing is left behind on
+// failure.
+std::filesystem::path write_temp(const std::filesystem::path& dir, const fs::path& name, Bytes data, unsigned mode,
                                  const FileOwner* owner, std::string& error) {
-  std::random_device rd;
-  const auto tmp = dir / ("." + stem + "." + std::to_string(rd()) + ".tmp");
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    error = "cannot create " + tmp.string() + ": " + errno_text(errno);
+  const auto tmp = temporary_name(dir, name);
+  std::string why;
+  const NativeFile file = platform::create_new(tmp, 0600, why);
+  if (file == kNoFile) {
+    error = "cannot create " + shown(tmp) + ": " + why;
     return {};
   }
-  const auto fail = [&](const char* what, int e) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    error = std::string(what) + " " + tmp.string() + ": " + errno_text(e);
+  const auto fail = [&](const std::string& what) {
+    std::string ignored;
+    platform::close(file, ignored);
+    platform::remove_file(tmp);
+    error = what;
     return std::filesystem::path{};
   };
   std::size_t done = 0;
   while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail("cannot write", errno);
-    }
+    const std::size_t slice = std::min(data.size() - done, kWriteSlice);
+    const std::ptrdiff_t n = platform::write_some(file, data.data() + done, slice, why);
+    if (n < 0) return fail("cannot write " + shown(tmp) + ": " + why);
     done += static_cast<std::size_t>(n);
   }
-  // Ownership first: chown clears set-id bits, which the chmod below then restores.
-  if (owner != nullptr && ::fchown(fd, owner->uid, owner->gid) != 0 && errno != EPERM) return fail("cannot chown", errno);
-  if (::fchmod(fd, static_cast<mode_t>(mode & 07777)) != 0) return fail("cannot chmod", errno);
-  if (::close(fd) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    error = "cannot write " + tmp.string() + ": " + errno_text(e);
+  platform::FileInfo like;
+  like.mode = mode;
+  if (owner != nullptr) like.uid = owner->uid, like.gid = owner->gid;
+  if (std::string what; !platform::copy_mode(file, like, owner != nullptr, what, why))
+    return fail(what + " " + shown(tmp) + ": " + why);
+  if (!platform::close(file, why)) {
+    platform::remove_file(tmp);
+    error = "cannot write " + shown(tmp) + ": " + why;
     return {};
   }
   return tmp;
@@ -285,12 +289,11 @@ std::filesystem::path write_temp(const std::filesystem::path& dir, const std::st
 
 Status write_file_atomic_mode(const std::filesystem::path& path, Bytes data, unsigned mode, const FileOwner* owner) {
   std::string error;
-  const auto tmp = write_temp(folder_of(path), path.filename().string(), data, mode, owner, error);
+  const auto tmp = write_temp(folder_of(path), path.filename(), data, mode, owner, error);
   if (tmp.empty()) return io_error(error);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    return io_error("cannot rename onto " + path.string() + ": " + errno_text(e));
+  if (!platform::replace(tmp, path, error)) {
+    platform::remove_file(tmp);
+    return io_error("cannot rename onto " + shown(path) + ": " + error);
   }
   return {};
 }
@@ -299,48 +302,43 @@ Result<InPlaceTarget> prepare_in_place_edit(const std::filesystem::path& path) {
   std::error_code ec;
   // canonical() follows every link in the chain and fails on a dangling one.
   const auto target = std::filesystem::canonical(path, ec);
-  if (ec) return io_error("cannot resolve " + path.string() + ": " + ec.message());
-  struct stat st {};
-  if (::stat(target.c_str(), &st) != 0) return io_error("cannot stat " + target.string() + ": " + errno_text(errno));
-  if (!S_ISREG(st.st_mode))
-    return io_error(target.string() + " is not a regular file; --in-place edits regular files only");
-  if ((st.st_mode & 0222) == 0 || ::access(target.c_str(), W_OK) != 0)
-    return io_error(target.string() + " is read-only (no write permission); refusing to replace it");
+  if (ec) return io_error("cannot resolve " + shown(path) + ": " + ec.message());
+  std::string error;
+  const auto info = platform::stat_path(target, error);
+  if (!info) return io_error("cannot stat " + shown(target) + ": " + error);
+  if (info->kind != FileKind::regular)
+    return io_error(shown(target) + " is not a regular file; --in-place edits regular files only");
+  if (!platform::may_replace(target, *info, error))
+    return io_error(shown(target) + " is read-only (" + error + "); refusing to replace it");
   const auto dir = folder_of(target);
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    return io_error("cannot create files in " + dir.string() + " (needed to replace " + target.filename().string() +
-                    " atomically): " + errno_text(errno));
-  return InPlaceTarget{target, static_cast<unsigned>(st.st_mode & 07777),
-                       FileOwner{static_cast<unsigned>(st.st_uid), static_cast<unsigned>(st.st_gid)}};
+  if (!platform::may_create_in(dir, error))
+    return io_error("cannot create files in " + shown(dir) + " (needed to replace " + shown(target.filename()) +
+                    " atomically): " + error);
+  return InPlaceTarget{target, info->mode, FileOwner{info->uid, info->gid}};
 }
 
 Result<std::filesystem::path> write_backup(const std::filesystem::path& path, Bytes data, unsigned mode) {
   const auto dir = folder_of(path);
   std::string error;
-  const auto tmp = write_temp(dir, path.filename().string() + ".bak", data, mode, nullptr, error);
+  fs::path stem = path.filename();
+  stem += ".bak";
+  const auto tmp = write_temp(dir, stem, data, mode, nullptr, error);
   if (tmp.empty()) return io_error(error);
-  // link() refuses an existing name, so an older backup is never replaced, even by a concurrent edit.
+  // The name is claimed without ever replacing a file, so an older backup is never overwritten,
+  // even by a concurrent edit.
   for (unsigned n = 0; n < 100000; ++n) {
-    const std::filesystem::path backup = path.string() + ".bak" + (n == 0 ? std::string() : "." + std::to_string(n));
-    if (::link(tmp.c_str(), backup.c_str()) == 0) {
-      ::unlink(tmp.c_str());
-      return std::filesystem::path(backup);
-    }
-    if (errno == EPERM || errno == EOPNOTSUPP) {
-      // No hard links on this file system: claim the name by renaming when it is free (a
-      // concurrent writer could still race us here; link() above has no such window).
-      struct stat st {};
-      if (::lstat(backup.c_str(), &st) == 0) continue;
-      if (::rename(tmp.c_str(), backup.c_str()) == 0) return std::filesystem::path(backup);
-    }
-    if (errno != EEXIST) {
-      const int e = errno;
-      ::unlink(tmp.c_str());
-      return io_error("cannot create the backup " + backup.string() + ": " + errno_text(e));
+    fs::path backup = path;
+    backup += path_from_utf8(".bak" + (n == 0 ? std::string() : "." + std::to_string(n)));
+    switch (platform::claim_name(tmp, backup, error)) {
+      case platform::Claim::claimed: return backup;
+      case platform::Claim::taken: continue;
+      case platform::Claim::failed:
+        platform::remove_file(tmp);
+        return io_error("cannot create the backup " + shown(backup) + ": " + error);
     }
   }
-  ::unlink(tmp.c_str());
-  return io_error("cannot create a backup of " + path.string() + ": every name up to .bak.99999 is taken");
+  platform::remove_file(tmp);
+  return io_error("cannot create a backup of " + shown(path) + ": every name up to .bak.99999 is taken");
 }
 
 Result<std::filesystem::path> replace_keeping_backup(const std::filesystem::path& path, Bytes original, Bytes edited) {

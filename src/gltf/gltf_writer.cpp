@@ -16,12 +16,13 @@
 
 #include "boneyard/core/bytes.h"
 #include "boneyard/core/file_io.h"
+#include "boneyard/core/paths.h"
 #include "gltf_encoding_state.h"
 
 namespace boneyard::gltf {
 
 std::optional<Container> container_for(const std::filesystem::path& path) {
-  const std::string ext = lower_extension(path.string());
+  const std::string ext = lower_extension(path_to_utf8(path.filename()));
   if (ext == ".glb") return Container::glb;
   if (ext == ".gltf") return Container::gltf;
   return std::nullopt;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <numbers>
 
 #include "boneyard/mgs2/strcode.h"
 #include "core/byte_reader.h"
@@ -248,7 +249,7 @@ class Gatherer {
     if (turned.size() > 8) names += ", ...";
     warnings_.add(Severity::warning, 0, "skeleton",
                   "joint frames turned (e.g. Blender's bone orientation), taken by position: " + std::to_string(turned.size()) +
-                      " joints (" + names + "), largest turn " + num(std::round(largest * 180 / M_PI * 10) / 10) +
+                      " joints (" + names + "), largest turn " + num(std::round(largest * 180 / std::numbers::pi * 10) / 10) +
                       " deg; MGS2 joints are translations and the meshes are in model space, so nothing else changes",
                   "0 turned joints", std::to_string(turned.size()));
   }

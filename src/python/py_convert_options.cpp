@@ -8,6 +8,8 @@
 #include <type_traits>
 #include <variant>
 
+#include "boneyard/core/paths.h"
+
 namespace boneyard::python {
 
 namespace {
@@ -56,7 +58,7 @@ void read_keyword(const ConvertOptionRow& row, const py::object& value, ConvertS
           check_choice(row, target);
           given.set(index);
         } else if constexpr (std::is_same_v<T, std::filesystem::path>) {
-          target = path_from(value);
+          target = path_from_utf8(path_from(value));
           given.set(index);
         } else if constexpr (std::is_same_v<T, double>) {
           target = value.cast<double>();

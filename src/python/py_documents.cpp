@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "boneyard/core/paths.h"
+#include "boneyard/core/text.h"
 #include "boneyard/core/json_writer.h"
 #include "boneyard/mgs2/strcode.h"
 #include "boneyard/registry/convert_request.h"
@@ -40,7 +42,7 @@ std::shared_ptr<PyDocument> open_with(const py::object& source, std::string name
   if (!settings.names.empty()) {
     out->names = std::make_shared<TextureNames>();
     if (auto loaded = load_texture_names(*out->names, settings.names); !loaded)
-      raise_finding(loaded.error(), settings.names.string());
+      raise_finding(loaded.error(), path_to_utf8(settings.names));
   }
   auto file = file_from(source, name);
   out->file = name;
@@ -53,7 +55,7 @@ std::shared_ptr<PyDocument> open_with(const py::object& source, std::string name
 // `boneyard convert` through the registry's request: the same steps, checks and messages; returns
 // the conversion's warnings.
 std::vector<Finding> convert_document(const PyDocument& d, ConvertOptions request) {
-  request.input = d.file;
+  request.input = path_from_utf8(d.file);
   request.given |= d.opened_with;
   ConvertOutcome outcome;
   Status converted;
@@ -106,7 +108,7 @@ void bind_documents(py::module_& m) {
       .def("convert",
            [](const PyDocument& d, const py::object& output, const py::kwargs& kwargs) {
              ConvertOptions request;
-             request.output = path_from(output);
+             request.output = path_from_utf8(path_from(output));
              read_convert_keywords(kwargs, false, request.settings, request.given);
              return convert_document(d, std::move(request));
            },
@@ -137,12 +139,12 @@ void bind_documents(py::module_& m) {
       "convert",
       [](const py::object& input, const py::object& output, const py::kwargs& kwargs) {
         ConvertOptions request;
-        request.output = path_from(output);
+        request.output = path_from_utf8(path_from(output));
         read_convert_keywords(kwargs, true, request.settings, request.given);
         // A path: refused before it is read when the request cannot be done, as by the CLI.
         if (PyObject_CheckBuffer(input.ptr()) == 0) {
-          request.input = path_from(input);
-          if (auto files = check_request_files(request); !files) raise_finding(files.error(), request.input.string());
+          request.input = path_from_utf8(path_from(input));
+          if (auto files = check_request_files(request); !files) raise_finding(files.error(), path_to_utf8(request.input));
         }
         auto doc = open_with(input, "", request.settings, request.given);
         return convert_document(*doc, std::move(request));

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/omf_edits.h"
 #include "boneyard/xray/omf.h"
@@ -27,13 +28,13 @@ struct PyOmf {
   OmfEdit edit;
   OmfFile& file() { return edit.file; }
   const OmfFile& file() const { return edit.file; }
-  std::string path() const { return edit.path.string(); }  // "" when it came from bytes or from an edit
+  std::string path() const { return path_to_utf8(edit.path); }  // "" when it came from bytes or from an edit
 };
 
 std::shared_ptr<PyOmf> read(const py::object& source) {
   std::string name;
   auto data = file_from(source, name);
-  auto parsed = read_omf_edit(std::move(data), name);
+  auto parsed = read_omf_edit(std::move(data), path_from_utf8(name));
   if (!parsed) raise_finding(parsed.error(), name);
   return std::make_shared<PyOmf>(PyOmf{std::move(parsed).value()});
 }
@@ -66,7 +67,7 @@ py::object save(const PyOmf& omf, const py::object& target) {
   if (target.is_none() && omf.path().empty())
     raise_usage("this .omf was not read from a file: say where it goes, save(path)");
   const std::string path = target.is_none() ? std::string() : path_from(target);
-  auto saved = save_omf_edit(omf.edit, path);
+  auto saved = save_omf_edit(omf.edit, path_from_utf8(path));
   if (!saved) {
     const Finding& f = saved.error();
     if (f.usage) raise_usage(f.message + "; save() without a path replaces it and keeps a .bak");

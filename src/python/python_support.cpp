@@ -5,6 +5,8 @@
 #include <cstring>
 #include <utility>
 
+#include "boneyard/core/paths.h"
+
 namespace boneyard::python {
 
 namespace {
@@ -111,7 +113,7 @@ std::shared_ptr<const FileData> file_from(const py::object& source, std::string&
     return FileData::from_vector(std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
   }
   name = path_from(source);
-  auto opened = FileData::open(name);
+  auto opened = FileData::open(path_from_utf8(name));
   if (!opened) raise_finding(opened.error(), name);
   return std::move(opened).value();
 }

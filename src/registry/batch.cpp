@@ -3,12 +3,11 @@
 // file mappings, scene and output, so a broken file fails alone.
 #include "boneyard/registry/batch.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <set>
 
 #include "boneyard/core/interrupt.h"
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/convert_request.h"
 #include "boneyard/registry/xray_files.h"
@@ -23,14 +22,6 @@ namespace boneyard {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Which file a path names (symlinks followed): one stat, where comparing canonical paths costs a
-// readlink per path component.
-std::optional<std::pair<dev_t, ino_t>> file_identity(const fs::path& p) {
-  struct stat st {};
-  if (::stat(p.c_str(), &st) != 0) return std::nullopt;
-  return std::pair{st.st_dev, st.st_ino};
-}
 
 std::shared_ptr<const FileData> open_or_finding(const fs::path& p, std::vector<Finding>& findings) {
   auto opened = FileData::open(p);
@@ -58,7 +49,7 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
     return;
   }
   // Opened as what its extension says, not sniffed: a broken .ogf gets the .ogf reader's error.
-  const bool ogf = lower_extension(item.input.string()) == ".ogf";
+  const bool ogf = lower_extension(path_to_utf8(item.input.filename())) == ".ogf";
   auto doc = ogf ? registry::open_ogf(std::move(data), {}) : registry::open_omf(std::move(data), {});
   ConvertOutcome outcome;
   Status converted = doc ? Status() : Status(doc.error());
@@ -107,7 +98,7 @@ BatchResult convert_tree(const BatchOptions& o) {
   for (fs::recursive_directory_iterator it(o.input_dir, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
     if (!it->is_regular_file(ec)) continue;
-    const std::string ext = lower_extension(it->path().string());
+    const std::string ext = lower_extension(path_to_utf8(it->path().filename()));
     if (ext == ".ogf") ogfs.push_back(it->path());
     if (ext == ".omf") omfs.push_back(it->path());
   }
@@ -117,7 +108,9 @@ BatchResult convert_tree(const BatchOptions& o) {
   // Which OMFs are some model's motions? Reading an OGF maps it and walks its chunks: cheap. The
   // refs found here are the ones its conversion uses (looked up once: stats and, where a name's
   // case differs, folder listings).
-  std::set<std::pair<dev_t, ino_t>> referenced;
+  // Files are compared by identity (core/paths.h: device and inode, or on Windows volume serial and
+  // file index): one query per path, where comparing canonical paths costs a readlink per component.
+  std::set<FileIdentity> referenced;
   std::vector<std::vector<ResolvedMotionRef>> refs_of(ogfs.size());
   for (std::size_t i = 0; i < ogfs.size(); ++i) {
     auto opened = FileData::open(ogfs[i]);
@@ -138,18 +131,18 @@ BatchResult convert_tree(const BatchOptions& o) {
     BatchItem item;
     item.input = in;
     fs::path rel = in.lexically_relative(o.input_dir);
-    rel.replace_extension(o.extension);
+    rel.replace_extension(path_from_utf8(o.extension));
     const fs::path wanted = o.output_dir / rel;
     item.output = wanted;
     for (int k = 1; !plan.add_write(item.output); ++k) {
       const std::string suffix = k == 1 ? (omf ? "omf" : "ogf") : std::to_string(k);
       item.output = wanted;
-      item.output.replace_filename(wanted.stem().string() + "_" + suffix + o.extension);
+      item.output.replace_filename(path_from_utf8(path_to_utf8(wanted.stem()) + "_" + suffix + o.extension));
     }
     if (item.output != wanted)
       item.findings.push_back(Finding{Severity::warning, 0, {},
-                                      "written as " + item.output.filename().string() +
-                                          ": another input's output is " + wanted.filename().string(),
+                                      "written as " + path_to_utf8(item.output.filename()) +
+                                          ": another input's output is " + path_to_utf8(wanted.filename()),
                                       {}, {}});
     result.items.push_back(std::move(item));
   };

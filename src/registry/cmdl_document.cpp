@@ -3,6 +3,7 @@
 // its .cmdl (validate --cmdl).
 #include <system_error>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/mgs2/cmdl.h"
 #include "boneyard/mgs2/cmdl_report.h"
 #include "boneyard/mgs2/mgs2_scene.h"
@@ -19,10 +20,10 @@ namespace {
 // game's layout), or beside it.
 std::vector<fs::path> model_candidates(const fs::path& cmdl) {
   const fs::path dir = cmdl.parent_path();
-  const std::string stem = cmdl.stem().string();
+  const std::string stem = path_to_utf8(cmdl.stem());
   std::vector<fs::path> out;
   for (const fs::path& d : {dir.empty() ? fs::path("..") : dir / "..", dir})
-    for (const char* ext : {".kms", ".evm"}) out.push_back((d / stem).concat(ext).lexically_normal());
+    for (const char* ext : {".kms", ".evm"}) out.push_back((d / path_from_utf8(stem + ext)).lexically_normal());
   return out;
 }
 
@@ -48,15 +49,15 @@ class CmdlDocument final : public Document {
     auto model_path = find_model(o);
     if (!model_path) return model_path.error();
     auto file = FileData::open(model_path.value());
-    if (!file) return io_error_finding({}, model_path.value().string() + ": " + file.error().message);
+    if (!file) return io_error_finding({}, path_to_utf8(model_path.value()) + ": " + file.error().message);
     const Bytes bytes = file.value()->bytes();
-    const std::string_view kind = detect_format(bytes, model_path.value().string());
+    const std::string_view kind = detect_format(bytes, path_to_utf8(model_path.value()));
     mgs2::Mgs2ExportOptions e;
     if (o.settings.scale != 0) e.scale = o.settings.scale;
     e.names = names_;
     Diagnostics warnings;
     const auto in_model = [&](Finding f) {
-      f.message = model_path.value().string() + ": " + f.message;
+      f.message = path_to_utf8(model_path.value()) + ": " + f.message;
       return f;
     };
     // The model's materials name its textures; the registry attaches them as for the model itself.
@@ -74,7 +75,7 @@ class CmdlDocument final : public Document {
       if (!m) return in_model(m.error());
       return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings));
     }
-    return usage_error_finding(model_path.value().string() + " is not a .kms or .evm (" +
+    return usage_error_finding(path_to_utf8(model_path.value()) + " is not a .kms or .evm (" +
                                (kind.empty() ? std::string("unrecognised") : std::string(kind)) + "): a .cmdl is drawn on its model");
   }
 
@@ -85,9 +86,9 @@ class CmdlDocument final : public Document {
     for (const auto& p : model_candidates(o.input)) {
       std::error_code ec;
       if (fs::is_regular_file(p, ec)) return p;
-      tried += (tried.empty() ? "" : ", ") + p.string();
+      tried += (tried.empty() ? "" : ", ") + path_to_utf8(p);
     }
-    return io_error_finding({}, "no model for " + o.input.string() + ": a .cmdl is drawn on its .kms or .evm (looked for " + tried +
+    return io_error_finding({}, "no model for " + path_to_utf8(o.input) + ": a .cmdl is drawn on its .kms or .evm (looked for " + tried +
                                     "; give --skeleton MODEL)");
   }
 

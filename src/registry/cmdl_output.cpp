@@ -4,6 +4,7 @@
 // together with the model).
 #include <system_error>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/mgs2/cmdl.h"
 #include "formats.h"
 
@@ -19,20 +20,20 @@ std::optional<mgs2::CmdlFile> template_cmdl(const fs::path& tpl_model, std::shar
   const fs::path path = cmdl_beside(tpl_model);
   std::error_code ec;
   if (!fs::exists(path, ec)) {
-    notes.add(Severity::info, 0, "cmdl", "no .cmdl beside " + tpl_model.string() + ": the .cmdl is derived from the model alone",
-              path.string(), "none");
+    notes.add(Severity::info, 0, "cmdl", "no .cmdl beside " + path_to_utf8(tpl_model) + ": the .cmdl is derived from the model alone",
+              path_to_utf8(path), "none");
     return std::nullopt;
   }
   auto file = FileData::open(path);
   if (!file) {
     notes.add(Severity::warning, 0, "cmdl", "the template's .cmdl cannot be read (" + file.error().message + "): derived without it",
-              path.string());
+              path_to_utf8(path));
     return std::nullopt;
   }
   auto m = mgs2::read_cmdl(file.value());
   if (!m) {
     notes.add(Severity::warning, m.error().offset, "cmdl", "the template's .cmdl is not readable (" + m.error().path + ": " +
-              m.error().message + "): derived without it", path.string());
+              m.error().message + "): derived without it", path_to_utf8(path));
     return std::nullopt;
   }
   keep = std::move(file).value();
@@ -66,7 +67,7 @@ Status usage(const ConvertOptions& o, const std::string& why) {
 
 }  // namespace
 
-fs::path cmdl_beside(const fs::path& model) { return model.parent_path() / "_win" / (model.stem().string() + ".cmdl"); }
+fs::path cmdl_beside(const fs::path& model) { return model.parent_path() / "_win" / path_from_utf8(path_to_utf8(model.stem()) + ".cmdl"); }
 
 Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::string_view ext, const ConvertOptions& o,
                         const fs::path& template_model, ConvertOutputs& out) {
@@ -76,7 +77,7 @@ Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::str
   const bool asked = !o.settings.cmdl.empty() || o.settings.no_cmdl;
   const bool mc = kms ? mgs2::detect_kms_layout(b) == mgs2::Layout::mc : mgs2::detect_evm_layout(b) == mgs2::Layout::mc;
   if (!mc) {
-    if (asked) return usage(o, o.output.string() + " is written in the PS2 layout; a .cmdl goes only with a Master Collection model (--layout mc)");
+    if (asked) return usage(o, path_to_utf8(o.output) + " is written in the PS2 layout; a .cmdl goes only with a Master Collection model (--layout mc)");
     return out.main().write(b);
   }
   if (o.settings.no_cmdl) return out.main().write(b);
@@ -100,7 +101,7 @@ Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::str
   }
   if (!cmdl) {
     Finding e = cmdl.error();
-    e.path = e.path.empty() ? path.string() : path.string() + " " + e.path;
+    e.path = e.path.empty() ? path_to_utf8(path) : path_to_utf8(path) + " " + e.path;
     return e;
   }
   auto sink = out.side_file(path);

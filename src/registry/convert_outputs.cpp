@@ -5,6 +5,7 @@
 #include <variant>
 #include <system_error>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/gltf/gltf_write.h"
 #include "boneyard/registry/document.h"
@@ -120,7 +121,7 @@ class FileOutputs final : public ConvertOutputs {
     Finding error = status.error();
     for (const auto& path : renamed) {
       std::error_code ec;
-      if (fs::remove(path, ec)) error.message += "; removed " + path.string() + ", written before it";
+      if (fs::remove(path, ec)) error.message += "; removed " + path_to_utf8(path) + ", written before it";
     }
     return error;
   }
@@ -135,7 +136,7 @@ class FileOutputs final : public ConvertOutputs {
       if (d == d.parent_path()) break;
     }
     for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-      if (!fs::create_directory(*it, ec) && ec) return io_error_finding({}, "cannot create the folder " + it->string() + ": " + ec.message());
+      if (!fs::create_directory(*it, ec) && ec) return io_error_finding({}, "cannot create the folder " + path_to_utf8(*it) + ": " + ec.message());
       made_.push_back(*it);
     }
     return {};
@@ -181,10 +182,10 @@ Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOu
 
 Status write_gltf_files(const scene::Scene& scene, const fs::path& path) {
   const auto container = gltf::container_for(path);
-  if (!container) return io_error_finding({}, path.string() + ": not a .glb or .gltf file name");
+  if (!container) return io_error_finding({}, path_to_utf8(path) + ": not a .glb or .gltf file name");
   fs::path bin = path;
   bin.replace_extension(".bin");
-  const gltf::Encoding encoding(scene, *container, bin.filename().string());
+  const gltf::Encoding encoding(scene, *container, path_to_utf8(bin.filename()));
   OutputPlan plan;
   if (auto planned = plan.add_write(path); !planned) return planned;
   auto main = create_main(path, false);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/mgs2/strcode.h"
 #include "formats.h"
@@ -25,7 +26,7 @@ Status plan_request_reads(const ConvertOptions& request, OutputPlan& plan, bool 
     if (path.empty()) continue;
     if (check_files)
       if (auto regular = check_regular_file(path); !regular)
-        return io_error_finding({}, option_flag(row) + " " + path.string() + ": " + regular.error().message);
+        return io_error_finding({}, option_flag(row) + " " + path_to_utf8(path) + ": " + regular.error().message);
     plan.add_read(path, "the " + option_flag(row) + " file");
   }
   return {};
@@ -38,7 +39,7 @@ Status check_request_files(const ConvertOptions& request) {
   if (auto s = plan_request_reads(request, plan, true); !s) return s;
   if (auto s = plan.add_write(request.output); !s) return s;
   // A .gltf's buffer is known before anything is converted (its images only once the scene is).
-  if (lower_extension(request.output.string()) == ".gltf") {
+  if (lower_extension(path_to_utf8(request.output.filename())) == ".gltf") {
     fs::path bin = request.output;
     return plan.add_write(bin.replace_extension(".bin"));
   }
@@ -46,7 +47,7 @@ Status check_request_files(const ConvertOptions& request) {
 }
 
 Status convert_request(const Document& input, const ConvertOptions& request, ConvertOutcome& outcome) {
-  const std::string ext = lower_extension(request.output.string());
+  const std::string ext = lower_extension(path_to_utf8(request.output.filename()));
   const auto targets = input.convert_targets();
   if (std::find(targets.begin(), targets.end(), ext) == targets.end()) {
     std::string list;
@@ -90,7 +91,7 @@ OpenOptions open_options_for(const ConvertSettings& settings, const TextureNames
 Status load_texture_names(TextureNames& names, const fs::path& path) {
   // Through FileData, like every input: a FIFO or /dev/zero is refused instead of read forever.
   auto opened = FileData::open(path);
-  if (!opened) return io_error_finding({}, path.string() + ": cannot read names file: " + opened.error().message);
+  if (!opened) return io_error_finding({}, path_to_utf8(path) + ": cannot read names file: " + opened.error().message);
   const Bytes bytes = opened.value()->bytes();
   names.load_text(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   return {};

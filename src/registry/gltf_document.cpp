@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/gltf/gltf_read.h"
 #include "boneyard/registry/gltf_files.h"
 #include "boneyard/mgs2/mgs2_scene.h"
@@ -106,9 +107,9 @@ Status template_mismatch(const ConvertOptions& o, std::string_view ext) {
   if (!fs::is_regular_file(tpl, ec)) return {};
   auto opened = open_option_file(o, tpl);
   if (!opened) return {};
-  const std::string_view format = detect_format(opened.value()->bytes(), tpl.string());
+  const std::string_view format = detect_format(opened.value()->bytes(), path_to_utf8(tpl));
   if (format.empty() || ext == "." + std::string(format)) return {};
-  return usage_error_finding("--template " + tpl.string() + " holds " + std::string(format) + " data: converting to " + std::string(ext) +
+  return usage_error_finding("--template " + path_to_utf8(tpl) + " holds " + std::string(format) + " data: converting to " + std::string(ext) +
          " takes the original " + std::string(ext) + " file as template");
 }
 
@@ -117,11 +118,11 @@ Status template_mismatch(const ConvertOptions& o, std::string_view ext) {
 template <class Model, class Reader>
 Result<Model> read_option_model(const ConvertOptions& o, const char* option, const fs::path& path, Reader reader) {
   auto opened = open_option_file(o, path);
-  if (!opened) return io_error_finding(option, "cannot read " + path.string() + ": " + opened.error().message);
+  if (!opened) return io_error_finding(option, "cannot read " + path_to_utf8(path) + ": " + opened.error().message);
   auto r = reader(std::move(opened).value());
   if (!r) {
     Finding f = r.error();
-    f.path = std::string(option) + " " + path.string() + (f.path.empty() ? "" : ": " + f.path);
+    f.path = std::string(option) + " " + path_to_utf8(path) + (f.path.empty() ? "" : ": " + f.path);
     return f;
   }
   return std::move(r).value();
@@ -177,7 +178,7 @@ Result<std::vector<std::uint8_t>> to_mgs2_model(const scene::Scene& s, std::stri
       io.evm_template = &*evm;
     }
   }
-  return mgs2::scene_to_model(s, ext, std::move(io), o.output.stem().string(), warnings);
+  return mgs2::scene_to_model(s, ext, std::move(io), path_to_utf8(o.output.stem()), warnings);
 }
 
 }  // namespace
@@ -189,7 +190,7 @@ int sniff_gltf(Bytes bytes, std::string_view extension) {
 
 Opened open_gltf(std::shared_ptr<const FileData> file, const OpenOptions& options) {
   Diagnostics warnings;
-  const auto base = std::filesystem::path(options.file_name).parent_path();
+  const auto base = path_from_utf8(options.file_name).parent_path();
   gltf::ReadOptions ro;
   ro.require_animations = false;  // motions need them (checked on conversion to .omf), models do not
   std::vector<std::filesystem::path> buffers;

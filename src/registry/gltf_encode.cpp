@@ -2,6 +2,7 @@
 #include <cctype>
 #include <set>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/gltf/gltf_write.h"
 #include "formats.h"
@@ -29,7 +30,7 @@ Status write_images_beside(scene::Scene& sc, const fs::path& dir, ConvertOutputs
     std::string name = base + ".png";
     for (int k = 2; taken.count(lower_ascii(name)); ++k) name = base + "_" + std::to_string(k) + ".png";
     taken.insert(lower_ascii(name));
-    auto sink = out.side_file(dir / name);
+    auto sink = out.side_file(dir / path_from_utf8(name));
     if (!sink) return sink.error();
     if (auto s = sink.value()->write(im.data); !s) return s;
     im.uri = name;
@@ -49,7 +50,7 @@ Status encode_gltf(Result<scene::Scene>& sc, Diagnostics& adapter_warnings, std:
   fs::path bin = o.output.empty() ? fs::path("scene.bin") : o.output;
   bin.replace_extension(".bin");
   if (auto s = write_images_beside(sc.value(), o.output.parent_path(), out); !s) return s;
-  const gltf::Encoding encoding(sc.value(), gltf::Container::gltf, bin.filename().string());
+  const gltf::Encoding encoding(sc.value(), gltf::Container::gltf, path_to_utf8(bin.filename()));
   if (encoding.bin_size() > 0) {
     auto sink = out.side_file(bin);
     if (!sink) return sink.error();

@@ -2,16 +2,17 @@
 // files elsewhere on the machine: by default only relative paths that stay inside the .gltf's
 // folder are opened, after percent-decoding, `..` and symlinks. A refusal is decided from the URI
 // and the links inside the folder alone, before the target is touched, so its message is the same
-// whether the target exists or not and says nothing about it.
-#include <sys/stat.h>
-#include <unistd.h>
-
+// whether the target exists or not and says nothing about it. The rules are the same on Linux and
+// Windows (docs/safety.md "glTF URIs on Windows"): a backslash separates folders like a slash, and
+// drive letters, colons, UNC and \\?\ paths are refused, so a URI means the same file everywhere.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <deque>
 #include <system_error>
 
 #include "boneyard/core/file_io.h"
+#include "boneyard/core/paths.h"
 #include "boneyard/gltf/gltf_read.h"
 #include "boneyard/registry/gltf_files.h"
 
@@ -55,10 +56,12 @@ bool has_scheme(std::string_view uri) {
   return true;
 }
 
+// Both '/' and '\\' separate components: Windows reads a backslash as a separator, so a URI is
+// confined as Windows would resolve it, on every system.
 std::deque<std::string> components(std::string_view path) {
   std::deque<std::string> out;
   for (std::size_t start = 0; start <= path.size();) {
-    const std::size_t slash = std::min(path.find('/', start), path.size());
+    const std::size_t slash = std::min(path.find_first_of("/\\", start), path.size());
     out.emplace_back(path.substr(start, slash - start));
     start = slash + 1;
   }
@@ -67,18 +70,14 @@ std::deque<std::string> components(std::string_view path) {
 
 fs::path join(const fs::path& root, const std::vector<std::string>& inside) {
   fs::path p = root;
-  for (const auto& c : inside) p /= c;
+  for (const auto& c : inside) p /= path_from_utf8(c);
   return p;
 }
 
-std::optional<std::string> link_target(const fs::path& p) {
-  struct stat st {};
-  if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return std::nullopt;
-  std::string target(4096, '\0');
-  const ssize_t n = ::readlink(p.c_str(), target.data(), target.size());
-  if (n < 0) return std::nullopt;
-  target.resize(static_cast<std::size_t>(n));
-  return target;
+// A component that is neither "." nor ".." but made of dots and spaces only ("...", ".. "):
+// Windows drops trailing dots and spaces from names, so it might read one as "..".
+bool dots_and_spaces(std::string_view c) {
+  return c != "." && c != ".." && std::all_of(c.begin(), c.end(), [](char ch) { return ch == '.' || ch == ' '; });
 }
 
 // `relative` below `root` (canonical), following symlinks as the kernel would, component by
@@ -97,18 +96,19 @@ std::optional<fs::path> confine(const fs::path& root, std::string_view relative)
       inside.pop_back();
       continue;
     }
+    if (dots_and_spaces(c) || c.find(':') != std::string::npos) return std::nullopt;
     inside.push_back(std::move(c));
     auto target = link_target(join(root, inside));
     if (!target) continue;
     if (++links > kMaxLinks) return std::nullopt;
     inside.pop_back();
-    std::string rest = *target;
-    if (!rest.empty() && rest.front() == '/') {
-      // An absolute link is followed only when it points below the root.
-      const fs::path rel = fs::path(rest).lexically_normal().lexically_relative(root);
+    std::string rest = path_to_utf8(*target);
+    if (target->has_root_directory() || target->has_root_name() || (!rest.empty() && rest.front() == '/')) {
+      // An absolute link (a drive, a UNC path) is followed only when it points below the root.
+      const fs::path rel = target->lexically_normal().lexically_relative(root);
       if (rel.empty() || *rel.begin() == "..") return std::nullopt;
       inside.clear();
-      rest = rel.string();
+      rest = path_to_utf8(rel);
     }
     auto more = components(rest);
     pending.insert(pending.begin(), more.begin(), more.end());
@@ -134,11 +134,16 @@ Result<fs::path> buffer_path(const std::string& uri, const fs::path& base_dir, b
   if (has_scheme(uri))
     return error(where, "external buffer URI scheme not supported: only data: URIs and file paths are read",
                  "a data: URI or a relative path", shown(uri));
-  const std::string path = gltf::percent_decode(uri);
+  std::string path = gltf::percent_decode(uri);
   if (path.find('\0') != std::string::npos)
     return error(where, "external buffer URI holds a NUL byte", "a relative path", shown(uri));
-  if (allow_outside) return base_dir / path;  // an absolute path replaces base_dir
+  // A backslash is a separator here, as on Windows (the URI names the same file everywhere).
+  std::replace(path.begin(), path.end(), '\\', '/');
+  if (allow_outside) return base_dir / path_from_utf8(path);  // an absolute path replaces base_dir
+  // "/x", and after the backslashes "\\server\share\x" (UNC) and "\\?\C:\x".
   if (!path.empty() && path.front() == '/') return refused(where, uri, "an absolute path");
+  // "C:x", "C:\x", a stream "x.bin:s": a colon is never part of a name on Windows.
+  if (path.find(':') != std::string::npos) return refused(where, uri, "a drive letter or a colon (a Windows path)");
   auto inside = confine(canonical_folder(base_dir), path);
   if (!inside) return refused(where, uri, "the path leaves the glTF's folder");
   return *inside;

@@ -1,5 +1,6 @@
 // MGS2 models (.kms, .evm) as Documents: one class for both, the differences in a traits struct.
 // The MGS2 library reads, reports, validates and builds the scene; this file routes targets.
+#include "boneyard/core/paths.h"
 #include "boneyard/mgs2/kms_report.h"
 #include "boneyard/mgs2/evm_report.h"
 #include "boneyard/mgs2/mgs2_scene.h"
@@ -74,7 +75,7 @@ class Mgs2Document final : public Document {
   Status check_convert_options(std::string_view, const OptionSet& given, const ConvertOptions& o) const override {
     const char* cmdl = option_given(given, "cmdl") ? "--cmdl" : option_given(given, "no-cmdl") ? "--no-cmdl" : nullptr;
     if (cmdl == nullptr || mgs2::parse_layout(o.settings.layout).value_or(m_.layout) == mgs2::Layout::mc) return {};
-    return usage_error_finding(std::string(cmdl) + " does not apply: " + o.output.string() +
+    return usage_error_finding(std::string(cmdl) + " does not apply: " + path_to_utf8(o.output) +
                                " is written in the PS2 layout; a .cmdl goes only with a Master Collection model (--layout mc)");
   }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {

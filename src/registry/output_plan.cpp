@@ -2,6 +2,7 @@
 #include "boneyard/registry/output_plan.h"
 
 #include "boneyard/core/file_io.h"
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 
 namespace boneyard {
@@ -13,7 +14,7 @@ std::string output_key(const fs::path& path) {
   fs::path p = fs::absolute(path, ec);
   if (ec) p = path;
   const fs::path resolved = fs::weakly_canonical(p, ec);
-  return lower_ascii((ec ? p.lexically_normal() : resolved).generic_string());
+  return lower_ascii(generic_path_to_utf8(ec ? p.lexically_normal() : resolved));
 }
 
 bool same_target(const fs::path& a, const fs::path& b) { return same_file(a, b) || output_key(a) == output_key(b); }
@@ -28,7 +29,7 @@ Status check_output_target(const fs::path& path) {
                      : fs::is_block_file(st)        ? "a device"
                      : fs::is_socket(st)            ? "a socket"
                                                     : "not a regular file";
-  return usage_error_finding(path.string() + ": refusing to write over " + kind + " (an output replaces only regular files)");
+  return usage_error_finding(path_to_utf8(path) + ": refusing to write over " + kind + " (an output replaces only regular files)");
 }
 
 void OutputPlan::add_read(const fs::path& path, std::string role) {
@@ -40,8 +41,8 @@ Status OutputPlan::against_reads(const fs::path& output, const std::string& key)
   for (const auto& r : reads_)
     if (r.key == key || same_file(r.path, output)) {
       const bool input = r.role == "the input file";
-      return usage_error_finding(output.string() + ": refusing to overwrite " + r.role +
-                                 (input && r.path == output ? "" : " " + r.path.string()) + "; choose another output");
+      return usage_error_finding(path_to_utf8(output) + ": refusing to overwrite " + r.role +
+                                 (input && r.path == output ? "" : " " + path_to_utf8(r.path)) + "; choose another output");
     }
   return {};
 }
@@ -52,7 +53,7 @@ Status OutputPlan::add_write(const fs::path& path) {
   if (auto s = against_reads(path, key); !s) return s;
   for (std::size_t i = 0; i < writes_.size(); ++i)
     if (write_keys_[i] == key || same_file(writes_[i], path))
-      return usage_error_finding(path.string() + ": this command would write it twice (also as " + writes_[i].string() +
+      return usage_error_finding(path_to_utf8(path) + ": this command would write it twice (also as " + path_to_utf8(writes_[i]) +
                                  "); choose distinct outputs");
   writes_.push_back(path);
   write_keys_.push_back(key);

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/file_io.h"
 #include "boneyard/core/interrupt.h"
 #include "boneyard/core/limits.h"
@@ -68,7 +69,7 @@ Status convert_planned(const fs::path& input, const fs::path& output, const text
   if (auto fits = texture::check_texture_output(output, o); !fits) return fits;
   auto file = FileData::open(input);
   if (!file) return file.error();
-  auto outputs = texture::texture_outputs(std::move(file).value(), lower_extension(input.string()), output, o, notes);
+  auto outputs = texture::texture_outputs(std::move(file).value(), lower_extension(path_to_utf8(input.filename())), output, o, notes);
   if (!outputs) return outputs.error();
   return write_all(outputs.value(), o, written, plan);
 }
@@ -80,7 +81,7 @@ Status plan_batch(std::vector<TextureBatchItem>& items, SharedPlan& shared) {
   for (const auto& item : items) shared.plan.add_read(item.input, "the input file");
   for (auto& item : items) {
     const fs::path wanted = item.output;
-    std::string input_ext = lower_extension(item.input.string());
+    std::string input_ext = lower_extension(path_to_utf8(item.input.filename()));
     if (!input_ext.empty()) input_ext.erase(0, 1);
     for (int k = 1;; ++k) {
       auto planned = shared.plan.add_write(item.output);
@@ -90,11 +91,11 @@ Status plan_batch(std::vector<TextureBatchItem>& items, SharedPlan& shared) {
         return planned;
       const std::string suffix = k == 1 && !input_ext.empty() ? input_ext : std::to_string(k);
       item.output = wanted;
-      item.output.replace_filename(wanted.stem().string() + "_" + suffix + wanted.extension().string());
+      item.output.replace_filename(path_from_utf8(path_to_utf8(wanted.stem()) + "_" + suffix + path_to_utf8(wanted.extension())));
     }
     if (item.output != wanted)
-      item.notes.add(Severity::warning, 0, {}, "written as " + item.output.filename().string() + ": another input's output is " +
-                     wanted.string(), {}, {});
+      item.notes.add(Severity::warning, 0, {}, "written as " + path_to_utf8(item.output.filename()) + ": another input's output is " +
+                     path_to_utf8(wanted), {}, {});
     shared.preplanned.push_back(item.output);
   }
   return {};
@@ -127,7 +128,7 @@ Result<std::vector<TextureBatchItem>> convert_textures(const std::vector<fs::pat
     for (fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
          it.increment(ec)) {
       if (!it->is_regular_file(ec)) continue;
-      const std::string e = lower_extension(it->path().string());
+      const std::string e = lower_extension(path_to_utf8(it->path().filename()));
       if (to_png ? (e == ".dds" || e == ".ctxr") : e == ".png") found.push_back(it->path());
     }
     std::sort(found.begin(), found.end());
@@ -150,7 +151,7 @@ Result<std::vector<TextureBatchItem>> convert_textures(const std::vector<fs::pat
       std::uint64_t cost = 0;
       if (auto file = FileData::open(item.input))
         cost = o.cross ? kMaxTextureBytes
-                       : texture::texture_decoded_bytes(file.value()->bytes(), lower_extension(item.input.string()));
+                       : texture::texture_decoded_bytes(file.value()->bytes(), lower_extension(path_to_utf8(item.input.filename())));
       const auto hold = budget.acquire(cost);
       item.status = convert_planned(item.input, item.output, o, nullptr, &item.notes, plan);
     } catch (const std::exception& e) {  // bad_alloc on a hostile file: this item fails alone

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/mgs2/strcode.h"
 #include "boneyard/core/text.h"
 #include "boneyard/texture/texture_convert.h"
@@ -39,10 +40,10 @@ std::map<std::uint32_t, fs::path> index_by_strcode(const fs::path& root) {
   for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
        it.increment(ec)) {
     if (!it->is_regular_file(ec)) continue;
-    const std::string ext = lower_extension(it->path().string());
+    const std::string ext = lower_extension(path_to_utf8(it->path().filename()));
     const int r = rank(ext, kMgs2Order);
     if (r < 0) continue;
-    const std::string stem = it->path().stem().string();
+    const std::string stem = path_to_utf8(it->path().stem());
     std::uint32_t id = mgs2::strcode(stem + ".bmp");
     if (stem.size() == 8 && std::all_of(stem.begin(), stem.end(), [](unsigned char c) { return std::isxdigit(c); }))
       id = static_cast<std::uint32_t>(std::stoul(stem, nullptr, 16));
@@ -79,7 +80,7 @@ std::string id_text(std::uint32_t id) {
 }  // namespace
 
 Result<std::shared_ptr<const texture::PngTexture>> TextureCache::get(const fs::path& file) {
-  const std::string key = fs::absolute(file).lexically_normal().string();
+  const std::string key = path_to_utf8(fs::absolute(file).lexically_normal());
   {
     std::lock_guard lock(mutex_);
     if (auto it = entries_.find(key); it != entries_.end()) return it->second;
@@ -87,7 +88,7 @@ Result<std::shared_ptr<const texture::PngTexture>> TextureCache::get(const fs::p
   auto data = FileData::open(file);
   if (!data) return data.error();
   const Bytes bytes = data.value()->bytes();
-  const std::string ext = lower_extension(file.string());
+  const std::string ext = lower_extension(path_to_utf8(file.filename()));
   // What this decode will hold, from the header: the threads of a batch decode at most
   // kDecodingBytes together.
   const auto hold = decoding_.acquire(texture::texture_decoded_bytes(bytes, ext));
@@ -126,11 +127,11 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
       }
       std::string shown = name;
       std::replace(shown.begin(), shown.end(), '\\', '/');
-      looked = (root / shown).string() + ".dds (or .png)";
+      looked = path_to_utf8((root / path_from_utf8(shown)).make_preferred()) + ".dds (or .png)";
     } else {
       if (!by_id) by_id = index_by_strcode(root);
       if (auto it = by_id->find(ref.id); it != by_id->end()) file = it->second;
-      looked = "a .ctxr, .dds or .png under " + root.string() + " whose name + \".bmp\" has StrCode24 " + id_text(ref.id);
+      looked = "a .ctxr, .dds or .png under " + path_to_utf8(root) + " whose name + \".bmp\" has StrCode24 " + id_text(ref.id);
     }
     if (!file) {
       if (!reported[key])
@@ -138,7 +139,7 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
       reported[key] = true;
       continue;
     }
-    const std::string file_key = file->string();
+    const std::string file_key = path_to_utf8(*file);
     auto known = image_of.find(file_key);
     if (known == image_of.end()) {
       auto png = cache.get(*file);
@@ -148,13 +149,13 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
           std::string why = f.message;
           if (!f.io) why += " at byte " + std::to_string(f.offset) + (f.path.empty() ? "" : " in " + f.path);
           warnings.add(Severity::warning, ref.offset, ref.origin,
-                       "texture " + file->string() + " not used (material left untextured): " + why, f.expected, f.found);
+                       "texture " + path_to_utf8(*file) + " not used (material left untextured): " + why, f.expected, f.found);
         }
         reported[key] = true;
         continue;
       }
       scene::Image im;
-      im.name = file->stem().string();
+      im.name = path_to_utf8(file->stem());
       im.data = png.value()->png;
       im.width = png.value()->width;
       im.height = png.value()->height;

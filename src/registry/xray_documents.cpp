@@ -3,6 +3,7 @@
 // reads the files that go with it (--skeleton, the motion files of refs: xray_files.cpp).
 #include <optional>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/xray/ogf.h"
 #include "boneyard/xray/omf_report.h"
 #include "boneyard/xray/ogf_report.h"
@@ -26,11 +27,11 @@ xray::XrayExportOptions export_options(const ConvertOptions& o) {
 Result<xray::OgfFile> read_skeleton(const ConvertOptions& o) {
   const auto& path = o.settings.skeleton;
   auto opened = open_option_file(o, path);
-  if (!opened) return io_error_finding("--skeleton", "cannot read " + path.string() + ": " + opened.error().message);
+  if (!opened) return io_error_finding("--skeleton", "cannot read " + path_to_utf8(path) + ": " + opened.error().message);
   auto read = xray::read_ogf(std::move(opened).value());
   if (!read) {
     Finding f = read.error();
-    f.path = path.string() + (f.path.empty() ? "" : " " + f.path);
+    f.path = path_to_utf8(path) + (f.path.empty() ? "" : " " + f.path);
     return f;
   }
   return read;
@@ -53,7 +54,7 @@ class OmfDocument final : public Document {
       if (!read) return read.error();
       skeleton = std::move(read).value();
       e.skeleton = &*skeleton;
-      e.skeleton_path = o.settings.skeleton.string();
+      e.skeleton_path = path_to_utf8(o.settings.skeleton);
     }
     Diagnostics warnings;
     auto sc = xray::omf_to_scene(file_.motions, e, warnings);

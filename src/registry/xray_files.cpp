@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "formats.h"
 
@@ -16,16 +17,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// `dir / name`, or the entry of `dir` whose name equals `name` ignoring case.
+// `dir / name`, or the entry of `dir` whose name equals `name` (UTF-8) ignoring case; spelt as the
+// folder stores it (on Windows `dir / name` is found in any case).
 std::optional<fs::path> find_entry(const fs::path& dir, const std::string& name, bool want_dir) {
   std::error_code ec;
-  const fs::path exact = dir / name;
+  const fs::path exact = dir / path_from_utf8(name);
   // A file is anything but a folder (FIFOs and devices included: the reader refuses them).
   const auto is_file = [](const fs::file_status& st) { return fs::exists(st) && !fs::is_directory(st); };
-  if (want_dir ? fs::is_directory(exact, ec) : is_file(fs::status(exact, ec))) return exact;
+  if (want_dir ? fs::is_directory(exact, ec) : is_file(fs::status(exact, ec))) return name_as_stored(exact);
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const bool ok = want_dir ? it->is_directory(ec) : is_file(it->status(ec));
-    if (ok && xray::same_name_ignoring_case(it->path().filename().string(), name)) return it->path();
+    if (ok && xray::same_name_ignoring_case(path_to_utf8(it->path().filename()), name)) return it->path();
   }
   return std::nullopt;
 }
@@ -37,20 +39,20 @@ std::atomic<std::size_t> lookups{0};
 // the engine's lookup.
 std::string path_from_model(const fs::path& file, const fs::path& model) {
   const fs::path relative = fs::absolute(file).lexically_relative(fs::absolute(model).parent_path());
-  return relative.empty() ? fs::absolute(file).generic_string() : relative.generic_string();
+  return generic_path_to_utf8(relative.empty() ? fs::absolute(file) : relative);
 }
 
 xray::RefMotionFile read_motion_file(const fs::path& file, const fs::path& model) {
-  xray::RefMotionFile out{file.string(), path_from_model(file, model), Finding{}};
+  xray::RefMotionFile out{path_to_utf8(file), path_from_model(file, model), Finding{}};
   auto opened = FileData::open(file);
   if (!opened) {
-    out.omf = io_error_finding(file.string(), "cannot read motion file: " + opened.error().message);
+    out.omf = io_error_finding(path_to_utf8(file), "cannot read motion file: " + opened.error().message);
     return out;
   }
   out.omf = xray::read_omf(std::move(opened).value());
   if (!out.omf) {
     Finding f = out.omf.error();
-    f.path = file.string() + (f.path.empty() ? "" : " " + f.path);
+    f.path = path_to_utf8(file) + (f.path.empty() ? "" : " " + f.path);
     out.omf = std::move(f);
   }
   return out;
@@ -92,14 +94,15 @@ std::vector<ResolvedMotionRef> resolve_motion_refs(const fs::path& root, const s
 
 std::vector<fs::path> resolve_motion_ref(const fs::path& root, std::string_view ref, std::string* looked) {
   ++lookups;
-  const std::vector<std::string> parts = xray::motion_ref_components(ref);
+  // Names in game files are cp1251; file names here are UTF-8.
+  const std::vector<std::string> parts = xray::motion_ref_components(cp1251_to_utf8(ref));
   std::vector<fs::path> out;
   if (parts.empty()) return out;
   const std::string& last = parts.back();
   if (looked != nullptr) {
     fs::path p = root;
-    for (const auto& c : parts) p /= c;
-    *looked = p.string();
+    for (const auto& c : parts) p /= path_from_utf8(c);
+    *looked = path_to_utf8(p);
   }
   fs::path dir = root;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
@@ -117,7 +120,7 @@ std::vector<fs::path> resolve_motion_ref(const fs::path& root, std::string_view 
   // A wildcard does not name folders: only they are skipped.
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (!it->is_directory(ec) && glob_match(last, it->path().filename().string())) out.push_back(it->path());
+    if (!it->is_directory(ec) && glob_match(last, path_to_utf8(it->path().filename()))) out.push_back(it->path());
   std::sort(out.begin(), out.end());
   return out;
 }

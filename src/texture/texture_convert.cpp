@@ -1,5 +1,6 @@
 // Textures to and from PNG (`boneyard texture`; the registry reads and writes the files), and game
 // textures as PNG for models.
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/texture/dds_report.h"
 #include "boneyard/texture/texture_convert.h"
@@ -140,7 +141,8 @@ Result<std::vector<TextureOutput>> png_outputs(const std::shared_ptr<Source>& so
     if (s.dds->header.dx10 || (s.dds->header.caps2 & (0x400u << k))) present.push_back(k);
   for (unsigned i = 0; i < s.dds->faces && i < present.size(); ++i) {
     fs::path p = out;
-    p.replace_filename(out.stem().string() + "_" + std::string(kCubeFaceNames[present[i]]) + out.extension().string());
+    p.replace_filename(path_from_utf8(path_to_utf8(out.stem()) + "_" + std::string(kCubeFaceNames[present[i]]) +
+                                      path_to_utf8(out.extension())));
     outputs.push_back({p, {}, [source, i, mip = o.mip] { return image_of(*source, i, mip); }, {}});
   }
   return outputs;
@@ -226,9 +228,9 @@ std::string_view texture_kind_name(TextureKind kind) {
 }
 
 Status check_texture_output(const fs::path& output, const TextureConvertOptions& o) {
-  const std::string ext = lower_extension(output.string());
+  const std::string ext = lower_extension(path_to_utf8(output.filename()));
   if (ext != ".png" && ext != ".dds" && ext != ".ctxr")
-    return usage_error_finding("the output must end in .png, .dds or .ctxr (found '" + output.filename().string() + "')");
+    return usage_error_finding("the output must end in .png, .dds or .ctxr (found '" + path_to_utf8(output.filename()) + "')");
   if (o.format_given && ext != ".dds") return usage_error_finding("--format applies only to a .dds output");
   if (o.cross && ext != ".png") return usage_error_finding("--cross applies only to a .png output");
   if (!o.mips && ext == ".png") return usage_error_finding("--no-mips applies only to a .dds or .ctxr output");
@@ -241,7 +243,7 @@ Result<std::vector<TextureOutput>> texture_outputs(std::shared_ptr<const FileDat
   if (auto fits = check_texture_output(output, o); !fits) return fits.error();
   auto source = parse(std::move(input), input_extension);
   if (!source) return source.error();
-  const std::string ext = lower_extension(output.string());
+  const std::string ext = lower_extension(path_to_utf8(output.filename()));
   // A PNG output's image is made from the source while its file is written: the outputs share it.
   auto shared = std::make_shared<Source>(std::move(source).value());
   return ext == ".png" ? png_outputs(shared, output, o) : game_outputs(*shared, output, ext, o, notes);

@@ -1,3 +1,4 @@
+#include "boneyard/core/paths.h"
 #include "boneyard/view/view.h"
 
 #include <algorithm>
@@ -187,7 +188,7 @@ Item make_item(const Document& doc, std::string name, const ItemOptions& options
   item.info = doc.info();
   item.findings = doc.validate().findings();
   if (item.format == "gltf") {
-    show_gltf_as_is(item, options.input.empty() ? std::filesystem::path(item.name) : options.input);
+    show_gltf_as_is(item, options.input.empty() ? path_from_utf8(item.name) : options.input);
     return item;
   }
   const auto targets = doc.convert_targets();

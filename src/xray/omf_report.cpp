@@ -10,7 +10,13 @@ namespace boneyard::xray {
 
 namespace {
 
+// GCC checks the format as the C library boneyard uses reads it (gnu_printf: %zu; its `printf`
+// means msvcrt's on mingw, which has no %zu); clang knows only `printf`.
+#if defined(__clang__)
 void appendf(std::string& s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+#else
+void appendf(std::string& s, const char* fmt, ...) __attribute__((format(gnu_printf, 2, 3)));
+#endif
 void appendf(std::string& s, const char* fmt, ...) {
   char buf[512];
   va_list ap;

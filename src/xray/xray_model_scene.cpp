@@ -4,6 +4,7 @@
 // case-insensitive. The registry applies the rules to folders (registry/xray_files.cpp).
 #include <algorithm>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/xray/xray_scene.h"
 #include "xray_scene_internal.h"
@@ -14,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string stem_of(const fs::path& p) { return p.stem().string(); }
+std::string stem_of(const fs::path& p) { return path_to_utf8(p.stem()); }
 
 }  // namespace
 
@@ -24,7 +25,7 @@ bool same_name_ignoring_case(std::string_view entry, std::string_view name) {
 
 std::optional<fs::path> meshes_folder_of(const fs::path& model_path) {
   for (fs::path p = model_path.parent_path(); !p.empty(); p = p.parent_path()) {
-    if (same_name_ignoring_case(p.filename().string(), "meshes")) return p;
+    if (same_name_ignoring_case(path_to_utf8(p.filename()), "meshes")) return p;
     if (p == p.parent_path()) break;
   }
   return std::nullopt;
@@ -61,7 +62,7 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
     if (!made) return made.error();
     s = std::move(made).value();
   }
-  json_of(s.extras)["xray"]["model"] = o.input.filename().string();
+  json_of(s.extras)["xray"]["model"] = path_to_utf8(o.input.filename());
   if (auto added = add_meshes(s, ogf, o, warnings); !added) return added.error();
   if (!ogf.motion_refs.empty()) {
     for (std::size_t r = 0; r < ogf.motion_refs.size(); ++r) {
@@ -78,7 +79,7 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
         // A ref expanded from a wildcard is recorded with its file name for the extras.
         std::string source = cp1251_to_utf8(ref);
         if (found->files.size() > 1 || ref.find('*') != std::string::npos)
-          source += " -> " + fs::path(file.path).filename().string();
+          source += " -> " + path_to_utf8(path_from_utf8(file.path).filename());
         if (auto added = add_motions(s, &ogf, file.omf->motions, source, warnings, o.motions); !added) {
           Finding f = added.error();
           f.path = file.path + " " + f.path;
@@ -106,11 +107,11 @@ Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions&
       return f;
     }
     s = std::move(made).value();
-    json_of(s.extras)["xray"]["model"] = fs::path(o.skeleton_path).filename().string();
+    json_of(s.extras)["xray"]["model"] = path_to_utf8(path_from_utf8(o.skeleton_path).filename());
   } else {
     s = flat_scene(set, stem_of(o.input));
   }
-  if (auto added = add_motions(s, ogf, set, o.input.filename().string(), warnings, o.motions);
+  if (auto added = add_motions(s, ogf, set, path_to_utf8(o.input.filename()), warnings, o.motions);
       !added)
     return added.error();
   // Said only of a scene that is written: a failed conversion ends in its one error line.

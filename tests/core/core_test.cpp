@@ -13,6 +13,7 @@
 #include "boneyard/core/file_io.h"
 #include "boneyard/core/interrupt.h"
 #include "boneyard/core/json_writer.h"
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "core/byte_reader.h"
 #include "test_support.h"
@@ -282,6 +283,47 @@ TEST(FileIo, RegisteredTemporariesAreRemoved) {
   EXPECT_EQ(remove_temporaries(), 1u);
   EXPECT_FALSE(std::filesystem::exists(tmp));
   std::filesystem::remove_all(dir);
+}
+
+// The platform layer's portable part (core/paths.h): UTF-8 names both ways, file identity, names
+// as the file system compares them, link targets. (On Windows the wine tier covers the same.)
+TEST(Paths, Utf8NamesFileIdentityAndLinks) {
+  namespace fs = std::filesystem;
+  const auto dir = fs::temp_directory_path() / ("boneyard_paths_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string name = "\xD0\xB7\xD0\xBE\xD0\xBC\xD0\xB1\xD0\xB8 1.ogf";  // "зомби 1.ogf"
+  const fs::path file = dir / path_from_utf8(name);
+  EXPECT_EQ(path_to_utf8(file.filename()), name);
+  EXPECT_EQ(path_to_utf8(path_from_utf8("a/b")), "a/b");
+  EXPECT_EQ(generic_path_to_utf8(path_from_utf8("a/b/c.omf")), "a/b/c.omf");
+  ASSERT_TRUE(write_file_atomic(file, bytes_of({1, 2, 3})).ok());
+  auto opened = FileData::open(file);
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
+  EXPECT_EQ(opened.value()->bytes().size(), 3u);
+
+  const auto a = file_identity(file);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a, file_identity(dir / "." / path_from_utf8(name)));
+  fs::create_hard_link(file, dir / "hard.ogf");
+  EXPECT_EQ(a, file_identity(dir / "hard.ogf"));
+  EXPECT_TRUE(same_file(file, dir / "hard.ogf"));
+  ASSERT_TRUE(write_file_atomic(dir / "other.ogf", bytes_of({1, 2, 3})).ok());
+  EXPECT_NE(a, file_identity(dir / "other.ogf"));
+  EXPECT_FALSE(same_file(file, dir / "other.ogf"));
+  EXPECT_FALSE(file_identity(dir / "missing.ogf").has_value());
+  EXPECT_FALSE(same_file(dir / "missing.ogf", dir / "missing.ogf"));
+
+  // Linux names are case-sensitive: two names, two keys; the stored name is the name.
+  EXPECT_NE(file_name_key("Wave.glb"), file_name_key("wave.glb"));
+  EXPECT_EQ(file_name_key("wave.glb"), file_name_key("wave.glb"));
+  EXPECT_EQ(name_as_stored(file), file);
+
+  fs::create_symlink("../elsewhere/x.bin", dir / "link.bin");
+  EXPECT_EQ(link_target(dir / "link.bin"), fs::path("../elsewhere/x.bin"));
+  EXPECT_FALSE(link_target(file).has_value());
+  EXPECT_FALSE(link_target(dir / "missing").has_value());
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -21,7 +21,9 @@ namespace boneyard {
 // Only stats the path: nothing is opened, so a FIFO or a device is refused without side effects.
 Status check_regular_file(const std::filesystem::path& path);
 
-// Read-only view of a whole file. Maps it when possible; keeps it alive while shared.
+// Read-only view of a whole file. Maps it when possible (Linux; on Windows it is read whole, since
+// Windows cannot replace a file while a program has it mapped, and an output may replace a file
+// that was read: an in-place edit, a template named as the output); keeps it alive while shared.
 // Only regular files are read: anything else (directory, FIFO, device, socket) is a FileError
 // before a byte is read, so /dev/zero cannot be read forever and a FIFO cannot block.
 class FileData {
@@ -41,7 +43,7 @@ class FileData {
   FileData() = default;
   const std::uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
-  void* map_ = nullptr;
+  const void* map_ = nullptr;
   std::vector<std::uint8_t> owned_;
   std::shared_ptr<const void> owner_;
 };
@@ -80,11 +82,11 @@ class AtomicFile final : public ByteSink {
   const std::filesystem::path& path() const { return path_; }
 
  private:
-  AtomicFile(std::filesystem::path path, std::filesystem::path temporary, int fd);
+  AtomicFile(std::filesystem::path path, std::filesystem::path temporary, std::intptr_t file);
   Status flush();
   Status abandon(Finding why);
   std::filesystem::path path_, temporary_;
-  int fd_ = -1;
+  std::intptr_t file_ = -1;  // a descriptor or a Windows HANDLE (src/core/platform.h)
   bool done_ = false;
   std::vector<std::uint8_t> buffer_;
 };
@@ -93,8 +95,8 @@ class AtomicFile final : public ByteSink {
 Status write_file_atomic(const std::filesystem::path& path, Bytes data);
 
 // Like write_file_atomic, but the new file gets exactly `mode` (permission bits, umask not
-// applied) and, when `owner` is given, that owner and group (best effort: only root may give a
-// file away). The temporary file is created in `path`'s own directory, so `path` must not be a
+// applied; on Windows: file attributes such as hidden) and, when `owner` is given, that owner and
+// group (best effort: only root may give a file away; not on Windows). The temporary file is created in `path`'s own directory, so `path` must not be a
 // symlink (resolve it with prepare_in_place_edit first).
 struct FileOwner {
   unsigned uid = 0, gid = 0;
@@ -105,18 +107,20 @@ Status write_file_atomic_mode(const std::filesystem::path& path, Bytes data, uns
 // Where an in-place edit of a file writes, and what it must keep.
 struct InPlaceTarget {
   std::filesystem::path target;  // the file itself: symlinks resolved (the link stays a link)
-  unsigned mode = 0;             // its permission bits, kept on the edited file and the backup
+  unsigned mode = 0;             // its permission bits (Windows: attributes), kept on the edited file and the backup
   FileOwner owner;
 };
 // Resolves `path` through symlinks and checks that it may be replaced: a regular file, with a
 // write permission bit set for someone and writable by this process (access(W_OK)), in a folder
 // this process may create files in. The permission-bit rule makes a read-only file (0444) refused
-// even for root, for whom access() always succeeds. Returns the target or a one-line reason.
+// even for root, for whom access() always succeeds; on Windows the read-only attribute does the
+// same. Returns the target or a one-line reason.
 Result<InPlaceTarget> prepare_in_place_edit(const std::filesystem::path& path);
 
 // The first of `path`.bak, `path`.bak.1, `path`.bak.2, ... that does not exist yet, written with
-// `data` and `mode` without ever replacing an existing file (the name is claimed with link(2),
-// which fails on an existing name). Returns the backup's path or a one-line reason.
+// `data` and `mode` without ever replacing an existing file (the name is claimed with link(2), or
+// on Windows a rename without MOVEFILE_REPLACE_EXISTING, both of which fail on an existing name).
+// Returns the backup's path or a one-line reason.
 Result<std::filesystem::path> write_backup(const std::filesystem::path& path, Bytes data, unsigned mode);
 
 // An in-place edit: replaces `path` (through a symlink, its target; mode and owner kept) with
