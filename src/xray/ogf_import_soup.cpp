@@ -3,6 +3,7 @@
 // whether a template child is unchanged (exact arrays, then triangles within float noise).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <unordered_map>
 
 #include "boneyard/core/text.h"
@@ -239,10 +240,20 @@ void append(Soup& into, const Soup& from) {
   into.missing_uvs += from.missing_uvs;
 }
 
+namespace {
+
+// Bit for bit: our unedited export holds the very floats, NaNs of a broken model included.
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+}  // namespace
+
 bool same_arrays(const scene::Primitive& e, const scene::Primitive& in, const std::vector<int>& bone_of_joint) {
-  if (e.positions != in.positions || e.normals != in.normals || e.indices != in.indices) return false;
-  if (e.uvs.empty() != in.uvs.empty() || (!e.uvs.empty() && e.uvs[0] != in.uvs[0])) return false;
-  if (e.weights != in.weights || e.joints.size() != in.joints.size()) return false;
+  if (!same_bits(e.positions, in.positions) || !same_bits(e.normals, in.normals) || e.indices != in.indices) return false;
+  if (e.uvs.empty() != in.uvs.empty() || (!e.uvs.empty() && !same_bits(e.uvs[0], in.uvs[0]))) return false;
+  if (!same_bits(e.weights, in.weights) || e.joints.size() != in.joints.size()) return false;
   if (!in.dropped_weights.empty()) return false;
   for (std::size_t k = 0; k < e.joints.size(); ++k) {
     if (e.weights[k] == 0) continue;  // an empty slot may name any joint
@@ -293,7 +304,9 @@ struct CellKey {
 };
 struct CellHash {
   std::size_t operator()(const CellKey& k) const {
-    return std::size_t(k.x * 73856093) ^ std::size_t(k.y * 19349663) ^ std::size_t(k.z * 83492791);
+    // Unsigned: the cells of far-away positions would overflow a signed product.
+    return std::size_t(std::uint64_t(k.x) * 73856093u) ^ std::size_t(std::uint64_t(k.y) * 19349663u) ^
+           std::size_t(std::uint64_t(k.z) * 83492791u);
   }
 };
 
@@ -305,7 +318,8 @@ CellKey cell_of(const Soup& s, std::size_t t) {
   }
   auto q = [](double v) {
     const double cell = std::floor(v / 3 / kCell);
-    return std::int64_t(std::clamp(cell, -1e15, 1e15));
+    // A NaN position (a broken file) matches nothing anyway; any cell will do.
+    return std::isnan(cell) ? std::int64_t{0} : std::int64_t(std::clamp(cell, -1e15, 1e15));
   };
   return {q(c[0]), q(c[1]), q(c[2])};
 }

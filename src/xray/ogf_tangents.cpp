@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -54,7 +55,10 @@ struct Key {
   }
   bool operator==(const Key& o) const { return x == o.x && y == o.y && z == o.z; }
 };
-Key key(const Vec3& p) { return {p.x, p.y, p.z}; }
+// A NaN (a broken model) would equal nothing, not even itself, and break the grouping's order:
+// it stands in as +infinity.
+float ordered(float v) { return std::isnan(v) ? std::numeric_limits<float>::infinity() : v; }
+Key key(const Vec3& p) { return {ordered(p.x), ordered(p.y), ordered(p.z)}; }
 
 bool shares_edge(const std::uint32_t* a, const std::uint32_t* b) {
   int common = 0;
