@@ -251,6 +251,13 @@ class TemplateImport {
         f.path = incoming_[i].where + " " + f.path;
         return f;
       }
+      if (m.shader_defaulted) {
+        // A DCC's default glTF export drops extras (Blender's does): a material named after a
+        // template child's texture means that child's material, shader included.
+        const auto same_texture = std::find_if(t_.children.begin(), t_.children.end(),
+                                               [&](const OgfChild& c) { return c.texture == m.texture; });
+        if (same_texture != t_.children.end()) m.shader = same_texture->shader, m.shader_defaulted = false;
+      }
       if (m.shader_defaulted && defaulted_.insert(m.texture).second)
         warnings_.add(Severity::warning, 0, incoming_[i].where, "material has no shader (extras xray.shader): models\\model used",
                       "extras xray.shader", "none");
