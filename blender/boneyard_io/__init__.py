@@ -23,7 +23,7 @@ import bpy  # noqa: E402
 from bpy.props import BoolProperty, StringProperty  # noqa: E402
 
 from . import (cli, common, fingerprint, glb, gltf_bridge, mgs2_ops, panel, props, xray_export,  # noqa: E402,F401
-               xray_ops)
+               xray_model_ops, xray_ops)
 
 
 class BoneyardPreferences(bpy.types.AddonPreferences):
@@ -53,10 +53,11 @@ def menu_import(self, context):
 
 def menu_export(self, context):
     self.layout.operator(xray_ops.EXPORT_SCENE_OT_boneyard_omf.bl_idname, text="X-Ray motions (.omf)")
+    self.layout.operator(xray_model_ops.EXPORT_SCENE_OT_boneyard_ogf.bl_idname, text="X-Ray model (.ogf)")
     self.layout.operator(mgs2_ops.EXPORT_SCENE_OT_boneyard_mgs2.bl_idname, text="MGS2 model (.kms/.evm)")
 
 
-CLASSES = (BoneyardPreferences,) + xray_ops.CLASSES + mgs2_ops.CLASSES + panel.CLASSES
+CLASSES = (BoneyardPreferences,) + xray_ops.CLASSES + xray_model_ops.CLASSES + mgs2_ops.CLASSES + panel.CLASSES
 
 
 def register():

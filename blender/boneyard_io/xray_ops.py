@@ -10,7 +10,7 @@ import bpy
 from bpy.props import BoolProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import cli, common, fingerprint, glb, gltf_bridge, props, xray_export
+from . import cli, common, fingerprint, glb, gltf_bridge, props, xray_export, xray_model_ops
 from .cli import BoneyardError
 
 FPS = 30  # X-Ray motions are sampled at 30 frames per second
@@ -114,6 +114,8 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
             messages.note("a model without skeleton: meshes only, nothing to export as motions")
             return None, messages
         missing = _store(arm, source, skeleton if is_omf else "", xscene, document.get("animations", []), templates)
+        if not is_omf:
+            xray_model_ops.remember_template(arm, source)
     if missing:
         messages.warn("%d animations did not arrive as actions: %s" % (len(missing), ", ".join(missing[:8])))
     return arm, messages

@@ -7,6 +7,7 @@
 namespace boneyard::python {
 void bind_documents(py::module_& m);
 void bind_omf(py::module_& m);
+void bind_ogf(py::module_& m);
 }  // namespace boneyard::python
 
 namespace {
@@ -42,4 +43,5 @@ PYBIND11_MODULE(boneyard, m) {
   boneyard::python::register_errors(m);
   boneyard::python::bind_documents(m);
   boneyard::python::bind_omf(m);
+  boneyard::python::bind_ogf(m);
 }

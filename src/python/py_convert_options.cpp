@@ -54,7 +54,9 @@ void read_keyword(const ConvertOptionRow& row, const py::object& value, ConvertS
           target = value.cast<bool>();
           if (target) given.set(index);
         } else if constexpr (std::is_same_v<T, std::string>) {
-          target = value.cast<std::string>();
+          // A word, or a text any object gives as str() (a path as a ref name), as the CLI takes
+          // its argument's text.
+          target = py::isinstance<py::str>(value) ? value.cast<std::string>() : py::str(value).cast<std::string>();
           check_choice(row, target);
           given.set(index);
         } else if constexpr (std::is_same_v<T, std::filesystem::path>) {

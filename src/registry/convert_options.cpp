@@ -15,6 +15,7 @@ using S = ConvertSettings;
 
 constexpr std::string_view kLayouts[] = {"ps2", "mc"};
 constexpr std::string_view kNMatsReadings[] = {"spec", "sealouse"};
+constexpr std::string_view kGames[] = {"soc", "cs", "cop"};
 
 // Metres per model unit: positive and finite (CLI11's own range message would print the largest
 // double in full, 300 digits).
@@ -56,11 +57,22 @@ const std::array kRows = {
                      .field = &S::keep_going,
                      .help = "X-Ray .ogf to glTF: leave out broken meshes (warned) instead of failing"},
     ConvertOptionRow{.name = "template",
-                     .reads = "gltf>omf gltf>kms gltf>evm",
+                     .reads = "gltf>omf gltf>ogf gltf>kms gltf>evm",
                      .field = &S::template_file,
-                     .help = "glTF to .omf/.kms/.evm: the original file (parts, params, fields, placement; unedited "
-                             "bytes)",
+                     .help = "glTF to .omf/.ogf/.kms/.evm: the original file (parts, params, skeleton, fields, "
+                             "placement; unedited bytes and meshes)",
                      .names_input = true},
+    ConvertOptionRow{.name = "game",
+                     .reads = "gltf>ogf",
+                     .field = &S::game,
+                     .help = "glTF to .ogf: the game it is for: soc, cs or cop (default: the template's, else cop)",
+                     .choices = kGames},
+    ConvertOptionRow{.name = "motion-refs",
+                     .reads = "gltf>ogf",
+                     .field = &S::motion_refs,
+                     .help = "glTF to .ogf: the motion refs, comma-separated (\"\" for none; default: the "
+                             "template's, else the glTF extras')",
+                     .value_name = "REF,REF"},
     ConvertOptionRow{.name = "scale",
                      .reads = "kms>gltf evm>gltf cmdl>gltf gltf>kms gltf>evm",
                      .field = &S::scale,

@@ -8,6 +8,7 @@
 #include "boneyard/gltf/gltf_read.h"
 #include "boneyard/registry/gltf_files.h"
 #include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/xray/ogf_import.h"
 #include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 
@@ -19,11 +20,12 @@ namespace fs = std::filesystem;
 
 Status template_mismatch(const ConvertOptions& o, std::string_view ext);
 Result<std::vector<std::uint8_t>> to_omf(const scene::Scene& s, const ConvertOptions& o, Diagnostics& warnings);
+Result<std::vector<std::uint8_t>> to_ogf(const scene::Scene& s, const ConvertOptions& o, Diagnostics& warnings);
 Result<std::vector<std::uint8_t>> to_mgs2_model(const scene::Scene& s, std::string_view ext, const ConvertOptions& o,
                                                 Diagnostics& warnings);
 
 // A glTF file: read once (meshes, skin, animations sampled at 30 fps), then converted by the game
-// that asks for it: .omf (X-Ray motions) or .kms/.evm (MGS2 models).
+// that asks for it: .omf (X-Ray motions), .ogf (X-Ray models) or .kms/.evm (MGS2 models).
 class GltfDocument final : public Document {
  public:
   GltfDocument(scene::Scene s, Diagnostics read_warnings, std::vector<std::filesystem::path> buffers)
@@ -77,7 +79,7 @@ class GltfDocument final : public Document {
   }
 
   Diagnostics validate() const override { return read_; }
-  std::vector<std::string> convert_targets() const override { return {".omf", ".kms", ".evm"}; }
+  std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".kms", ".evm"}; }
   Status check_convert_options(std::string_view ext, const OptionSet& given, const ConvertOptions& o) const override {
     if (!option_given(given, "template")) return {};
     return template_mismatch(o, ext);
@@ -88,9 +90,10 @@ class GltfDocument final : public Document {
     Diagnostics& warnings = o.warnings ? *o.warnings : scratch;
     for (const auto& f : read_.findings()) warnings.add(f);
     if (ext == ".omf") return write_converted(to_omf(s_, o, warnings), out);
+    if (ext == ".ogf") return write_converted(to_ogf(s_, o, warnings), out);
     if (ext == ".kms" || ext == ".evm")
       return write_mgs2_model(to_mgs2_model(s_, ext, o, warnings), ext, o, o.settings.template_file, out);
-    return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .kms or .evm", std::string(ext)};
+    return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .ogf, .kms or .evm", std::string(ext)};
   }
 
  private:
@@ -150,6 +153,36 @@ Result<std::vector<std::uint8_t>> to_omf(const scene::Scene& s, const ConvertOpt
   io.template_omf = tpl ? &*tpl : nullptr;
   io.hq = o.settings.hq;
   return xray::scene_to_omf_bytes(s, io, warnings);
+}
+
+// --motion-refs "a,b" as a list; empty pieces (a trailing comma, or "" for none) are left out.
+std::vector<std::string> split_refs(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) out.emplace_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+// glTF -> .ogf: the X-Ray library builds it on the --template model read here; the bytes come
+// back read and validated (xray::scene_to_ogf_bytes).
+Result<std::vector<std::uint8_t>> to_ogf(const scene::Scene& s, const ConvertOptions& o, Diagnostics& warnings) {
+  xray::OgfImportOptions io;
+  const auto game = xray::parse_game(o.settings.game);
+  if (!game) return usage_error_finding("--game must be soc, cs or cop (found " + o.settings.game + ")");
+  io.game = *game;
+  if (option_given(o.given, "motion-refs")) io.motion_refs = split_refs(o.settings.motion_refs);
+  std::optional<xray::OgfFile> tpl;
+  if (!o.settings.template_file.empty()) {
+    auto r = read_option_model<xray::OgfFile>(o, "--template", o.settings.template_file,
+                                              [](auto f) { return xray::read_ogf(std::move(f)); });
+    if (!r) return r.error();
+    tpl = std::move(r).value();
+    io.template_ogf = &*tpl;
+  }
+  return xray::scene_to_ogf_bytes(s, io, warnings);
 }
 
 // glTF -> .kms/.evm: the MGS2 library builds it with the options and the --template model read here.

@@ -76,10 +76,10 @@ class OgfDocument final : public Document {
     return xray::ogf_conversion_blockers(file_, o.settings.keep_going && is_gltf_extension(ext));
   }
   std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".glb", ".gltf"}; }
-  // .ogf and .omf are copies of what is stored; glTF reads the motion files the refs name and the
-  // textures.
+  // .ogf and .omf are copies of what is stored (the .ogf read back and validated); glTF reads the
+  // motion files the refs name and the textures.
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
-    if (ext == ".ogf") return write_converted(xray::write_ogf(file_), out);
+    if (ext == ".ogf") return write_converted(xray::rewrite_ogf(file_), out);
     if (ext == ".omf") return write_converted(xray::extract_omf(file_), out);
     Diagnostics warnings;
     auto sc = xray_model_scene(file_, export_options(o), o.settings.meshes, o.motion_refs, warnings);

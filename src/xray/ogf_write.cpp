@@ -2,6 +2,8 @@
 // written from their model (so that edits to them land), trailing bytes kept.
 #include "boneyard/xray/ogf.h"
 
+#include <map>
+
 #include "boneyard/core/chunks.h"
 #include "boneyard/xray/omf.h"
 #include "ogf_internal.h"
@@ -45,6 +47,42 @@ Result<std::vector<std::uint8_t>> extract_omf(const OgfFile& file) {
   write_params_payload(w, file.motions->params);
   end_chunk(w, at);
   return out;
+}
+
+}  // namespace boneyard::xray
+
+namespace boneyard::xray {
+
+Result<std::vector<std::uint8_t>> checked_ogf_bytes(std::vector<std::uint8_t> bytes, const Diagnostics* inherited) {
+  // Never hand out a model boneyard or the engine would misread: the written bytes are read back
+  // and validated; the first error the input did not already have stops the write.
+  auto reread = read_ogf(FileData::from_vector(bytes));
+  if (!reread) {
+    Finding e = reread.error();
+    e.path = "written .ogf" + (e.path.empty() ? "" : " " + e.path);
+    return e;
+  }
+  std::map<std::string, std::size_t> allowed;
+  if (inherited != nullptr)
+    for (const auto& f : inherited->findings())
+      if (f.severity == Severity::error) ++allowed[f.message];
+  const Diagnostics found = validate_ogf(reread.value());
+  for (const auto& f : found.findings()) {
+    if (f.severity != Severity::error) continue;
+    if (auto it = allowed.find(f.message); it != allowed.end() && it->second > 0) {
+      --it->second;
+      continue;
+    }
+    Finding e = f;
+    e.path = "written .ogf " + e.path;
+    return e;
+  }
+  return bytes;
+}
+
+Result<std::vector<std::uint8_t>> rewrite_ogf(const OgfFile& file) {
+  const Diagnostics own = validate_ogf(file);
+  return checked_ogf_bytes(write_ogf(file), &own);
 }
 
 }  // namespace boneyard::xray

@@ -63,6 +63,13 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
     s = std::move(made).value();
   }
   json_of(s.extras)["xray"]["model"] = path_to_utf8(o.input.filename());
+  // What a template-less import needs to make the model again (docs/ogf-write.md): the refs as
+  // stored, and the user data.
+  if (!ogf.motion_refs.empty()) {
+    auto& refs = json_of(s.extras)["xray"]["motion_refs"] = nlohmann::json::array();
+    for (const auto& r : ogf.motion_refs) refs.push_back(cp1251_to_utf8(r));
+  }
+  if (ogf.user_data) put_name(json_of(s.extras)["xray"], "user_data", *ogf.user_data);
   if (auto added = add_meshes(s, ogf, o, warnings); !added) return added.error();
   if (!ogf.motion_refs.empty()) {
     for (std::size_t r = 0; r < ogf.motion_refs.size(); ++r) {

@@ -29,6 +29,8 @@ struct ConvertSettings {
   std::filesystem::path textures;      // --textures: textures root ("": X-Ray: "textures" beside "meshes"; MGS2: none)
   bool keep_going = false;             // --keep-going: broken .ogf meshes left out (warned)
   std::filesystem::path template_file; // --template: the original of a glTF import
+  std::string game;                    // --game: X-Ray game of a written .ogf ("": the template's, else cop)
+  std::string motion_refs;             // --motion-refs: comma list of an .ogf's refs (given and "": none)
   double scale = 0;                    // --scale: metres per MGS2 unit (0: the glTF's extras, else 0.001)
   bool hq = false;                     // --hq: 16-bit translation keys in an imported .omf
   std::filesystem::path names;         // --names: texture names file (MGS2 ids shown as names)

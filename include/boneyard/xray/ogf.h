@@ -198,6 +198,17 @@ bool looks_like_ogf(Bytes bytes);
 Result<OgfFile> read_ogf(std::shared_ptr<const FileData> file);
 std::vector<std::uint8_t> write_ogf(const OgfFile& file);
 
+// `bytes` (a written .ogf) when they read back and validate without errors beyond the inherited
+// ones; else the first new problem, its path prefixed with "written .ogf". Every .ogf writer
+// (the glTF import, the edits) checks its output with it. `inherited`: the input's findings (a
+// rewrite or an edit of a model that already had errors); each of their errors lets one output
+// error with the same message through (paths and offsets move when children change).
+Result<std::vector<std::uint8_t>> checked_ogf_bytes(std::vector<std::uint8_t> bytes,
+                                                    const Diagnostics* inherited = nullptr);
+// The lossless rewrite, checked: write_ogf(file) through checked_ogf_bytes with the file's own
+// findings inherited (what `convert model.ogf -o copy.ogf` should call).
+Result<std::vector<std::uint8_t>> rewrite_ogf(const OgfFile& file);
+
 // An .omf holding the model's embedded motions (chunks 0xE and 0xF, ids without bit 31).
 Result<std::vector<std::uint8_t>> extract_omf(const OgfFile& file);
 

@@ -8,6 +8,7 @@
 
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/xray/omf.h"
+#include "boneyard/xray/xray_game.h"
 
 namespace boneyard::xray {
 
@@ -62,7 +63,6 @@ Result<OmfFile> merge_omfs(std::vector<OmfFile> files, bool rename_clashes, Edit
 // sub-chunks and bytes the engine never reads, unsorted mark intervals.
 EditReport repair_omf(OmfFile& file);
 
-enum class Game { keep, soc, cs, cop };
 // Rewrites for another game: SoC needs 8-bit translation keys (16-bit ones are requantised the
 // SDK's way) and no bit 2; params version 3 drops marks (warned), 4 adds empty mark lists.
 Result<EditReport> retarget_omf(OmfFile& file, std::optional<int> params_version, Game game);

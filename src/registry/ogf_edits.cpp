@@ -1,0 +1,130 @@
+// The .ogf edit flow shared by `boneyard ogf` (cmd_ogf.cpp) and Python's boneyard.Ogf (py_ogf.cpp).
+#include "boneyard/registry/ogf_edits.h"
+
+#include <algorithm>
+#include <cstring>
+
+
+namespace boneyard {
+
+namespace fs = std::filesystem;
+
+Result<OgfEdit> read_ogf_edit(std::shared_ptr<const FileData> data, fs::path path) {
+  auto file = xray::read_ogf(data);
+  if (!file) return file.error();
+  OgfEdit out;
+  out.original = std::move(data);
+  out.file = std::move(file).value();
+  out.inherited = xray::validate_ogf(out.file);
+  out.path = std::move(path);
+  return out;
+}
+
+Result<std::vector<std::uint8_t>> ogf_edit_bytes(const OgfEdit& edit) {
+  return xray::checked_ogf_bytes(xray::write_ogf(edit.file), &edit.inherited);
+}
+
+Result<SavedOgf> save_ogf_edit(const OgfEdit& edit, const fs::path& output) {
+  const bool in_place = output.empty();
+  if (in_place && edit.path.empty()) return usage_error_finding("this .ogf was not read from a file: say where it goes");
+  if (!in_place && !edit.path.empty() && same_file(edit.path, output))
+    return usage_error_finding("refusing to overwrite the input");
+  const auto checked = ogf_edit_bytes(edit);
+  if (!checked) return checked.error();
+  const Bytes bytes(checked.value());
+  SavedOgf saved{bytes.size(), {}};
+  if (in_place) {
+    auto backup = replace_keeping_backup(edit.path, edit.original->bytes(), bytes);
+    if (!backup) return backup.error();
+    saved.backup = std::move(backup).value();
+    return saved;
+  }
+  if (auto written = write_file_atomic(output, bytes); !written) return written.error();
+  return saved;
+}
+
+namespace {
+
+bool is_ogf_name(const fs::path& p) {
+  std::string ext = p.extension().string();
+  for (char& c : ext) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return ext == ".ogf";
+}
+
+Result<std::vector<fs::path>> ogf_files_under(const fs::path& folder) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return io_error_finding(folder.string(), "not a folder");
+  std::vector<fs::path> out;
+  fs::recursive_directory_iterator it(folder, fs::directory_options::none, ec), end;
+  if (ec) return io_error_finding(folder.string(), "cannot list: " + ec.message());
+  for (; it != end; it.increment(ec)) {
+    if (ec) return io_error_finding(folder.string(), "cannot list: " + ec.message());
+    std::error_code type_ec;
+    if (it->is_regular_file(type_ec) && is_ogf_name(it->path())) out.push_back(it->path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+FolderEditItem edit_one(const fs::path& file, const std::vector<std::string>& selectors, const OgfEditFn& edit,
+                        bool dry_run) {
+  FolderEditItem item;
+  item.file = file;
+  item.outcome = FolderEditItem::Outcome::failed;
+  auto data = FileData::open(file);
+  if (!data) {
+    item.error = data.error();
+    return item;
+  }
+  auto read = read_ogf_edit(std::move(data).value(), file);
+  if (!read) {
+    item.error = read.error();
+    return item;
+  }
+  OgfEdit e = std::move(read).value();
+  if (!selectors.empty() && !xray::select_children(e.file, selectors)) {
+    item.outcome = FolderEditItem::Outcome::not_matched;
+    return item;
+  }
+  auto report = edit(e.file);
+  if (!report) {
+    item.error = report.error();
+    return item;
+  }
+  item.report = std::move(report).value();
+  const auto bytes = ogf_edit_bytes(e);
+  if (!bytes) {
+    item.error = bytes.error();
+    return item;
+  }
+  const Bytes before = e.original->bytes();
+  if (bytes.value().size() == before.size() &&
+      std::memcmp(bytes.value().data(), before.data(), before.size()) == 0) {
+    item.outcome = FolderEditItem::Outcome::unchanged;
+    return item;
+  }
+  item.outcome = FolderEditItem::Outcome::changed;
+  if (dry_run) return item;
+  auto saved = save_ogf_edit(e, {});
+  if (!saved) {
+    item.outcome = FolderEditItem::Outcome::failed;
+    item.error = saved.error();
+    return item;
+  }
+  item.backup = saved.value().backup;
+  return item;
+}
+
+}  // namespace
+
+Result<std::vector<FolderEditItem>> edit_ogf_folder(const fs::path& folder, const std::vector<std::string>& selectors,
+                                                   const OgfEditFn& edit, bool dry_run) {
+  auto files = ogf_files_under(folder);
+  if (!files) return files.error();
+  std::vector<FolderEditItem> out;
+  out.reserve(files.value().size());
+  for (const auto& f : files.value()) out.push_back(edit_one(f, selectors, edit, dry_run));
+  return out;
+}
+
+}  // namespace boneyard
