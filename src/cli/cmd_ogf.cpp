@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/ogf_edits.h"
 #include "boneyard/xray/ogf_edit.h"
@@ -59,7 +60,7 @@ void print_report(const EditReport& r, const char* indent = "  ") {
 std::optional<OgfEdit> read_or_report(const std::string& path, int& exit_code) {
   auto data = open_file_or_report(path, exit_code);
   if (!data) return std::nullopt;
-  auto f = read_ogf_edit(data, path);
+  auto f = read_ogf_edit(data, path_from_utf8(path));
   if (!f) {
     std::fprintf(stderr, "%s\n", format_finding(f.error(), path).c_str());
     exit_code = std::max(exit_code, kExitFindings);
@@ -85,7 +86,7 @@ int edit_file(const std::string& input, const Target& t, const OgfEditFn& edit) 
     print_report(report.value());
     return kExitOk;
   }
-  const auto saved = save_ogf_edit(*f, t.in_place ? std::string() : t.output);
+  const auto saved = save_ogf_edit(*f, t.in_place ? std::filesystem::path() : path_from_utf8(t.output));
   if (!saved) {
     const Finding& fnd = saved.error();
     if (fnd.usage) {
@@ -102,7 +103,7 @@ int edit_file(const std::string& input, const Target& t, const OgfEditFn& edit) 
   print_report(report.value());
   if (t.in_place)
     std::printf("wrote %s (%zu bytes), original kept as %s\n", input.c_str(), saved.value().size,
-                saved.value().backup.c_str());
+                path_to_utf8(saved.value().backup).c_str());
   else
     std::printf("wrote %s (%zu bytes)\n", t.output.c_str(), saved.value().size);
   return kExitOk;
@@ -114,19 +115,19 @@ int edit_folder(const std::string& folder, const Target& t, const std::vector<st
                 const OgfEditFn& edit) {
   if (!t.output.empty()) return fail_usage(folder, "--recursive edits in place: use --in-place or --dry-run, not -o");
   if (!t.in_place && !t.dry_run) return fail_usage(folder, "--recursive needs --in-place or --dry-run");
-  auto items = edit_ogf_folder(folder, selectors, edit, t.dry_run);
+  auto items = edit_ogf_folder(path_from_utf8(folder), selectors, edit, t.dry_run);
   if (!items) {
     std::fprintf(stderr, "%s\n", describe_failure(items.error(), folder).c_str());
     return kExitUsage;
   }
   std::size_t changed = 0, unchanged = 0, unmatched = 0, failed = 0;
   for (const auto& item : items.value()) {
-    const std::string name = item.file.string();
+    const std::string name = path_to_utf8(item.file);
     switch (item.outcome) {
       case FolderEditItem::Outcome::changed:
         ++changed;
         if (t.dry_run) std::printf("%s: would change\n", name.c_str());
-        else std::printf("%s: changed, original kept as %s\n", name.c_str(), item.backup.c_str());
+        else std::printf("%s: changed, original kept as %s\n", name.c_str(), path_to_utf8(item.backup).c_str());
         print_report(item.report);
         break;
       case FolderEditItem::Outcome::unchanged:

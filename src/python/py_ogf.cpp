@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/ogf_edits.h"
 #include "boneyard/xray/ogf.h"
@@ -24,7 +25,7 @@ using xray::OgfFile;
 
 struct PyOgf {
   OgfEdit edit;
-  std::string path() const { return edit.path.string(); }
+  std::string path() const { return path_to_utf8(edit.path); }
 };
 
 std::shared_ptr<PyOgf> read(const py::object& source) {
@@ -66,13 +67,13 @@ py::object save(const PyOgf& ogf, const py::object& target) {
   if (target.is_none() && ogf.path().empty())
     raise_usage("this .ogf was not read from a file: say where it goes, save(path)");
   const std::string path = target.is_none() ? std::string() : path_from(target);
-  auto saved = save_ogf_edit(ogf.edit, path);
+  auto saved = save_ogf_edit(ogf.edit, path_from_utf8(path));
   if (!saved) {
     const Finding& f = saved.error();
     if (f.usage) raise_usage(f.message + "; save() without a path replaces it and keeps a .bak");
     raise_finding(f, f.io && !path.empty() ? path : ogf.path());
   }
-  if (target.is_none()) return py::str(saved.value().backup.string());
+  if (target.is_none()) return fs_name(path_to_utf8(saved.value().backup));
   return py::none();
 }
 
@@ -171,17 +172,17 @@ void bind_ogf(py::module_& m) {
         if (!tex && !sh) raise_usage("set_material_in_folder: say what to set: texture= and/or shader=");
         const std::string dir = path_from(folder);
         auto items = edit_ogf_folder(
-            dir, sel, [&](OgfFile& f) { return xray::set_child_material(f, sel, tex, sh); }, dry_run);
+            path_from_utf8(dir), sel, [&](OgfFile& f) { return xray::set_child_material(f, sel, tex, sh); }, dry_run);
         if (!items) raise_finding(items.error(), dir);
         py::list out;
         for (auto& item : items.value()) {
           py::dict d;
-          d["file"] = item.file.string();
+          d["file"] = fs_name(path_to_utf8(item.file));
           d["outcome"] = outcome_word(item.outcome);
           d["changes"] = item.report.changes;
           d["warnings"] = item.report.warnings;
-          d["error"] = item.error ? py::str(format_finding(*item.error, item.file.string())) : py::object(py::none());
-          d["backup"] = item.backup.empty() ? py::object(py::none()) : py::str(item.backup.string());
+          d["error"] = item.error ? py::object(lenient_text(format_finding(*item.error, path_to_utf8(item.file)))) : py::object(py::none());
+          d["backup"] = item.backup.empty() ? py::object(py::none()) : fs_name(path_to_utf8(item.backup));
           out.append(d);
         }
         return out;

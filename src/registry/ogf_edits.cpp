@@ -1,4 +1,6 @@
 // The .ogf edit flow shared by `boneyard ogf` (cmd_ogf.cpp) and Python's boneyard.Ogf (py_ogf.cpp).
+#include "boneyard/core/paths.h"
+#include "boneyard/registry/output_plan.h"
 #include "boneyard/registry/ogf_edits.h"
 
 #include <algorithm>
@@ -27,8 +29,15 @@ Result<std::vector<std::uint8_t>> ogf_edit_bytes(const OgfEdit& edit) {
 Result<SavedOgf> save_ogf_edit(const OgfEdit& edit, const fs::path& output) {
   const bool in_place = output.empty();
   if (in_place && edit.path.empty()) return usage_error_finding("this .ogf was not read from a file: say where it goes");
-  if (!in_place && !edit.path.empty() && same_file(edit.path, output))
-    return usage_error_finding("refusing to overwrite the input");
+  if (!in_place) {
+    OutputPlan plan;  // the output is not the input (also by case or link), nor a folder or device
+    plan.add_read(edit.path, "the input file");
+    if (auto planned = plan.add_write(output); !planned) {
+      if (planned.error().message.find("refusing to overwrite") != std::string::npos)
+        return usage_error_finding("refusing to overwrite the input");
+      return planned.error();
+    }
+  }
   const auto checked = ogf_edit_bytes(edit);
   if (!checked) return checked.error();
   const Bytes bytes(checked.value());
@@ -46,19 +55,19 @@ Result<SavedOgf> save_ogf_edit(const OgfEdit& edit, const fs::path& output) {
 namespace {
 
 bool is_ogf_name(const fs::path& p) {
-  std::string ext = p.extension().string();
+  std::string ext = path_to_utf8(p.extension());
   for (char& c : ext) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
   return ext == ".ogf";
 }
 
 Result<std::vector<fs::path>> ogf_files_under(const fs::path& folder) {
   std::error_code ec;
-  if (!fs::is_directory(folder, ec)) return io_error_finding(folder.string(), "not a folder");
+  if (!fs::is_directory(folder, ec)) return io_error_finding(path_to_utf8(folder), "not a folder");
   std::vector<fs::path> out;
   fs::recursive_directory_iterator it(folder, fs::directory_options::none, ec), end;
-  if (ec) return io_error_finding(folder.string(), "cannot list: " + ec.message());
+  if (ec) return io_error_finding(path_to_utf8(folder), "cannot list: " + ec.message());
   for (; it != end; it.increment(ec)) {
-    if (ec) return io_error_finding(folder.string(), "cannot list: " + ec.message());
+    if (ec) return io_error_finding(path_to_utf8(folder), "cannot list: " + ec.message());
     std::error_code type_ec;
     if (it->is_regular_file(type_ec) && is_ogf_name(it->path())) out.push_back(it->path());
   }
