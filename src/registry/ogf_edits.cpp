@@ -1,11 +1,11 @@
 // The .ogf edit flow shared by `boneyard ogf` (cmd_ogf.cpp) and Python's boneyard.Ogf (py_ogf.cpp).
-#include "boneyard/core/paths.h"
-#include "boneyard/registry/output_plan.h"
 #include "boneyard/registry/ogf_edits.h"
 
 #include <algorithm>
 #include <cstring>
 
+#include "boneyard/core/paths.h"
+#include "boneyard/registry/output_plan.h"
 
 namespace boneyard {
 
