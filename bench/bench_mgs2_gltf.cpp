@@ -17,6 +17,7 @@
 #include "boneyard/core/file_io.h"
 #include "boneyard/gltf/gltf_write.h"
 #include "boneyard/gltf/gltf_read.h"
+#include "boneyard/core/memory_policy.h"
 #include "boneyard/mgs2/kms.h"
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "mgs2_character.h"
@@ -117,6 +118,13 @@ int main(int argc, char** argv) {
       }
     std::printf("%s: model.kms model.evm kms.glb evm.glb plain.glb (along %d)\n", dir.c_str(), along);
     return 0;
+  }
+  // --app-heap: the allocator policy the CLI applies (memory_policy.h), to measure the library's
+  // own work without the page faults an application can avoid.
+  if (argc >= 2 && std::strcmp(argv[1], "--app-heap") == 0) {
+    use_large_reused_heap();
+    argv[1] = argv[0];
+    ++argv, --argc;
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

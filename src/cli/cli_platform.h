@@ -1,6 +1,5 @@
-// The CLI's contact with the operating system: the command line, the console, Ctrl-C, the
-// allocator, opening a page. Everything that differs between Linux and Windows in the CLI is
-// here; CMake compiles one implementation, cli_platform_posix.cpp or cli_platform_windows.cpp.
+// The CLI's contact with the operating system: the command line, the console, Ctrl-C, opening
+// a page. Everything that differs between Linux and Windows in the CLI is here; CMake compiles one implementation, cli_platform_posix.cpp or cli_platform_windows.cpp.
 // (The library's own file access is core's platform layer, src/core/platform.h.)
 #pragma once
 
@@ -21,10 +20,6 @@ std::vector<std::string> utf8_arguments(int argc, char** argv);
 
 // True when stderr is a terminal (the batch shows a progress bar there).
 bool stderr_is_terminal();
-
-// A batch allocates and frees similar blocks for every file: keep freed memory for reuse
-// (glibc's mallopt; nothing elsewhere). See cmd_batch.cpp.
-void keep_freed_memory_for_reuse();
 
 // Opens `page` in the default browser (xdg-open; Windows: ShellExecuteW). Returns an error
 // message, or "" when it was handed over.

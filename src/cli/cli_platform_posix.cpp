@@ -1,12 +1,8 @@
 // The CLI's platform layer on POSIX systems (cli_platform.h): signals, isatty, posix_spawn of
-// xdg-open, glibc's allocator settings.
+// xdg-open.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include <csignal>
 #include <cstdlib>
@@ -26,18 +22,6 @@ void setup_console() {}
 std::vector<std::string> utf8_arguments(int argc, char** argv) { return {argv, argv + argc}; }
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) != 0; }
-
-// By default glibc serves blocks above 128 KiB (adapting up to 32 MiB) with fresh mmaps and
-// returns freed heap tops to the kernel, so the next batch item faults in and zero-fills the same
-// memory again: on a tree of small models that was a third of the batch's time, spent in the
-// kernel. Keeping blocks up to 32 MiB and 256 MiB of free heap for reuse removes most of those
-// page faults (corpus of bench/make_proxies.sh: 125k -> 27k faults, system time -35 %).
-void keep_freed_memory_for_reuse() {
-#if defined(__GLIBC__)
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
-#endif
-}
 
 namespace {
 

@@ -56,8 +56,6 @@ std::vector<std::string> utf8_arguments(int argc, char** argv) {
 
 bool stderr_is_terminal() { return _isatty(_fileno(stderr)) != 0; }
 
-void keep_freed_memory_for_reuse() {}
-
 std::string open_in_browser(const fs::path& page) {
   const fs::path target = fs::absolute(page);
   // ShellExecute may use COM (shell extensions); a single-threaded apartment as it asks for.

@@ -31,13 +31,6 @@ int run_batch_convert(BatchOptions o) {
       std::fprintf(stderr, "[%zu/%zu] %s: %s\n", done, total, path_to_utf8(item.input).c_str(), status);
     }
   };
-  // The allocator policy is the application's choice, not the library's: every batch item
-  // allocates its scene, JSON text and write buffer and frees them again, and keeping freed memory
-  // for the next item saves the kernel handing it out again (cli_platform_posix.cpp has the
-  // numbers). A single conversion gains nothing from it (one scene, freed at exit), so only the
-  // batch sets it. Programs that call convert_tree themselves can do the same, or set
-  // GLIBC_TUNABLES (README "Performance").
-  keep_freed_memory_for_reuse();
   const auto r = convert_tree(o);
   for (const auto& item : r.items)
     for (const auto& f : item.findings) std::fprintf(stderr, "%s\n", format_finding(f, path_to_utf8(item.input)).c_str());

@@ -5,7 +5,7 @@
 
 #include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
-#include "boneyard/texture/texture_convert.h"
+#include "boneyard/registry/texture_files.h"
 #include "commands.h"
 #include "interrupt_scope.h"
 
@@ -53,7 +53,7 @@ int run_texture(const TextureArgs& a) {
     }
     std::vector<fs::path> written;
     Diagnostics notes;
-    const auto s = texture::convert_texture(first, out, o, &written, &notes);
+    const auto s = convert_texture(first, out, o, &written, &notes);
     if (!s) {
       std::fprintf(stderr, "%s\n", describe_failure(s.error(), a.inputs[0]).c_str());
       return std::max(exit_code_for(s.error()), InterruptScope::exit_code());
@@ -72,7 +72,7 @@ int run_texture(const TextureArgs& a) {
   for (const auto& i : a.inputs) inputs.push_back(path_from_utf8(i));
   std::size_t failed = 0, done = 0;
   int code = kExitOk;
-  const auto items = texture::convert_textures(inputs, out, ".png", o, a.jobs, [&](const texture::TextureBatchItem& item) {
+  const auto items = convert_textures(inputs, out, ".png", o, a.jobs, [&](const TextureBatchItem& item) {
     ++done;
     if (item.status) return;
     ++failed;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "boneyard/core/interrupt.h"
+#include "boneyard/core/memory_policy.h"
 #include "cli_platform.h"
 #include "commands.h"
 
@@ -26,6 +27,7 @@ int report_escaped_exception(const char* what) {
 
 int main(int argc, char** argv) {
   boneyard::cli::setup_console();
+  boneyard::use_large_reused_heap();  // the application's allocator policy (memory_policy.h)
   CLI::App app{"boneyard: inspect, validate, dump and convert S.T.A.L.K.E.R. motions (.omf/.ogf) and\n"
                "Metal Gear Solid 2 models (.kms/.evm), and their textures (.dds/.ctxr), losslessly."};
   app.require_subcommand(1);

@@ -14,6 +14,7 @@
 #include <cwctype>
 #include <vector>
 
+#include "boneyard/core/memory_policy.h"
 #include "boneyard/core/paths.h"
 #include "core/platform.h"
 
@@ -136,6 +137,14 @@ std::optional<fs::path> link_target(const fs::path& path) {
   if (target.empty()) return std::nullopt;
   return fs::path(target);
 }
+
+}  // namespace boneyard
+
+namespace boneyard {
+
+// The C runtime's heap (msvcrt over the process heap) has no thresholds or huge-page advice to
+// set, and Windows' low-fragmentation heap already keeps freed blocks for reuse.
+void use_large_reused_heap() {}
 
 }  // namespace boneyard
 

@@ -85,7 +85,7 @@ class JsonText {
   void extras(const scene::Extras& e) {
     if (e.empty()) return;
     raw(",\"extras\":");
-    raw(e.text());
+    e.append_text(s);
   }
 
  private:

@@ -344,11 +344,11 @@ void evaluate(const float* times, std::size_t count, const float* values, std::s
   for (std::size_t c = 0; c < width; ++c) out[c] = float(r[c]);
 }
 
-Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, const ReadOptions& options,
+Result<scene::Scene> read(Bytes bytes, const ExternalBuffers& buffers, const ReadOptions& options,
                           Diagnostics& warnings) {
   if (!(options.fps > 0)) return error("", "sampling rate must be positive", "> 0", std::to_string(options.fps));
   Model m;
-  if (auto e = parse(bytes, base_dir, options.allow_outside_uris, m)) return *e;
+  if (auto e = parse(bytes, buffers, m)) return *e;
   // What the input holds: the file plus external or decoded buffers (a .glb's are views into it).
   std::uint64_t input_bytes = bytes.size();
   for (const auto& owned : m.owned) input_bytes += owned.size();

@@ -430,32 +430,4 @@ Output write(const scene::Scene& sc, Container container, std::string_view bin_u
   return out;
 }
 
-Status write_files(const scene::Scene& scene, const std::filesystem::path& path) {
-  const auto container = container_for(path);
-  if (!container) return io_error_finding({}, path_to_utf8(path) + ": not a .glb or .gltf file name");
-  std::filesystem::path bin_path = path;
-  bin_path.replace_extension(".bin");
-  const Encoding encoding(scene, *container, path_to_utf8(bin_path.filename()));
-  std::unique_ptr<AtomicFile> bin;
-  if (*container == Container::gltf && encoding.bin_size() > 0) {
-    auto created = AtomicFile::create(bin_path);
-    if (!created) return created.error();
-    bin = std::move(created).value();
-    if (auto s = encoding.write_bin(*bin); !s) return s;
-  }
-  auto main = AtomicFile::create(path);
-  if (!main) return main.error();
-  if (auto s = encoding.write(*main.value()); !s) return s;
-  // The .bin first, so that the .gltf never refers to a missing or partial buffer.
-  if (bin)
-    if (auto s = bin->commit(); !s) return s;
-  auto s = main.value()->commit();
-  if (!s && bin) {
-    // A .bin without its .gltf is half an output: take it back.
-    std::error_code ec;
-    std::filesystem::remove(bin_path, ec);
-  }
-  return s;
-}
-
 }  // namespace boneyard::gltf

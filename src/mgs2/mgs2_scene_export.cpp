@@ -2,6 +2,7 @@
 // are stored (so an unedited file comes back byte for byte), triangles decoded from the kick
 // flags. Everything glTF has no place for goes to extras (docs/mgs2-gltf.md).
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -98,7 +99,6 @@ class Materials {
 void decode_normals(Bytes norms, std::size_t n, std::vector<float>& out, Json& raw) {
   out.resize(n * 3);
   bool exact = true;
-  std::vector<std::uint8_t> stored;
   for (std::size_t i = 0; i < n; ++i) {
     const std::int16_t s[3] = {s16_at(norms, i, 0), s16_at(norms, i, 1), s16_at(norms, i, 2)};
     const double x = s[0] / 4096.0, y = s[1] / 4096.0, z = s[2] / 4096.0;
@@ -108,12 +108,16 @@ void decode_normals(Bytes norms, std::size_t n, std::vector<float>& out, Json& r
       for (int k = 0; k < 3; ++k) f[k] = static_cast<float>((k == 0 ? x : k == 1 ? y : z) / len);
     for (int k = 0; k < 3; ++k) {
       out[i * 3 + k] = f[k];
-      if (std::lround(double(f[k]) * 4096.0) != s[k]) exact = false;
-      stored.push_back(static_cast<std::uint8_t>(s[k] & 0xFF));
-      stored.push_back(static_cast<std::uint8_t>((s[k] >> 8) & 0xFF));
+      // lround without the library call: f * 4096 has at most 24 significant bits, so adding
+      // 0.5 (away from zero) is exact and truncating it rounds half away from zero.
+      const double v = double(f[k]) * 4096.0;
+      if (static_cast<long>(v + std::copysign(0.5, v)) != s[k]) exact = false;
     }
   }
-  if (!exact) raw = detail::to_b64(stored.data(), stored.size());
+  if (exact) return;
+  std::vector<std::uint8_t> stored(n * 6);  // the three s16 of each record, as stored
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(&stored[i * 6], norms.data() + i * 8, 6);
+  raw = detail::to_b64(stored.data(), stored.size());
 }
 
 // UV sets 0..last present (an absent set below a present one is zero-filled so that TEXCOORD_n
@@ -143,11 +147,26 @@ std::vector<std::uint32_t> triangle_indices(Bytes kick_records, std::size_t n) {
 
 // One s16 column of 8-byte records, or all the s16 of an array, as base64 (extras).
 Json column(Bytes records, std::size_t n, std::size_t stride, std::size_t at) {
-  std::vector<std::uint8_t> b;
-  b.reserve(n * 2);
-  for (std::size_t i = 0; i < n; ++i) b.insert(b.end(), records.data() + i * stride + at, records.data() + i * stride + at + 2);
+  std::vector<std::uint8_t> b(n * 2);
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(&b[i * 2], records.data() + i * stride + at, 2);
   return detail::to_b64(b.data(), b.size());
 }
+
+// A JSON object built from members given in key order: nlohmann keeps an object's members in a
+// std::map, so each goes in at the end without a search (the same object as Json{{k, v}, ...},
+// which sorts them itself, at a fraction of the cost: thousands of packets each get one).
+class SortedObject {
+ public:
+  template <class Value>
+  SortedObject& add(const char* key, Value&& value) {
+    members_.emplace_hint(members_.end(), key, Json(std::forward<Value>(value)));
+    return *this;
+  }
+  Json done() { return Json(std::move(members_)); }
+
+ private:
+  Json::object_t members_;
+};
 Json all_s16(Bytes data) { return detail::to_b64(data.data(), data.size() / 2 * 2); }
 
 // A packet that draws no triangle has no place in glTF: its arrays go to extras whole.
@@ -238,11 +257,18 @@ Status add_packet(const Packet& p, const PacketArrays& arrays, const Extras& ext
 
 // The KMS packet fields glTF has no place for, as our primitive extras.
 Json kms_packet_extras(const KmsPacket& p, std::size_t k, std::size_t n) {
-  Json e{{"index", k},   {"flag", p.flag},       {"n_verts", p.n_verts}, {"tex_id", p.tex_id},
-         {"tex_pad", p.tex_pad}, {"rgbs", p.rgbs}, {"pad", p.pad},         {"pad2", p.pad2}};
-  e["kicks"] = column(p.norms.data, n, 8, 6);
-  e["w"] = column(p.verts.data, n, 8, 6);
-  return e;
+  return SortedObject()
+      .add("flag", p.flag)
+      .add("index", k)
+      .add("kicks", column(p.norms.data, n, 8, 6))
+      .add("n_verts", p.n_verts)
+      .add("pad", p.pad)
+      .add("pad2", p.pad2)
+      .add("rgbs", p.rgbs)
+      .add("tex_id", p.tex_id)
+      .add("tex_pad", p.tex_pad)
+      .add("w", column(p.verts.data, n, 8, 6))
+      .done();
 }
 
 // Weights of a KMS packet of unit `unit`: an envelope packet gives w/4096 to the unit and the
@@ -295,22 +321,27 @@ void evm_joints(const EvmFile& m, const Mgs2ExportOptions& o, Diagnostics& warni
 
 // The packet fields glTF has no place for, as our primitive extras.
 Json evm_packet_extras(const EvmPacket& p, std::size_t k, std::size_t n) {
-  Json e{{"index", k},     {"flag", p.flag},         {"flag_pad", p.flag_pad}, {"tex_id", p.tex_id},
-         {"tex_pad", p.tex_pad}, {"n_verts", p.n_verts}, {"n_mats", p.n_mats},    {"mat_id", p.mat_id},
-         {"rgbs", p.rgbs}, {"pad", p.pad}};
-  e["kicks"] = column(p.verts.data, n, 8, 6);
-  e["norm_pad"] = column(p.norms.data, n, 8, 6);
   Json uvwp = Json::array();  // the w and pad of each UV record (w is 1.0 = 4096 in practice)
   for (const auto& a : p.uvs)
-    uvwp.push_back(a.present() && a.data.size() >= n * 8 ? Json{{"w", column(a.data, n, 8, 4)}, {"pad", column(a.data, n, 8, 6)}}
-                                                         : Json(nullptr));
-  e["uv_wp"] = std::move(uvwp);
-  if (p.weights.present()) {
-    e["weights"] = detail::to_b64(p.weights.data.data(), p.weights.data.size());
-  } else {
-    e["weights"] = nullptr;
-  }
-  return e;
+    uvwp.push_back(a.present() && a.data.size() >= n * 8
+                       ? SortedObject().add("pad", column(a.data, n, 8, 6)).add("w", column(a.data, n, 8, 4)).done()
+                       : Json(nullptr));
+  return SortedObject()
+      .add("flag", p.flag)
+      .add("flag_pad", p.flag_pad)
+      .add("index", k)
+      .add("kicks", column(p.verts.data, n, 8, 6))
+      .add("mat_id", p.mat_id)
+      .add("n_mats", p.n_mats)
+      .add("n_verts", p.n_verts)
+      .add("norm_pad", column(p.norms.data, n, 8, 6))
+      .add("pad", p.pad)
+      .add("rgbs", p.rgbs)
+      .add("tex_id", p.tex_id)
+      .add("tex_pad", p.tex_pad)
+      .add("uv_wp", std::move(uvwp))
+      .add("weights", p.weights.present() ? Json(detail::to_b64(p.weights.data.data(), p.weights.data.size())) : Json(nullptr))
+      .done();
 }
 
 // Up to 4 influences per vertex of an EVM packet, heaviest first, on joints below nb; counts the

@@ -5,27 +5,24 @@
 
 #include <algorithm>
 #include <atomic>
-#include <functional>
 #include <mutex>
 #include <set>
 #include <thread>
 
 #include "boneyard/core/interrupt.h"
 #include "boneyard/core/paths.h"
-#include "boneyard/xray/omf.h"
-#include "boneyard/xray/ogf.h"
 #include "boneyard/core/text.h"
+#include "boneyard/registry/convert_request.h"
+#include "boneyard/registry/xray_files.h"
+#include "boneyard/xray/ogf.h"
 #include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 
 namespace boneyard {
 
-using namespace xray;  // the batch is X-Ray models and motions
-
 namespace fs = std::filesystem;
 
 namespace {
-
 
 std::shared_ptr<const FileData> open_or_finding(const fs::path& p, std::vector<Finding>& findings) {
   auto opened = FileData::open(p);
@@ -36,93 +33,57 @@ std::shared_ptr<const FileData> open_or_finding(const fs::path& p, std::vector<F
   return std::move(opened).value();
 }
 
-bool iequal(std::string_view a, std::string_view b) { return lower_ascii(a) == lower_ascii(b); }
-
 // --meshes, else the model's nearest "meshes" ancestor, else the batch's input folder (a loose
 // tree of models and motions is most likely rooted there).
 fs::path meshes_root_for(const fs::path& model, const BatchOptions& o) {
-  if (!o.meshes_root.empty()) return o.meshes_root;
-  fs::path r = default_meshes_root(model);
-  return iequal(path_to_utf8(r.filename()), "meshes") ? r : o.input_dir;
+  if (!o.settings.meshes.empty()) return o.settings.meshes;
+  return xray::meshes_folder_of(fs::absolute(model)).value_or(o.input_dir);
 }
 
-// The validation errors that stop this item's conversion (unless --force).
-std::vector<Finding> blockers_of(const OgfFile& ogf, const BatchOptions& o) {
-  return ogf_conversion_blockers(ogf, o.keep_going);
-}
-std::vector<Finding> blockers_of(const OmfFile& omf, const BatchOptions&) {
-  std::vector<Finding> errors;
-  const Diagnostics found = validate_omf(omf);
-  for (const auto& f : found.findings())
-    if (f.severity == Severity::error) errors.push_back(f);
-  return errors;
-}
-
-// Reads the input, checks it like `convert` does, and builds its scene. With --force the
-// validation errors become warnings on the item, followed by one saying it was forced.
-template <class File>
-Result<scene::Scene> checked_scene(const Result<File>& file, const BatchOptions& o, BatchItem& item,
-                                   const std::function<Result<scene::Scene>(const File&)>& to_scene) {
-  if (!file) return file.error();
-  const auto errors = blockers_of(file.value(), o);
-  if (!errors.empty() && !o.force) {
-    item.findings.insert(item.findings.end(), errors.begin() + 1, errors.end());
-    return errors.front();  // the item's error; the rest follow it
-  }
-  for (Finding f : errors) {
-    f.severity = Severity::warning;
-    item.findings.push_back(std::move(f));
-  }
-  if (!errors.empty())
-    item.findings.push_back(Finding{Severity::warning, 0, {},
-                                    "converting despite " + std::to_string(errors.size()) +
-                                        " validation error(s) (--force)",
-                                    {}, {}});
-  return to_scene(file.value());
-}
-
+// One item as a convert request; with --force its validation errors become warnings on the item,
+// followed by one saying it was forced.
 void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache& textures,
-                 std::vector<xray::ResolvedMotionRef> refs) {
-  Diagnostics warnings;
-  std::optional<Finding> error;
+                 const std::vector<ResolvedMotionRef>& refs) {
   auto data = open_or_finding(item.input, item.findings);
   if (!data) {
     item.status = BatchItem::Status::failed;
     return;
   }
-  XrayExportOptions x{item.input, meshes_root_for(item.input, o), {}, o.keep_going};
-  x.motions = {o.float_rotations, o.motions};
-  x.resolved_refs = std::move(refs);
-  Result<scene::Scene> sc = Finding{};
-  if (lower_extension(path_to_utf8(item.input.filename())) == ".ogf") {
-    sc = checked_scene<OgfFile>(read_ogf(data), o, item,
-                                [&](const OgfFile& f) { return ogf_to_scene(f, x, warnings); });
-  } else {
-    sc = checked_scene<OmfFile>(read_omf(data), o, item,
-                                [&](const OmfFile& f) { return omf_to_scene(f.motions, x, warnings); });
+  // Opened as what its extension says, not sniffed: a broken .ogf gets the .ogf reader's error.
+  const bool ogf = lower_extension(path_to_utf8(item.input.filename())) == ".ogf";
+  auto doc = ogf ? registry::open_ogf(std::move(data), {}) : registry::open_omf(std::move(data), {});
+  ConvertOutcome outcome;
+  Status converted = doc ? Status() : Status(doc.error());
+  if (doc) {
+    ConvertOptions request;
+    request.input = item.input;
+    request.output = item.output;
+    request.settings = o.settings;
+    request.settings.meshes = meshes_root_for(item.input, o);
+    request.texture_cache = &textures;
+    request.motion_refs = &refs;
+    request.make_folders = true;
+    converted = convert_request(*doc.value(), request, outcome);
   }
-  if (!sc) {
-    error = sc.error();
-  } else {
-    boneyard::ConvertOptions c;
-    c.input = item.input;
-    c.output = item.output;
-    c.xray.textures = o.textures;
-    registry::attach_textures(sc.value(), registry::xray_textures_root(c), warnings, &textures);
-    std::error_code ec;
-    fs::create_directories(item.output.parent_path(), ec);
-    if (auto written = registry::encode_gltf_to_files(sc, warnings, c); !written) {
-      if (interrupted()) {  // the write was abandoned, not failed: no finding for it
-        item.status = BatchItem::Status::interrupted;
-        return;
-      }
-      error = written.error();
+  if (!converted && !outcome.blocked && interrupted()) {  // the write was abandoned, not failed: no finding for it
+    item.status = BatchItem::Status::interrupted;
+    return;
+  }
+  if (outcome.blocked) {
+    item.findings.insert(item.findings.end(), outcome.blockers.begin() + 1, outcome.blockers.end());
+  } else if (!outcome.blockers.empty()) {
+    for (Finding f : outcome.blockers) {
+      f.severity = Severity::warning;
+      item.findings.push_back(std::move(f));
     }
+    item.findings.push_back(Finding{Severity::warning, 0, {},
+                                    "converting despite " + std::to_string(outcome.blockers.size()) +
+                                        " validation error(s) (--force)",
+                                    {}, {}});
   }
-  for (auto& f : warnings.findings())
-    if (f.severity != Severity::info) item.findings.push_back(std::move(f));
-  if (error) {
-    item.findings.insert(item.findings.begin(), *error);
+  for (auto& f : outcome.warnings) item.findings.push_back(std::move(f));
+  if (!converted) {
+    item.findings.insert(item.findings.begin(), converted.error());
     item.status = BatchItem::Status::failed;
   } else {
     item.status = item.findings.empty() ? BatchItem::Status::converted : BatchItem::Status::warnings;
@@ -151,11 +112,11 @@ BatchResult convert_tree(const BatchOptions& o) {
   // Files are compared by identity (core/paths.h: device and inode, or on Windows volume serial and
   // file index): one query per path, where comparing canonical paths costs a readlink per component.
   std::set<FileIdentity> referenced;
-  std::vector<std::vector<xray::ResolvedMotionRef>> refs_of(ogfs.size());
+  std::vector<std::vector<ResolvedMotionRef>> refs_of(ogfs.size());
   for (std::size_t i = 0; i < ogfs.size(); ++i) {
     auto opened = FileData::open(ogfs[i]);
     if (!opened.ok()) continue;  // reported by its item
-    auto ogf = read_ogf(std::move(opened).value());
+    auto ogf = xray::read_ogf(std::move(opened).value());
     if (!ogf) continue;
     refs_of[i] = resolve_motion_refs(meshes_root_for(ogfs[i], o), ogf->motion_refs);
     for (const auto& ref : refs_of[i])
@@ -197,8 +158,8 @@ BatchResult convert_tree(const BatchOptions& o) {
     for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < total;) {
       BatchItem& item = result.items[i];
       try {
-        convert_one(item, o, textures,
-                    i < refs_of.size() ? std::move(refs_of[i]) : std::vector<xray::ResolvedMotionRef>{});
+        static const std::vector<ResolvedMotionRef> kNoRefs;
+        convert_one(item, o, textures, i < refs_of.size() ? refs_of[i] : kNoRefs);
       } catch (const std::exception& e) {  // e.g. bad_alloc on a hostile file: fail this item only
         item.findings.insert(item.findings.begin(),
                              Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}});

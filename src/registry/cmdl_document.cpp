@@ -42,10 +42,6 @@ class CmdlDocument final : public Document {
     return d;
   }
   std::vector<std::string> convert_targets() const override { return {".cmdl", ".glb", ".gltf"}; }
-  unsigned convert_options(std::string_view ext) const override {
-    if (ext == ".cmdl") return 0;
-    return kOptSkeleton | kOptScale | kOptNames | kOptTextures;
-  }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (ext == ".cmdl") return write_converted(mgs2::write_cmdl(m_), out);
     if (!is_gltf_extension(ext))
@@ -57,7 +53,7 @@ class CmdlDocument final : public Document {
     const Bytes bytes = file.value()->bytes();
     const std::string_view kind = detect_format(bytes, path_to_utf8(model_path.value()));
     mgs2::Mgs2ExportOptions e;
-    if (o.mgs2.scale != 0) e.scale = o.mgs2.scale;
+    if (o.settings.scale != 0) e.scale = o.settings.scale;
     e.names = names_;
     Diagnostics warnings;
     const auto in_model = [&](Finding f) {
@@ -66,7 +62,7 @@ class CmdlDocument final : public Document {
     };
     // The model's materials name its textures; the registry attaches them as for the model itself.
     const auto textured = [&](Result<scene::Scene> sc) {
-      if (sc) attach_textures(sc.value(), o.mgs2.textures, warnings);
+      if (sc) attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache);
       return encode_gltf(sc, warnings, ext, o, out);
     };
     if (kind == "kms") {
@@ -85,7 +81,7 @@ class CmdlDocument final : public Document {
 
  private:
   Result<fs::path> find_model(const ConvertOptions& o) const {
-    if (!o.mgs2.skeleton.empty()) return o.mgs2.skeleton;
+    if (!o.settings.skeleton.empty()) return o.settings.skeleton;
     std::string tried;
     for (const auto& p : model_candidates(o.input)) {
       std::error_code ec;

@@ -61,7 +61,7 @@ Result<std::vector<std::uint8_t>> derive_checked(const Model& model, const mgs2:
 }
 
 Status usage(const ConvertOptions& o, const std::string& why) {
-  const std::string option = !o.mgs2.cmdl.empty() ? "--cmdl" : "--no-cmdl";
+  const std::string option = !o.settings.cmdl.empty() ? "--cmdl" : "--no-cmdl";
   return usage_error_finding(option + " does not apply: " + why);
 }
 
@@ -74,14 +74,14 @@ Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::str
   if (!bytes) return bytes.error();
   const Bytes b(bytes.value());
   const bool kms = ext == ".kms";
-  const bool asked = !o.mgs2.cmdl.empty() || o.mgs2.no_cmdl;
+  const bool asked = !o.settings.cmdl.empty() || o.settings.no_cmdl;
   const bool mc = kms ? mgs2::detect_kms_layout(b) == mgs2::Layout::mc : mgs2::detect_evm_layout(b) == mgs2::Layout::mc;
   if (!mc) {
     if (asked) return usage(o, path_to_utf8(o.output) + " is written in the PS2 layout; a .cmdl goes only with a Master Collection model (--layout mc)");
     return out.main().write(b);
   }
-  if (o.mgs2.no_cmdl) return out.main().write(b);
-  const fs::path path = o.mgs2.cmdl.empty() ? cmdl_beside(o.output) : o.mgs2.cmdl;
+  if (o.settings.no_cmdl) return out.main().write(b);
+  const fs::path path = o.settings.cmdl.empty() ? cmdl_beside(o.output) : o.settings.cmdl;
   if (path == o.output || same_file(path, o.output)) return usage(o, "it names the output model itself");
   if (!o.input.empty() && same_file(path, o.input)) return usage(o, "it names the input file; choose another .cmdl");
   Diagnostics scratch;

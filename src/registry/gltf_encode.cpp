@@ -5,7 +5,6 @@
 #include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/gltf/gltf_write.h"
-#include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -13,11 +12,6 @@ namespace boneyard::registry {
 namespace fs = std::filesystem;
 
 bool is_gltf_extension(std::string_view ext) { return ext == ".glb" || ext == ".gltf"; }
-
-fs::path xray_textures_root(const ConvertOptions& o) {
-  if (!o.xray.textures.empty()) return o.xray.textures;
-  return o.input.empty() ? fs::path() : xray::default_textures_root(o.input);
-}
 
 namespace {
 

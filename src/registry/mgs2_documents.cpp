@@ -21,8 +21,7 @@ struct KmsTraits {
   static constexpr auto dump = &mgs2::dump_kms;
   static constexpr auto validate = &mgs2::validate_kms;
   static constexpr auto to_scene = &mgs2::kms_to_scene;
-  static constexpr unsigned rewrite_options = 0;
-  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const mgs2::ConvertOptions&,
+  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const ConvertSettings&,
                                                  Diagnostics* warnings) {
     return target == m.layout ? mgs2::write_kms(m) : mgs2::convert_kms_layout(m, target, warnings);
   }
@@ -37,17 +36,16 @@ struct EvmTraits {
   static constexpr auto dump = &mgs2::dump_evm;
   static constexpr auto validate = &mgs2::validate_evm;
   static constexpr auto to_scene = &mgs2::evm_to_scene;
-  static constexpr unsigned rewrite_options = kOptNMats;
   // --n-mats rewrites only the n_mats fields; everything else stays as stored.
-  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const mgs2::ConvertOptions& o,
+  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const ConvertSettings& o,
                                                  Diagnostics*) {
     const Model* out = &m;
     Model edited;
-    if (!o.n_mats.empty()) {
-      const auto reading = mgs2::parse_n_mats_reading(o.n_mats);
-      if (!reading) return Finding{Severity::error, 0, "--n-mats", "unknown n_mats reading", "spec or sealouse", o.n_mats};
+    const auto reading = n_mats_option(o);
+    if (!reading) return reading.error();
+    if (reading.value()) {
       edited = m;
-      if (auto r = mgs2::set_n_mats(edited, *reading); !r) return r.error();
+      if (auto r = mgs2::set_n_mats(edited, *reading.value()); !r) return r.error();
       out = &edited;
     }
     return target == out->layout ? mgs2::write_evm(*out) : mgs2::build_evm(*out, target);
@@ -73,34 +71,28 @@ class Mgs2Document final : public Document {
     return d;
   }
   std::vector<std::string> convert_targets() const override { return {std::string(Traits::extension), ".glb", ".gltf"}; }
-  // --input-layout changes how the input is read, so it applies to both; --layout only to a rewrite.
-  unsigned convert_options(std::string_view ext) const override {
-    if (ext == Traits::extension) return kOptInputLayout | kOptLayout | kOptCmdl | kOptNoCmdl | Traits::rewrite_options;
-    return kOptInputLayout | kOptScale | kOptNames | kOptTextures;
-  }
   // --cmdl / --no-cmdl only for a Master Collection output, whose layout is known here.
-  Status check_convert_options(std::string_view ext, unsigned given, const ConvertOptions& o) const override {
-    if (auto fits = Document::check_convert_options(ext, given, o); !fits) return fits;
-    const unsigned cmdl = given & (kOptCmdl | kOptNoCmdl);
-    if (cmdl == 0 || mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout) == mgs2::Layout::mc) return {};
-    return usage_error_finding(std::string(convert_option_name(cmdl & (~cmdl + 1))) + " does not apply: " + path_to_utf8(o.output) +
+  Status check_convert_options(std::string_view, const OptionSet& given, const ConvertOptions& o) const override {
+    const char* cmdl = option_given(given, "cmdl") ? "--cmdl" : option_given(given, "no-cmdl") ? "--no-cmdl" : nullptr;
+    if (cmdl == nullptr || mgs2::parse_layout(o.settings.layout).value_or(m_.layout) == mgs2::Layout::mc) return {};
+    return usage_error_finding(std::string(cmdl) + " does not apply: " + path_to_utf8(o.output) +
                                " is written in the PS2 layout; a .cmdl goes only with a Master Collection model (--layout mc)");
   }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (is_gltf_extension(ext)) {
       mgs2::Mgs2ExportOptions e;
-      if (o.mgs2.scale != 0) e.scale = o.mgs2.scale;
+      if (o.settings.scale != 0) e.scale = o.settings.scale;
       e.names = names_;
       Diagnostics warnings;
       auto sc = Traits::to_scene(m_, e, warnings);
-      if (sc) attach_textures(sc.value(), o.mgs2.textures, warnings);
+      if (sc) attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache);
       return encode_gltf(sc, warnings, ext, o, out);
     }
     if (ext != Traits::extension)
       return Finding{Severity::error, 0, {}, "unsupported conversion", std::string(Traits::extension), std::string(ext)};
     // A rewrite takes the input's own .cmdl as its template: unedited, it comes back as it was.
-    return write_mgs2_model(Traits::write(m_, mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout), o.mgs2, o.warnings), ext, o,
-                            o.input, out);
+    return write_mgs2_model(Traits::write(m_, mgs2::parse_layout(o.settings.layout).value_or(m_.layout), o.settings, o.warnings),
+                            ext, o, o.input, out);
   }
 
  private:
@@ -120,6 +112,13 @@ Opened open_model(std::shared_ptr<const FileData> file, const OpenOptions& optio
 }
 
 }  // namespace
+
+Result<std::optional<mgs2::NMatsReading>> n_mats_option(const ConvertSettings& settings) {
+  if (settings.n_mats.empty()) return std::optional<mgs2::NMatsReading>();
+  const auto reading = mgs2::parse_n_mats_reading(settings.n_mats);
+  if (!reading) return Finding{Severity::error, 0, "--n-mats", "unknown n_mats reading", "spec or sealouse", settings.n_mats};
+  return std::optional<mgs2::NMatsReading>(*reading);
+}
 
 const mgs2::KmsFile* kms_model_of(const Document& d) {
   const auto* m = dynamic_cast<const Mgs2Document<KmsTraits>*>(&d);

@@ -62,34 +62,9 @@ const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
   return best;
 }
 
-constexpr std::array<std::string_view, 15> kOptionNames = {
-    "--layout", "--input-layout", "--skeleton", "--meshes", "--textures", "--keep-going", "--template", "--scale",
-    "--hq",     "--names",        "--n-mats",   "--float-rotations",      "--motions",    "--cmdl",     "--no-cmdl"};
-
 }  // namespace
 
-std::string_view convert_option_name(unsigned option) {
-  for (std::size_t i = 0; i < kOptionNames.size(); ++i)
-    if (option == (1u << i)) return kOptionNames[i];
-  return "an option";
-}
-
-std::string convert_option_list(unsigned options) {
-  std::string out;
-  for (std::size_t i = 0; i < kOptionNames.size(); ++i)
-    if (options & (1u << i)) out += (out.empty() ? "" : ", ") + std::string(kOptionNames[i]);
-  return out.empty() ? "none" : out;
-}
-
-Status Document::check_convert_options(std::string_view ext, unsigned given, const ConvertOptions&) const {
-  const unsigned applies = convert_options(ext);
-  const unsigned ignored = given & ~applies;
-  if (ignored == 0) return {};
-  const unsigned first = ignored & (~ignored + 1);  // the lowest bit: name one option per message
-  return usage_error_finding(std::string(convert_option_name(first)) + " does not apply when converting " +
-                             std::string(format()) + " to " + std::string(ext) +
-                             " (options that do: " + convert_option_list(applies) + ")");
-}
+Status Document::check_convert_options(std::string_view, const OptionSet&, const ConvertOptions&) const { return {}; }
 
 std::string_view detect_format(Bytes bytes, std::string_view file_name) {
   if (bytes.empty()) return {};

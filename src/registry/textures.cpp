@@ -12,7 +12,7 @@
 #include "boneyard/mgs2/strcode.h"
 #include "boneyard/core/text.h"
 #include "boneyard/texture/texture_convert.h"
-#include "boneyard/xray/xray_scene.h"
+#include "boneyard/registry/xray_files.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -87,15 +87,21 @@ Result<std::shared_ptr<const texture::PngTexture>> TextureCache::get(const fs::p
   }
   auto data = FileData::open(file);
   if (!data) return data.error();
-  auto png = texture::texture_as_png(data.value()->bytes(), lower_extension(path_to_utf8(file.filename())));
+  const Bytes bytes = data.value()->bytes();
+  const std::string ext = lower_extension(path_to_utf8(file.filename()));
+  // What this decode will hold, from the header: the threads of a batch decode at most
+  // kDecodingBytes together.
+  const auto hold = decoding_.acquire(texture::texture_decoded_bytes(bytes, ext));
+  auto png = texture::texture_as_png(bytes, ext);
   if (!png) return png.error();
   auto shared = std::make_shared<const texture::PngTexture>(std::move(png).value());
+  const std::uint64_t charge = std::max<std::uint64_t>(shared->png.size(), std::uint64_t{shared->width} * shared->height * 4);
   std::lock_guard lock(mutex_);
   // A batch over a whole game folder meets thousands of textures: the cache holds at most
-  // kCacheBytes of PNG and starts again when full (models of one folder share textures, so the
+  // kCacheBytes (decoded) and starts again when full (models of one folder share textures, so the
   // textures still in use come back soon).
-  if (bytes_ + shared->png.size() > kCacheBytes) entries_.clear(), bytes_ = 0;
-  if (entries_.emplace(key, shared).second) bytes_ += shared->png.size();
+  if (bytes_ + charge > kCacheBytes) entries_.clear(), bytes_ = 0;
+  if (entries_.emplace(key, shared).second) bytes_ += charge;
   return std::shared_ptr<const texture::PngTexture>(shared);
 }
 
@@ -117,7 +123,7 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
       const std::string name = cp1251_to_utf8(ref.path);
       for (const auto ext : kXrayOrder) {
         if (ext.empty()) break;
-        if ((file = xray::find_ignoring_case(root, name + std::string(ext)))) break;
+        if ((file = find_ignoring_case(root, name + std::string(ext)))) break;
       }
       std::string shown = name;
       std::replace(shown.begin(), shown.end(), '\\', '/');

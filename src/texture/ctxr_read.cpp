@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <optional>
 
 #include "boneyard/core/crc32.h"
 #include "boneyard/texture/ctxr.h"
@@ -128,6 +130,9 @@ Diagnostics validate_ctxr(const CtxrFile& c) {
   if (h.version != 7) d.add(Severity::warning, 4, "version", "unknown version", "7", std::to_string(h.version));
   if (h.depth != 1) d.add(Severity::warning, 12, "depth", "depth is not 1 (volume textures are not known in MGS2)", "1",
                           std::to_string(h.depth));
+  if (!check_decoded_pixels(h.width, h.height, 8, {}))
+    d.add(Severity::warning, 8, "width x height", "too many pixels to decode: read, checked and rewritten, not converted",
+          "at most " + std::to_string(kMaxTexturePixels) + " pixels", std::to_string(h.width) + "x" + std::to_string(h.height));
   if (h.pad != 0) d.add(Severity::info, 0x27, "header byte 0x27", "not zero (kept)", "0", std::to_string(h.pad));
   if (std::any_of(h.padding.begin(), h.padding.end(), [](std::uint8_t x) { return x != 0; }))
     d.add(Severity::info, 0x28, "header padding 0x28..0x7F", "not zero (kept)", "zeros", "other bytes");
@@ -159,6 +164,7 @@ Result<Image> decode_ctxr(const CtxrFile& c, unsigned level) {
                    "one of " + std::to_string(c.header.mip_count) + " level(s)",
                    std::to_string(c.levels.size()) + " complete level(s)"};
   const CtxrLevel& l = c.levels[level];
+  if (auto ok = check_decoded_pixels(l.width, l.height, 8, level_name(level)); !ok) return ok.error();
   if (l.data.size() != std::uint64_t{l.width} * l.height * 4)
     return Finding{Severity::error, l.offset, level_name(level) + " size", "level size is not BGRA8 of its width x height",
                    std::to_string(std::uint64_t{l.width} * l.height * 4), std::to_string(l.data.size())};
@@ -181,43 +187,149 @@ namespace {
 
 constexpr std::uint8_t kChunkVersion = 1;
 constexpr std::size_t kChunkFixed = 13;  // version, CRC, prefix length, rest length
+// The file before the top level's pixels: the header and the top level's size field.
+constexpr std::size_t kChunkPrefix = kCtxrHeaderSize + 4;
+// Bytes a ctXr chunk may hold beyond what its CTXR header's levels take: the bytes a file keeps
+// after its last level (files the tools write have none).
+constexpr std::uint64_t kChunkTailSlack = std::uint64_t{64} << 10;
 
-std::vector<std::uint8_t> to_bgra(const Image& im) {
-  std::vector<std::uint8_t> out(im.rgba.size());
-  for (std::size_t i = 0; i < out.size(); i += 4) {
-    out[i] = im.rgba[i + 2], out[i + 1] = im.rgba[i + 1], out[i + 2] = im.rgba[i], out[i + 3] = im.rgba[i + 3];
+// The bytes of a CTXR with header `h` besides its top level's pixels: the header, each level's
+// size field and padding, and the levels below the top (as many as the header declares, at most
+// a full chain). Level records start 32-aligned (the header is 128 bytes).
+std::uint64_t bytes_beside_top(const CtxrHeader& h) {
+  const unsigned mips = std::clamp<unsigned>(h.mip_count, 1, full_mip_count(h.width, h.height));
+  std::uint64_t total = kCtxrHeaderSize;
+  for (unsigned l = 0; l < mips; ++l) {
+    const std::uint64_t bytes = std::uint64_t{std::max(1u, unsigned{h.width} >> l)} * std::max(1u, unsigned{h.height} >> l) * 4;
+    total += padded(4 + bytes) - (l == 0 ? bytes : 0);
   }
-  return out;
+  return total;
 }
 
-struct ChunkContent {
-  std::uint32_t crc = 0;
-  std::vector<std::uint8_t> prefix, suffix;  // the file before and after the top level's pixels
+// Size field, BGRA8 pixels and zero padding of one level, appended to `out` (which starts
+// 32-aligned: the padding is relative to the file).
+void append_level(std::vector<std::uint8_t>& out, const Image& im) {
+  put_be32(out, static_cast<std::uint32_t>(im.rgba.size()));
+  const std::size_t at = out.size();
+  out.resize(at + im.rgba.size());
+  std::uint8_t* d = out.data() + at;
+  for (std::size_t i = 0; i < im.rgba.size(); i += 4) {
+    d[i] = im.rgba[i + 2], d[i + 1] = im.rgba[i + 1], d[i + 2] = im.rgba[i], d[i + 3] = im.rgba[i + 3];
+  }
+  out.resize(padded(out.size()), 0);
+}
+
+// CRC-32 of the image's pixels as a CTXR stores them (BGRA), without a copy of them.
+std::uint32_t bgra_crc(const Image& im) {
+  std::array<std::uint8_t, 1 << 14> strip;
+  uLong crc = ::crc32(0L, Z_NULL, 0);
+  for (std::size_t at = 0; at < im.rgba.size(); at += strip.size()) {
+    const std::size_t n = std::min(strip.size(), im.rgba.size() - at);
+    const std::uint8_t* p = im.rgba.data() + at;
+    for (std::size_t i = 0; i < n; i += 4) strip[i] = p[i + 2], strip[i + 1] = p[i + 1], strip[i + 2] = p[i], strip[i + 3] = p[i + 3];
+    crc = ::crc32(crc, strip.data(), static_cast<uInt>(n));
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+// A zlib stream inflated piece by piece into buffers the caller sized, so that nothing is
+// allocated for what the stream claims before that claim is checked.
+class Inflater {
+ public:
+  explicit Inflater(Bytes packed) {
+    z_.next_in = const_cast<Bytef*>(packed.data());
+    z_.avail_in = static_cast<uInt>(packed.size());
+    ok_ = started_ = packed.size() <= std::numeric_limits<uInt>::max() && inflateInit(&z_) == Z_OK;
+  }
+  ~Inflater() {
+    if (started_) inflateEnd(&z_);  // also after a broken stream (ok_ false)
+  }
+  Inflater(const Inflater&) = delete;
+  Inflater& operator=(const Inflater&) = delete;
+
+  // Exactly the next `n` bytes into `out`; false when the stream ends before them or is broken.
+  bool read(std::uint8_t* out, std::uint64_t n) {
+    while (ok_ && n > 0) {
+      if (ended_) return false;
+      const uInt step = static_cast<uInt>(std::min<std::uint64_t>(n, std::uint64_t{1} << 30));
+      z_.next_out = out;
+      z_.avail_out = step;
+      const int r = inflate(&z_, Z_NO_FLUSH);
+      const uInt got = step - z_.avail_out;
+      out += got, n -= got;
+      if (r == Z_STREAM_END) ended_ = true;
+      else if (r != Z_OK) ok_ = false;
+    }
+    return ok_ && n == 0;
+  }
+  // True when the stream ends here: nothing more inflates from it.
+  bool at_end() {
+    if (!ok_ || ended_) return ok_;
+    std::uint8_t extra = 0;
+    z_.next_out = &extra;
+    z_.avail_out = 1;
+    return inflate(&z_, Z_NO_FLUSH) == Z_STREAM_END && z_.avail_out == 1;
+  }
+
+ private:
+  z_stream z_{};
+  bool started_ = false, ok_ = false, ended_ = false;
 };
 
-std::optional<ChunkContent> parse_chunk(const PngChunk& c) {
-  if (c.data.size() < kChunkFixed || c.data[0] != kChunkVersion) return std::nullopt;
-  ChunkContent out;
-  out.crc = be32(&c.data[1]);
-  const std::uint32_t prefix = be32(&c.data[5]), total = be32(&c.data[9]);
-  const std::size_t packed = c.data.size() - kChunkFixed;
-  // zlib inflates at most 1032 bytes per compressed byte: a larger claim is not this chunk.
-  if (prefix < kCtxrHeaderSize + 4 || prefix > total || total > std::uint64_t{packed} * 1032 + 64) return std::nullopt;
-  std::vector<std::uint8_t> all(total);
-  uLongf size = total;
-  if (uncompress(all.data(), &size, c.data.data() + kChunkFixed, static_cast<uLong>(packed)) != Z_OK || size != total)
-    return std::nullopt;
-  out.prefix.assign(all.begin(), all.begin() + prefix);
-  out.suffix.assign(all.begin() + prefix, all.end());
-  return out;
-}
+std::string size_text(std::uint32_t w, std::uint32_t h) { return std::to_string(w) + "x" + std::to_string(h); }
 
-std::vector<std::uint8_t> level_record(const Image& im) {
-  std::vector<std::uint8_t> o;
-  put_be32(o, static_cast<std::uint32_t>(im.rgba.size()));
-  const auto bgra = to_bgra(im);
-  o.insert(o.end(), bgra.begin(), bgra.end());
-  return o;
+// The original file from the PNG's ctXr chunk, when the image is the one the chunk was made
+// with. Sets `h` to the chunk's CTXR header when the image was edited (its fields are kept);
+// a chunk that is not used leaves `h` alone. What the chunk claims is checked against its own CTXR header before
+// anything is allocated for it: the levels that header describes, plus kChunkTailSlack.
+std::optional<std::vector<std::uint8_t>> rebuild_from_chunk(const PngChunk& c, const Image& image, CtxrHeader& h,
+                                                            Diagnostics* notes) {
+  const auto ignored = [&](const std::string& why) -> std::optional<std::vector<std::uint8_t>> {
+    if (notes) notes->add(Severity::warning, 0, "ctXr chunk", "the PNG's ctXr chunk is not used: " + why + "; the CTXR is made anew");
+    return std::nullopt;
+  };
+  const auto edited = [&]() -> std::optional<std::vector<std::uint8_t>> {
+    if (notes)
+      notes->add(Severity::info, 0, {}, "the image differs from the one the PNG's ctXr chunk was made with: header fields kept, levels made anew");
+    return std::nullopt;
+  };
+  if (c.data.size() < kChunkFixed || c.data[0] != kChunkVersion) return ignored("not a version 1 ctXr chunk");
+  const std::uint32_t crc = be32(&c.data[1]), prefix = be32(&c.data[5]), total = be32(&c.data[9]);
+  const Bytes packed(c.data.data() + kChunkFixed, c.data.size() - kChunkFixed);
+  if (prefix != kChunkPrefix || total < prefix)
+    return ignored("its lengths are not a CTXR's (prefix " + std::to_string(prefix) + ", total " + std::to_string(total) + ")");
+  // zlib inflates at most 1032 bytes per compressed byte: a larger claim is not this chunk.
+  if (total > std::uint64_t{packed.size()} * 1032 + 64)
+    return ignored("it claims " + std::to_string(total) + " bytes, more than its " + std::to_string(packed.size()) +
+                   " compressed bytes can hold");
+  Inflater z(packed);
+  std::array<std::uint8_t, kChunkPrefix> head{};
+  if (!z.read(head.data(), head.size()) || std::memcmp(head.data(), "TXTR", 4) != 0)
+    return ignored("its data does not start with a CTXR header");
+  const CtxrHeader kept = parse_header(Bytes(head.data(), kCtxrHeaderSize));
+  const std::uint64_t top = image.rgba.size();
+  if (kept.width != image.width || kept.height != image.height || be32(&head[kCtxrHeaderSize]) != top ||
+      bgra_crc(image) != crc) {
+    h = kept;
+    return edited();
+  }
+  const std::uint64_t bound = bytes_beside_top(kept) + kChunkTailSlack;
+  if (total > bound)
+    return ignored("it claims " + std::to_string(total) + " bytes, more than the " + size_text(kept.width, kept.height) +
+                   ", " + std::to_string(kept.mip_count) + "-level CTXR its header describes takes (at most " +
+                   std::to_string(bound) + ")");
+  // At most the top level and a third of it more (the levels below), plus the slack.
+  std::vector<std::uint8_t> out(total + top);
+  std::copy(head.begin(), head.end(), out.begin());
+  std::uint8_t* pixels = out.data() + prefix;
+  for (std::size_t i = 0; i < top; i += 4)
+    pixels[i] = image.rgba[i + 2], pixels[i + 1] = image.rgba[i + 1], pixels[i + 2] = image.rgba[i], pixels[i + 3] = image.rgba[i + 3];
+  if (!z.read(pixels + top, total - prefix))
+    return ignored("its data ends before the " + std::to_string(total) + " bytes it claims, or does not inflate");
+  if (!z.at_end()) return ignored("its data inflates past the " + std::to_string(total) + " bytes it claims");
+  h = kept;
+  if (notes) notes->add(Severity::info, 0, {}, "unedited image: the original CTXR rebuilt byte for byte from the PNG's ctXr chunk");
+  return out;
 }
 
 }  // namespace
@@ -248,42 +360,36 @@ PngChunk ctxr_png_chunk(const CtxrFile& c) {
 
 Result<std::vector<std::uint8_t>> build_ctxr(const Image& image, const std::vector<PngChunk>& chunks,
                                              const CtxrBuildOptions& o, Diagnostics* notes) {
+  // The size before the pixels: an image may not hold more than one decode makes.
+  if (auto ok = check_decoded_pixels(image.width, image.height, 0, {}); !ok) return ok.error();
   if (image.width == 0 || image.height == 0 || image.width > kMaxDimension || image.height > kMaxDimension ||
       image.rgba.size() != std::size_t{image.width} * image.height * 4)
     return Finding{Severity::error, 0, {}, "cannot write a CTXR of this size", "1.." + std::to_string(kMaxDimension) + " each way",
                    std::to_string(image.width) + "x" + std::to_string(image.height)};
-  std::optional<ChunkContent> kept;
-  for (const auto& c : chunks)
-    if (c.type == std::array<char, 4>{'c', 't', 'X', 'r'}) kept = parse_chunk(c);
   CtxrHeader h;
   // Tool-made defaults (SeaLouse and CtxrTool agree): 0xFF in header bytes 0x17..0x20.
   std::fill(h.params.begin() + 3, h.params.begin() + 13, std::uint8_t{0xFF});
-  if (kept) {
-    h = parse_header(Bytes(kept->prefix.data(), kCtxrHeaderSize));
-    const bool same_size = h.width == image.width && h.height == image.height;
-    const auto bgra = to_bgra(image);
-    const std::uint32_t stored = be32(&kept->prefix[kept->prefix.size() - 4]);
-    if (same_size && stored == bgra.size() && crc32(bgra) == kept->crc) {
-      std::vector<std::uint8_t> out = kept->prefix;
-      out.insert(out.end(), bgra.begin(), bgra.end());
-      out.insert(out.end(), kept->suffix.begin(), kept->suffix.end());
-      if (notes) notes->add(Severity::info, 0, {}, "unedited image: the original CTXR rebuilt byte for byte from the PNG's ctXr chunk");
-      return out;
-    }
-    if (notes)
-      notes->add(Severity::info, 0, {}, "the image differs from the one the PNG's ctXr chunk was made with: header fields kept, levels made anew");
-  }
+  const PngChunk* chunk = nullptr;  // the last ctXr chunk, as a reader of PNG chunks keeps it
+  for (const auto& c : chunks)
+    if (c.type == std::array<char, 4>{'c', 't', 'X', 'r'}) chunk = &c;
+  if (chunk)
+    if (auto exact = rebuild_from_chunk(*chunk, image, h, notes)) return std::move(*exact);
   h.width = static_cast<std::uint16_t>(image.width);
   h.height = static_cast<std::uint16_t>(image.height);
   const unsigned mips = o.mips ? full_mip_count(image.width, image.height) : 1;
   h.mip_count = static_cast<std::uint8_t>(mips);
+  // The whole file's size first, so that it is allocated once (no doubling while it grows).
+  std::uint64_t size = kCtxrHeaderSize;
+  for (unsigned l = 0; l < mips; ++l)
+    size += padded(4 + std::uint64_t{std::max(1u, image.width >> l)} * std::max(1u, image.height >> l) * 4);
   std::vector<std::uint8_t> out = header_bytes(h);
-  Image level = image;
-  for (unsigned i = 0; i < mips; ++i) {
-    if (i > 0) level = next_mip(level);
-    const auto record = level_record(level);
-    out.insert(out.end(), record.begin(), record.end());
-    out.resize(padded(out.size()), 0);
+  out.reserve(size);
+  append_level(out, image);
+  // Each level from the one above: at most two levels besides the image are held.
+  Image level;
+  for (unsigned i = 1; i < mips; ++i) {
+    level = next_mip(i == 1 ? image : level);
+    append_level(out, level);
   }
   return out;
 }

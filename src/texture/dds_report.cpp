@@ -57,6 +57,10 @@ Diagnostics validate_dds(const DdsFile& dds) {
   Diagnostics d;
   (void)read_dds(dds.file, &d);
   header_checks(dds, d);
+  if (!check_decoded_pixels(dds.header.width, dds.header.height, 12, {}))
+    d.add(Severity::warning, 12, "width x height", "too many pixels to decode: read, checked and rewritten, not converted",
+          "at most " + std::to_string(kMaxTexturePixels) + " pixels",
+          std::to_string(dds.header.width) + "x" + std::to_string(dds.header.height));
   d.sort_by_offset();
   return d;
 }

@@ -49,7 +49,7 @@ void exercise(const std::vector<std::uint8_t>& b, const char* name) {
   doc.value()->dump(w, raw);
   for (const char* layout : {"ps2", "mc"}) {
     boneyard::ConvertOptions o;
-    o.mgs2.layout = layout;
+    o.settings.layout = layout;
     (void)convert_in_memory(*doc.value(), doc.value()->format() == "kms" ? ".kms" : ".evm", o);
   }
 }

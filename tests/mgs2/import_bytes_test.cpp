@@ -7,11 +7,15 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "boneyard/gltf/gltf_write.h"
 #include "boneyard/gltf/gltf_read.h"
 #include "boneyard/mgs2/kms.h"
 #include "boneyard/mgs2/mgs2_scene.h"
+#include "mgs2/mgs2_scene_common.h"
 #include "mgs2_character.h"
 #include "mgs2_gltf_support.h"
 
@@ -83,3 +87,17 @@ TEST(Mgs2ImportBytesTangle, KmsAndEvmFromPlainGltfAndFromTheirExports) {
 
 }  // namespace
 }  // namespace boneyard::test
+
+// The extras' base64 (export side) against RFC 4648's test vectors, and back through from_b64.
+TEST(Mgs2Base64, Rfc4648VectorsBothWays) {
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"", "b64:"}, {"f", "b64:Zg=="}, {"fo", "b64:Zm8="}, {"foo", "b64:Zm9v"},
+      {"foob", "b64:Zm9vYg=="}, {"fooba", "b64:Zm9vYmE="}, {"foobar", "b64:Zm9vYmFy"}};
+  for (const auto& [plain, coded] : cases) {
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(plain.data());
+    EXPECT_EQ(boneyard::mgs2::detail::to_b64(bytes, plain.size()), coded);
+    std::vector<std::uint8_t> back;
+    ASSERT_TRUE(boneyard::mgs2::detail::from_b64(coded, back)) << coded;
+    EXPECT_EQ(std::string(back.begin(), back.end()), plain);
+  }
+}

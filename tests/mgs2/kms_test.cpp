@@ -281,7 +281,7 @@ TEST(Kms, DocumentConvertsBetweenLayouts) {
   EXPECT_EQ(same.value().main, b);
   EXPECT_TRUE(same.value().side_files.empty());
   boneyard::ConvertOptions mc;
-  mc.mgs2.layout = "mc";
+  mc.settings.layout = "mc";
   auto converted = convert_in_memory(*doc.value(), ".kms", mc);
   ASSERT_TRUE(converted.ok());
   expect_same_content(must_read(b), must_read(converted.value().main));

@@ -1,5 +1,6 @@
 // Limits on data that legitimately expands when converted: frame counts of motions (a static
-// track stores one key whatever its frame count) and the 30 fps sampling of glTF animations.
+// track stores one key whatever its frame count), the 30 fps sampling of glTF animations and
+// decoded texture pixels.
 // Everything else a file declares (counts, sizes) is checked against the bytes that remain, so
 // memory stays bounded by the input; these limits bound what the bytes cannot. The user-facing
 // description is in docs/safety.md ("Memory").
@@ -26,6 +27,14 @@ inline constexpr std::uint64_t kDecodedAccessorSlack = std::uint64_t{16} << 20;
 
 // MGS2 export: vertices decoded beyond one per 2 bytes of the file (packets sharing arrays).
 inline constexpr std::uint64_t kSharedVertexSlack = std::uint64_t{1} << 20;
+
+// Textures: pixels of one decoded image (a .dds or .ctxr level, a .png, a cube cross), checked
+// against its header before anything is allocated: 2^26 = 8192 x 8192, 256 MiB as 8-bit RGBA.
+// Headroom over the games: their largest textures (X-Ray level terrain, MGS2 Master Collection
+// upscales) are at most 4096 x 4096 as far as we know, and mod HD packs reach 8192 x 8192. Any
+// shape within 16384 each way (texture.h kMaxDimension) and this many pixels is read.
+inline constexpr std::uint64_t kMaxTexturePixels = std::uint64_t{1} << 26;
+inline constexpr std::uint64_t kMaxTextureBytes = kMaxTexturePixels * 4;
 
 // "1048576 frames (9.7 hours at 30 fps)", for messages.
 inline std::string frames_text(std::uint64_t frames) {

@@ -5,11 +5,15 @@
 // sample times.
 #pragma once
 
-#include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "boneyard/core/bytes.h"
 #include "boneyard/core/diagnostics.h"
+#include "boneyard/core/file_io.h"
 #include "boneyard/scene/scene.h"
 
 namespace boneyard::gltf {
@@ -25,11 +29,14 @@ struct ReadOptions {
   bool require_animations = true;
   // Meshes instantiated by nodes (with their materials and the first skin) go to Scene::meshes.
   bool meshes = true;
-  // External buffer URIs of a .gltf are read only when they are relative paths that stay inside
-  // `base_dir` (after percent-decoding, `..` and symlinks); true also reads absolute paths and
-  // paths that leave it (the CLI's --allow-outside-uris). Schemes (http:, file:) never are.
-  bool allow_outside_uris = false;
 };
+
+// Where the external buffers of a .gltf come from: given a buffer's URI as written (not a data:
+// URI) and where it is named ("buffer 2"), the bytes (kept open while the scene is read), or why
+// not. The registry reads them from files beside the .gltf, confined to its folder
+// (registry/gltf_files.h): this library opens no file. Empty: such a buffer is an error.
+using ExternalBuffers =
+    std::function<Result<std::shared_ptr<const FileData>>(const std::string& uri, const std::string& where)>;
 
 // The sampled scene: animation a has one timeline (the sample times) and one channel per glTF
 // channel (translation, rotation or scale; `weights` channels are skipped with a warning).
@@ -41,10 +48,13 @@ struct ReadOptions {
 // Skeleton::skin receives the first skin's joints (node indices).
 // Errors name the animation, channel and node: no animations (when required), NaN/infinite values, times that
 // do not increase, accessors outside their buffers, wrong accessor types or counts, unknown
-// nodes. `base_dir` resolves external buffer URIs of a .gltf (see allow_outside_uris); a buffer
-// file that cannot be read (missing, a directory, a FIFO, a device) is an error with `io` set.
-Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, const ReadOptions& options,
+// nodes. `buffers` gives the external buffers of a .gltf; its errors (a file that cannot be read
+// has `io` set) are the read's.
+Result<scene::Scene> read(Bytes bytes, const ExternalBuffers& buffers, const ReadOptions& options,
                           Diagnostics& warnings);
+
+// A URI's %XX escapes decoded (RFC 3986); anything else is kept as written.
+std::string percent_decode(std::string_view uri);
 
 // One glTF sampler, evaluated as the specification defines it (exposed for tests).
 enum class Interpolation : std::uint8_t { linear, step, cubic_spline };

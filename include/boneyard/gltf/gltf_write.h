@@ -51,9 +51,4 @@ Output write(const scene::Scene& scene, Container container, std::string_view bi
 // Container from a file name: ".glb" or ".gltf" (any case); nullopt otherwise.
 std::optional<Container> container_for(const std::filesystem::path& path);
 
-// Streams `path` (and, for .gltf, `path` with extension .bin) to disk atomically: the .bin is
-// renamed into place first, then the .gltf, so the .gltf never refers to a missing or partial
-// buffer; on failure neither is left.
-Status write_files(const scene::Scene& scene, const std::filesystem::path& path);
-
 }  // namespace boneyard::gltf

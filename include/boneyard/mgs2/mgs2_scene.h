@@ -11,7 +11,6 @@
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/mgs2/evm.h"
 #include "boneyard/mgs2/kms.h"
-#include "boneyard/mgs2/mgs2_options.h"
 #include "boneyard/scene/scene.h"
 
 namespace boneyard {
@@ -67,11 +66,11 @@ Result<std::vector<std::uint8_t>> scene_to_kms(const scene::Scene& scene, const 
 Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& scene, const Mgs2ImportOptions& options,
                                                Diagnostics& warnings);
 
-// A scene read from glTF to .kms or .evm bytes (`ext`), as `convert` asks: options' layout,
-// scale and template (read here); `model_name` (the output's stem) names the texture group when
-// nothing else does. The result passes the validator without errors.
+// A scene read from glTF to .kms or .evm bytes (`ext`), as `convert` asks (the registry reads
+// the --template model); `model_name` (the output's stem) names the texture group when nothing
+// else does. n_mats is refused for a .kms. The result passes the validator without errors.
 Result<std::vector<std::uint8_t>> scene_to_model(const scene::Scene& scene, std::string_view ext,
-                                                 const ConvertOptions& options, std::string model_name,
+                                                 Mgs2ImportOptions options, std::string model_name,
                                                  Diagnostics& warnings);
 
 }  // namespace boneyard::mgs2

@@ -22,9 +22,8 @@ std::uint32_t strcode(std::string_view name);
 class TextureNames {
  public:
   void add(std::string name);
-  // Loads one name per line (CR LF or LF; blank lines and surrounding spaces ignored).
-  // Fails (an io Finding, whose message names the file) when the file cannot be read.
-  Status load_file(const std::string& path);
+  // Adds one name per line (CR LF or LF; blank lines and surrounding spaces ignored). A names
+  // file is read by the registry: load_texture_names (registry/convert_request.h).
   void load_text(std::string_view text);
   const std::string* find(std::uint32_t id) const;
   std::size_t size() const { return names_.size(); }

@@ -1,6 +1,6 @@
-// Batch conversion of an X-Ray game-data tree to glTF (the registry composes the X-Ray library
-// and the glTF writer): every .ogf with the motions the engine would
-// give it, and every .omf that no .ogf refers to (on a flat armature), in parallel.
+// Batch conversion of an X-Ray game-data tree to glTF: every .ogf with the motions the engine would
+// give it, and every .omf that no .ogf refers to (on a flat armature), in parallel, each one a
+// convert request (registry/convert_request.h) like `boneyard convert`.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "boneyard/core/diagnostics.h"
+#include "boneyard/registry/convert_options.h"
 
 namespace boneyard {
 
@@ -26,14 +27,13 @@ struct BatchItem {
 struct BatchOptions {
   std::filesystem::path input_dir;
   std::filesystem::path output_dir;
-  std::filesystem::path meshes_root;  // empty: per model, its nearest "meshes" ancestor, else input_dir
   std::string extension = ".glb";     // ".glb" or ".gltf"
   unsigned threads = 0;               // 0 = all cores
-  std::filesystem::path textures{};   // .ogf meshes: the textures root (empty: each model's "textures" beside "meshes")
-  bool keep_going = false;            // .ogf meshes: leave broken children out (warning) instead of failing
-  bool force = false;                 // convert files with validation errors (warned) instead of failing them
-  bool float_rotations = false;       // normalised float rotation outputs instead of the stored 16-bit keys
-  std::vector<std::string> motions;   // only motions whose name matches one of these globs (empty: all)
+  // The convert options every file is converted with: those the option table says a batch reads
+  // (tree>gltf: --meshes, --textures, --keep-going, --float-rotations, --motions) and --force.
+  // Without `meshes`, each model's motion refs are looked up under its nearest "meshes" ancestor,
+  // else under input_dir.
+  ConvertSettings settings;
   // Called once per finished item, never concurrently (the batch holds a lock around it).
   std::function<void(std::size_t done, std::size_t total, const BatchItem& item)> progress;
 };

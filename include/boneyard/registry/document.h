@@ -1,6 +1,7 @@
 // A file of any supported format, recognised by its content. This is the registry (src/registry):
-// the single place where the CLI meets the formats and where formats meet glTF. It opens a
-// Document and asks it for info, a dump, findings or converted bytes.
+// the single place where the CLI meets the formats and where formats meet glTF, and the only one
+// that opens files. It opens a Document and asks it for info, a dump, findings or converted bytes;
+// `boneyard convert` is a request (registry/convert_request.h) that runs its steps.
 #pragma once
 
 #include <cstdint>
@@ -14,8 +15,7 @@
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/core/file_io.h"
 #include "boneyard/core/json_writer.h"
-#include "boneyard/mgs2/mgs2_options.h"
-#include "boneyard/xray/xray_options.h"
+#include "boneyard/registry/convert_options.h"
 
 namespace boneyard {
 
@@ -33,14 +33,26 @@ struct DumpOptions {
   const TextureNames* names = nullptr;
 };
 
-// What `boneyard convert` asks: where from and to, and each format family's own options (a new
-// option goes into its family's struct and the CLI; the registry only passes them on).
+namespace registry {
+class TextureCache;  // formats.h
+class OptionFiles;   // formats.h
+}  // namespace registry
+struct ResolvedMotionRef;  // registry/xray_files.h
+
+// What `boneyard convert` asks: where from and to, and the values of the option table
+// (registry/convert_options.h), which the Documents that read them give meaning to.
 struct ConvertOptions {
-  std::filesystem::path input;      // the file being converted (X-Ray motion refs are found from it)
-  std::filesystem::path output;     // where the result goes (a .gltf names its .bin after it)
-  xray::ConvertOptions xray;        // --skeleton, --meshes, --textures, --keep-going, --template, --hq
-  mgs2::ConvertOptions mgs2;        // --layout, --scale, --template, --textures, --n-mats, --cmdl, --no-cmdl, --skeleton (.cmdl)
+  std::filesystem::path input;      // the file being converted, "" for bytes (X-Ray motion refs and textures are found from it)
+  std::filesystem::path output;     // where the result goes (its extension is the format; a .gltf names its .bin after it)
+  ConvertSettings settings;         // the options' values
+  OptionSet given;                  // the options the user gave (the CLI's flags, Python's keywords that are not None)
   Diagnostics* warnings = nullptr;  // conversion warnings (missing refs, moved weights, ...)
+  // A batch sets these for its conversions (batch.cpp); a single conversion leaves them.
+  registry::TextureCache* texture_cache = nullptr;              // textures decoded once for every model
+  const std::vector<ResolvedMotionRef>* motion_refs = nullptr;  // the .ogf's motion refs, already looked up
+  bool make_folders = false;  // the output's missing folders are made once it is written (not before)
+  // The files options name (--skeleton, --template), opened once per request (convert_request).
+  registry::OptionFiles* option_files = nullptr;
 };
 
 // Where a conversion writes: its own file, streamed, and files beside it (a .gltf's .bin). What
@@ -52,32 +64,6 @@ class ConvertOutputs {
   // A further file of the output (the .bin a .gltf names).
   virtual Result<ByteSink*> side_file(const std::filesystem::path& path) = 0;
 };
-
-// The options of `boneyard convert` as bits, so that each conversion can say which it reads. An
-// option that the chosen conversion would ignore is a usage error (nothing asked for is dropped
-// silently). Open options (--input-layout, --names) count too: they change what is converted.
-enum ConvertOption : unsigned {
-  kOptLayout = 1u << 0,       // --layout: MGS2 target layout
-  kOptInputLayout = 1u << 1,  // --input-layout: MGS2 input layout (OpenOptions::layout)
-  kOptSkeleton = 1u << 2,     // --skeleton
-  kOptMeshes = 1u << 3,       // --meshes
-  kOptTextures = 1u << 4,     // --textures
-  kOptKeepGoing = 1u << 5,    // --keep-going
-  kOptTemplate = 1u << 6,     // --template
-  kOptScale = 1u << 7,        // --scale
-  kOptHq = 1u << 8,           // --hq
-  kOptNames = 1u << 9,        // --names (OpenOptions::names)
-  kOptNMats = 1u << 10,       // --n-mats: MGS2 .evm n_mats reading
-  kOptFloatRotations = 1u << 11,  // --float-rotations: X-Ray to glTF
-  kOptMotions = 1u << 12,         // --motions GLOB: X-Ray to glTF
-  kOptCmdl = 1u << 13,            // --cmdl: where a Master Collection model's .cmdl goes
-  kOptNoCmdl = 1u << 14,          // --no-cmdl: no .cmdl beside a Master Collection model
-};
-inline constexpr unsigned kOptLast = kOptNoCmdl;
-// The CLI spelling of one ConvertOption bit ("--layout").
-std::string_view convert_option_name(unsigned option);
-// "--template, --layout, --scale": the options among `options`, or "none".
-std::string convert_option_list(unsigned options);
 
 class Document {
  public:
@@ -96,12 +82,11 @@ class Document {
                                                    const ConvertOptions& options) const;
   // Output extensions (lower case, with dot) that convert() can produce from this document.
   virtual std::vector<std::string> convert_targets() const = 0;
-  // The ConvertOption bits that the conversion to `target_extension` reads.
-  virtual unsigned convert_options(std::string_view target_extension) const = 0;
-  // Why options the user gave (`given`, ConvertOption bits) do not fit the conversion to
-  // `target_extension`: an option it would ignore, or a --template of another format. Checked
-  // before convert(); a usage error (Finding::usage, exit 2), not a finding in the file.
-  virtual Status check_convert_options(std::string_view target_extension, unsigned given,
+  // Why the options given do not fit the conversion to `target_extension`, beyond what the option
+  // table says of it (convert_request checks that an option is read at all first): a --template
+  // of another format, --cmdl for a PS2 output. A usage error (Finding::usage, exit 2), not a
+  // finding in the file. None by default.
+  virtual Status check_convert_options(std::string_view target_extension, const OptionSet& given,
                                        const ConvertOptions& options) const;
   // Writes the converted file (and its side files) into `out`, or says why not. Callers use
   // convert_to_files or convert_in_memory below.

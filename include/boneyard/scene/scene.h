@@ -32,6 +32,8 @@ class Extras {
   bool empty() const noexcept;
   // The value as compact JSON text ("" when empty).
   std::string text() const;
+  // The same text, appended to `out`.
+  void append_text(std::string& out) const;
 
  private:
   friend struct ExtrasAccess;

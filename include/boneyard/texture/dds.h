@@ -113,8 +113,10 @@ std::vector<std::uint8_t> write_dds(const DdsFile& dds);
 
 
 // Level `level` of face `face` as RGBA. Errors: a level that is not stored (or truncated), a
-// codec boneyard cannot decode.
+// codec boneyard cannot decode, more pixels than one decode may make (check_decoded_pixels).
 Result<Image> decode_dds(const DdsFile& dds, unsigned face = 0, unsigned level = 0);
+// The errors decode_dds would give, without decoding (nothing is allocated).
+Status check_decodable(const DdsFile& dds, unsigned face = 0, unsigned level = 0);
 
 enum class DdsOutputFormat : std::uint8_t { automatic, dxt1, dxt5, rgba };
 struct DdsBuildOptions {

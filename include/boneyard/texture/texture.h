@@ -13,12 +13,18 @@
 #include "boneyard/core/bytes.h"
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/core/file_io.h"
+#include "boneyard/core/limits.h"
 
 namespace boneyard::texture {
 
 // The largest width or height read or written: Direct3D 11's limit (16384). A header that
 // declares more is an error before anything is allocated for it.
 inline constexpr std::uint32_t kMaxDimension = 16384;
+
+// Fails when an image of `width` x `height` has more pixels than one decode may make
+// (kMaxTexturePixels, limits.h: 8192 x 8192, 256 MiB as RGBA): an error at `offset` in `path`,
+// the header field the size comes from. Every decoder calls it before allocating the pixels.
+Status check_decoded_pixels(std::uint64_t width, std::uint64_t height, std::uint64_t offset, std::string path);
 
 // 8-bit RGBA, rows top to bottom (the order of DDS, CTXR and PNG alike).
 struct Image {
@@ -73,6 +79,13 @@ Status write_png_rows(ByteSink& out, std::uint32_t width, std::uint32_t height, 
 Status write_png(ByteSink& out, const Image& image, PngWriteOptions options = {});
 Result<std::vector<std::uint8_t>> encode_png(const Image& image, PngWriteOptions options = {});
 
+// The largest PNG chunk read: boneyard's own ctXr chunk (ctxr.h), which holds the levels below
+// the top one (a third of its bytes) zlib-compressed, is under 86 MiB at the pixel budget; half
+// the budget leaves room. A chunk is never allocated past the file's own size either.
+inline constexpr std::uint64_t kPngChunkMax = kMaxTextureBytes / 2;
+// Ancillary chunks libpng keeps, and ctXr chunks read_png hands back, per file (libpng's default is 1000).
+inline constexpr std::uint32_t kPngChunkCacheMax = 16;
+
 struct PngFile {
   Image image;                    // 8-bit RGBA whatever the file's colour type and depth
   std::vector<PngChunk> chunks;   // the private chunks boneyard reads ("ctXr")
@@ -82,9 +95,12 @@ struct PngFile {
 // True when the bytes start with the PNG signature.
 bool is_png(Bytes bytes);
 // Reads any PNG into 8-bit RGBA. The size is checked before pixels are allocated: at most
-// kMaxDimension each way, and no more decoded bytes than zlib could inflate from the file (1032
-// per compressed byte), so a tiny file cannot claim gigabytes. Errors name the offset of the
-// chunk at fault where libpng tells it, else the file.
+// kMaxDimension each way and kMaxTexturePixels in all, and no more decoded bytes than zlib could
+// inflate from the file (1032 per compressed byte), so a tiny file cannot claim gigabytes.
+// libpng's limits are set too: no chunk is allocated past kPngChunkMax or the file's size, at
+// most kPngChunkCacheMax ancillary chunks are kept, and the chunks boneyard has no use for (text,
+// ICC profiles, ...) are skipped unread. Errors name the offset of the chunk at fault where
+// libpng tells it, else the file.
 Result<PngFile> read_png(Bytes bytes);
 
 }  // namespace boneyard::texture

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,7 +13,6 @@
 #include "boneyard/xray/ogf.h"
 #include "boneyard/xray/omf.h"
 #include "boneyard/scene/scene.h"
-#include "boneyard/xray/xray_options.h"
 
 namespace boneyard::xray {
 
@@ -54,40 +54,44 @@ Status add_motions(scene::Scene& scene, const OgfFile* ogf, const MotionSet& set
 // are separate name spaces. Call once after adding every set.
 void resolve_duplicate_motions(scene::Scene& scene, Diagnostics& warnings);
 
-// ---- Motion lookup (engine rules; docs/xray-gltf.md "Finding the motions") ----
+// ---- Motion lookup: the engine's rules over names (docs/xray-gltf.md "Finding the motions").
+// The registry applies them to the folders and reads the files (registry/xray_files.h).
 
-// The nearest ancestor folder of `ogf_path` named "meshes" (any case), else the OGF's folder.
+// The nearest ancestor folder of `model_path` named "meshes" (any case), or nullopt. Only the
+// path as given is looked at (give an absolute one).
+std::optional<std::filesystem::path> meshes_folder_of(const std::filesystem::path& model_path);
+// The meshes root $game_meshes$ stands for: meshes_folder_of, else the model's own folder.
 std::filesystem::path default_meshes_root(const std::filesystem::path& ogf_path);
-// The engine's textures root for a model: the folder named "textures" (any case) beside the
-// nearest ancestor named "meshes" (gamedata/meshes -> gamedata/textures); "" when there is none.
-std::filesystem::path default_textures_root(const std::filesystem::path& model_path);
-// Files a ref names: "<root>/<ref with / for \\>.omf", case-insensitive per component, with `*`
-// wildcards in the last component expanded (sorted). `looked` receives what was tried.
-std::vector<std::filesystem::path> resolve_motion_ref(const std::filesystem::path& meshes_root, std::string_view ref,
-                                                      std::string* looked = nullptr);
+// The path components a motion ref names below the meshes root: '\' and '/' separate them, empty
+// ones are dropped, and the last gets ".omf" unless it ends so (any case); the last may hold `*`
+// and `?` wildcards. Empty for an empty ref.
+std::vector<std::string> motion_ref_components(std::string_view ref);
+// Whether a folder entry named `entry` is what a ref's component `name` names: Windows paths are
+// case-insensitive, so equal ignoring ASCII case.
+bool same_name_ignoring_case(std::string_view entry, std::string_view name);
 
-// A model's motion refs as the lookup found them, one entry per ref in order: the files, and the
-// path that was looked for (named in the warning when nothing was found).
-struct ResolvedMotionRef {
-  std::vector<std::filesystem::path> files;
-  std::string looked;
+// One file a motion ref named, as the registry found and read it.
+struct RefMotionFile {
+  std::string path;        // as found: errors name it
+  std::string from_model;  // relative to the model's folder ('/' separators), else absolute: the extras' "file"
+  Result<OmfFile> omf;     // the file read, or why it could not be (the error names the file)
 };
-std::vector<ResolvedMotionRef> resolve_motion_refs(const std::filesystem::path& meshes_root,
-                                                   const std::vector<std::string>& refs);
-// How many refs resolve_motion_ref has looked up in this process (each costs stats and, for a
-// name whose case differs, folder listings): a batch looks up each model's refs once.
-std::size_t motion_ref_lookups();
+// One of a model's motion refs (0x13/0x18) as the registry found it.
+struct RefMotions {
+  std::vector<RefMotionFile> files;  // what it names (a wildcard: every match, sorted); none: not found
+  std::string looked;                // the path looked for, named in the warning when nothing was found
+};
 
 struct XrayExportOptions {
-  std::filesystem::path input;        // the .ogf or .omf being converted (names the result)
-  std::filesystem::path meshes_root;  // empty = default_meshes_root(input)
-  std::filesystem::path skeleton;     // for an .omf: the .ogf whose skeleton to use (empty = flat)
+  std::filesystem::path input;        // the .ogf or .omf being converted: names the result (never opened)
+  const OgfFile* skeleton = nullptr;  // for an .omf: the model whose skeleton plays it (null: a flat armature)
+  std::string skeleton_path;          // that model's file, as errors and the extras name it
   // Meshes of an .ogf (add_meshes):
   bool keep_going = false;         // a broken child is left out with a warning instead of failing
   MotionExportOptions motions{};   // --float-rotations, --motions
-  // The .ogf's refs already looked up (a batch does it once per model, to know which .omf files
-  // are some model's), one per ref; empty: ogf_to_scene looks them up.
-  std::vector<ResolvedMotionRef> resolved_refs{};
+  // An .ogf's motion refs, one per ref in order, as the registry found and read them; a ref
+  // without an entry is not found.
+  std::vector<RefMotions> ref_motions{};
 };
 
 // The model's 0x9 children as meshes of `scene`, whose skeleton must be the model's (in 0xD
@@ -99,15 +103,10 @@ struct XrayExportOptions {
 // keep_going is left out with a warning. Conventions: docs/xray-gltf.md "Meshes".
 Status add_meshes(scene::Scene& scene, const OgfFile& ogf, const XrayExportOptions& options, Diagnostics& warnings);
 
-// `relative` (with \ or / separators) under `root`, each component matched ignoring ASCII case
-// (game data comes from Windows); nullopt when there is no such regular file.
-std::optional<std::filesystem::path> find_ignoring_case(const std::filesystem::path& root, std::string_view relative);
-
-// An OGF with every motion the engine would give it: its refs (0x13/0x18) or, without refs, its
-// embedded 0xE/0xF. Missing refs are warnings; a broken or mismatching OMF is an error.
-// `used_omfs` (optional) receives the OMF files that were read.
-Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& options, Diagnostics& warnings,
-                                  std::vector<std::filesystem::path>* used_omfs = nullptr);
+// An OGF with every motion the engine would give it: its refs (options.ref_motions, in order; a
+// later ref wins) or, without refs, its embedded 0xE/0xF. Missing refs are warnings; an
+// unreadable, broken or mismatching OMF is an error.
+Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& options, Diagnostics& warnings);
 // One motion set on the skeleton of options.skeleton, or on a flat armature (with a warning).
 Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions& options, Diagnostics& warnings);
 
@@ -140,10 +139,12 @@ struct ImportStats {
 Result<OmfFile> scene_to_omf(const scene::Scene& scene, const XrayImportOptions& options, Diagnostics& warnings,
                              ImportStats* stats = nullptr);
 
-// A scene read from glTF to .omf bytes, as `convert` asks: options' skeleton, template (read here)
-// and hq. Errors: no animations, an unreadable --skeleton/--template, and anything scene_to_omf
-// or the validator of the written bytes rejects.
-Result<std::vector<std::uint8_t>> scene_to_omf_bytes(const scene::Scene& scene, const ConvertOptions& options,
+// Why `scene` cannot become an .omf whatever the options: it has no animations.
+Status check_has_motions(const scene::Scene& scene);
+// A scene read from glTF to .omf bytes, as `convert` asks (the registry reads the --skeleton and
+// --template models). Errors: check_has_motions, and anything scene_to_omf or the validator of
+// the written bytes rejects.
+Result<std::vector<std::uint8_t>> scene_to_omf_bytes(const scene::Scene& scene, const XrayImportOptions& options,
                                                      Diagnostics& warnings);
 
 }  // namespace boneyard::xray

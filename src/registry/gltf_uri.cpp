@@ -13,13 +13,18 @@
 
 #include "boneyard/core/file_io.h"
 #include "boneyard/core/paths.h"
-#include "gltf_reader_internal.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/registry/gltf_files.h"
 
-namespace boneyard::gltf::detail {
+namespace boneyard {
 
 namespace {
 
 namespace fs = std::filesystem;
+
+Finding error(std::string where, std::string message, std::string expected, std::string found) {
+  return Finding{Severity::error, 0, std::move(where), std::move(message), std::move(expected), std::move(found)};
+}
 
 constexpr int kMaxLinks = 40;  // as the kernel's limit for one path (ELOOP)
 constexpr std::size_t kMaxUriShown = 80;
@@ -129,7 +134,7 @@ Result<fs::path> buffer_path(const std::string& uri, const fs::path& base_dir, b
   if (has_scheme(uri))
     return error(where, "external buffer URI scheme not supported: only data: URIs and file paths are read",
                  "a data: URI or a relative path", shown(uri));
-  std::string path = percent_decode(uri);
+  std::string path = gltf::percent_decode(uri);
   if (path.find('\0') != std::string::npos)
     return error(where, "external buffer URI holds a NUL byte", "a relative path", shown(uri));
   // A backslash is a separator here, as on Windows (the URI names the same file everywhere).
@@ -146,16 +151,14 @@ Result<fs::path> buffer_path(const std::string& uri, const fs::path& base_dir, b
 
 }  // namespace
 
-Result<Bytes> load_external_buffer(Model& m, const std::string& uri, const fs::path& base_dir, bool allow_outside,
-                                   const std::string& where) {
-  auto path = buffer_path(uri, base_dir, allow_outside, where);
-  if (!path) return path.error();
-  auto opened = FileData::open(path.value());
-  if (!opened) {
-    return io_error_finding(where, "cannot read external buffer " + shown(uri) + ": " + opened.error().message);
-  }
-  m.files.push_back(std::move(opened).value());
-  return m.files.back()->bytes();
+gltf::ExternalBuffers gltf_buffer_files(const fs::path& base_dir, bool allow_outside) {
+  return [base_dir, allow_outside](const std::string& uri, const std::string& where) -> Result<std::shared_ptr<const FileData>> {
+    auto path = buffer_path(uri, base_dir, allow_outside, where);
+    if (!path) return path.error();
+    auto opened = FileData::open(path.value());
+    if (!opened) return io_error_finding(where, "cannot read external buffer " + shown(uri) + ": " + opened.error().message);
+    return opened;
+  };
 }
 
-}  // namespace boneyard::gltf::detail
+}  // namespace boneyard
