@@ -31,7 +31,7 @@ class BoneyardPreferences(bpy.types.AddonPreferences):
 
     boneyard_path: StringProperty(
         name="boneyard executable", subtype="FILE_PATH",
-        description="Path of the boneyard executable (empty: `boneyard` found on PATH)")
+        description="Path of the boneyard executable (empty: the one shipped in the add-on, else `boneyard` on PATH)")
     keep_temporary: BoolProperty(
         name="Keep temporary files", default=False,
         description="Keep the .glb files passed between boneyard and Blender (their folder is printed)")

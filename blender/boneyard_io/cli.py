@@ -9,8 +9,24 @@ class BoneyardError(Exception):
     """A step failed; the message is what the user reads in Blender's report area."""
 
 
+# Where the release zips (scripts/package.sh) put the executable: inside the add-on's own folder,
+# so that installing the zip is all a user does.
+BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin")
+
+
+def bundled_executable():
+    """The executable shipped in the add-on's bin/ folder, or None (an add-on zip made from the
+    sources has none)."""
+    for name in ("boneyard.exe", "boneyard") if os.name == "nt" else ("boneyard",):
+        candidate = os.path.join(BUNDLED, name)
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
 def find_executable(configured):
-    """The boneyard executable: the path set in the add-on preferences, else `boneyard` on PATH."""
+    """The boneyard executable: the path set in the add-on preferences (an override), else the one
+    shipped in the add-on's bin/ folder, else `boneyard` on PATH."""
     if configured:
         path = os.path.abspath(os.path.expanduser(configured))
         if os.path.isdir(path):
@@ -21,6 +37,12 @@ def find_executable(configured):
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return path
         raise BoneyardError("boneyard executable not found at %s (Preferences > Add-ons > boneyard I/O)" % configured)
+    bundled = bundled_executable()
+    if bundled is not None:
+        if os.name != "nt" and not os.access(bundled, os.X_OK):
+            # Blender's add-on installer unpacks zips without the executable bit.
+            os.chmod(bundled, os.stat(bundled).st_mode | 0o755)
+        return bundled
     found = shutil.which("boneyard")
     if found is None:
         raise BoneyardError("boneyard executable not found on PATH: set its path in Preferences > Add-ons > boneyard I/O")

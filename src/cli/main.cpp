@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   // "/abs/path" is a file, never an option (CLI11 reads /x as -x on Windows unless told); set
   // before the subcommands are added, which take it from here.
   app.allow_windows_style_options(false);
-  app.set_version_flag("--version", "boneyard 0.1.0");
+  app.set_version_flag("--version", "boneyard " BONEYARD_VERSION);  // project(VERSION), CMakeLists.txt
   int exit_code = boneyard::cli::kExitOk;
   boneyard::cli::add_info_command(app, exit_code);
   boneyard::cli::add_dump_command(app, exit_code);
