@@ -1,0 +1,174 @@
+"""The boneyard add-on against blender-xray on the same work, in one Blender: zombi_1.ogf with its 69
+motions in, the motions out as .omf (docs/performance.md "The Blender add-on").
+Run by scripts/addon_vs_blender_xray.sh inside headless Blender:
+    blender -b --factory-startup --python scripts/addon_vs_blender_xray.py -- ZIP CLI SAMPLES XRAY_DIR [RUNS] [PROFILE]
+XRAY_DIR: a blender-xray checkout (the folder holding io_scene_xray); when it is absent its rows say why.
+Every timing starts from a fresh factory scene and excludes Blender's start-up. The add-on's import
+is split into boneyard's conversion (the subprocesses), Blender's glTF import call and the add-on's
+own work (the rest). PROFILE (a path): a cProfile of one add-on import is written there."""
+import cProfile
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+import types
+
+import bpy
+import numpy
+
+if "bool" not in vars(numpy):  # Blender 3.4's glTF add-on and Debian's numpy 1.24
+    numpy.bool = bool
+
+args = sys.argv[sys.argv.index("--") + 1:]
+zip_path, cli_path, samples, xray_dir = args[:4]
+runs = int(args[4]) if len(args) > 4 else 5
+profile_path = args[5] if len(args) > 5 else ""
+ogf = os.path.join(samples, "xray", "soc", "zombi_1.ogf")
+omf = os.path.join(samples, "xray", "soc", "zombi_animation.omf")
+if not (os.path.isfile(ogf) and os.path.isfile(omf)):
+    raise SystemExit("SKIP: the samples are missing (%s, %s)" % (ogf, omf))
+work = tempfile.mkdtemp(prefix="boneyard_vs_xray_")
+zombi = os.path.join(work, "meshes", "monsters", "zombi")
+os.makedirs(zombi)
+model = os.path.join(zombi, "zombi_1.ogf")
+shutil.copyfile(ogf, model)
+motions = os.path.join(work, "meshes", "monsters", "zombi_animation.omf")  # its ref: monsters\zombi_animation
+shutil.copyfile(omf, motions)
+
+bpy.ops.preferences.addon_install(filepath=zip_path, overwrite=True)
+
+xray_skip = ""
+if not os.path.isdir(os.path.join(xray_dir, "io_scene_xray")):
+    xray_skip = "blender-xray not found at %s (a checkout of PavelBlend/blender-xray)" % xray_dir
+else:
+    sys.path.insert(0, xray_dir)
+    # Its self-updater imports `requests` at module level; Debian's Blender Python has none.
+    sys.modules.setdefault("requests", types.ModuleType("requests"))
+
+
+def fresh(addon):
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    bpy.context.scene.render.fps = 30  # X-Ray's rate, for both (the add-on would set it itself)
+    if addon == "boneyard":
+        bpy.ops.preferences.addon_enable(module="boneyard_io")
+        bpy.context.preferences.addons["boneyard_io"].preferences.boneyard_path = cli_path
+    else:
+        import addon_utils
+        addon_utils.enable("io_scene_xray", default_set=True)
+
+
+def timed(call):
+    start = time.perf_counter()
+    result = call()
+    if result != {"FINISHED"}:
+        raise SystemExit("failed: %s" % result)
+    return time.perf_counter() - start
+
+
+class Split:
+    """Wraps the add-on's subprocess call and its glTF import call to time them apart."""
+
+    def __init__(self):
+        import boneyard_io.cli as cli
+        import boneyard_io.gltf_bridge as bridge
+        self.convert = self.gltf = 0.0
+        self.modules = (cli, bridge)
+        self.originals = (cli._call, bridge.import_glb)
+        cli._call = self._wrap(cli._call, "convert")
+        bridge.import_glb = self._wrap(bridge.import_glb, "gltf")
+
+    def _wrap(self, function, slot):
+        def wrapped(*a, **k):
+            start = time.perf_counter()
+            try:
+                return function(*a, **k)
+            finally:
+                setattr(self, slot, getattr(self, slot) + time.perf_counter() - start)
+        return wrapped
+
+    def restore(self):
+        self.modules[0]._call, self.modules[1].import_glb = self.originals
+
+
+rows = {}
+
+
+def add(key, value):
+    rows.setdefault(key, []).append(value)
+
+
+out_dir = os.path.join(work, "out")
+os.makedirs(out_dir)
+for run in range(runs):
+    if not xray_skip:
+        fresh("xray")
+        add("xray_ogf", timed(lambda: bpy.ops.xray_import.ogf(directory=zombi, files=[{"name": "zombi_1.ogf"}],
+                                                              import_motions=False)))
+        arm = next(o for o in bpy.data.objects if o.type == "ARMATURE")
+        bpy.context.view_layer.objects.active = arm
+        arm.select_set(True)
+        add("xray_omf", timed(lambda: bpy.ops.xray_import.omf(directory=os.path.dirname(motions),
+                                                              files=[{"name": "zombi_animation.omf"}],
+                                                              import_motions=True, import_bone_parts=True,
+                                                              add_to_motion_list=True)))
+        add("xray_actions", len(bpy.data.actions))
+        xray_out = os.path.join(out_dir, "xray.omf")
+        add("xray_export", timed(lambda: bpy.ops.xray_export.omf_file(filepath=xray_out, export_mode="OVERWRITE")))
+        add("xray_size", os.path.getsize(xray_out))
+    fresh("boneyard")
+    split = Split()
+    profiler = cProfile.Profile() if profile_path and run == runs - 1 else None
+    if profiler:
+        profiler.enable()
+    total = timed(lambda: bpy.ops.import_scene.boneyard_xray(filepath=model))
+    if profiler:
+        profiler.disable()
+        profiler.dump_stats(profile_path)
+    split.restore()
+    add("by_import", total)
+    add("by_convert", split.convert)
+    add("by_gltf", split.gltf)
+    add("by_own", total - split.convert - split.gltf)
+    add("by_actions", len(bpy.data.actions))
+    by_out = os.path.join(out_dir, "boneyard.omf")
+    split = Split()
+    add("by_export", timed(lambda: bpy.ops.export_scene.boneyard_omf(filepath=by_out)))
+    split.restore()
+    add("by_export_convert", split.convert)
+    add("by_identical", open(by_out, "rb").read() == open(omf, "rb").read())
+
+
+def med(key):
+    return "%.3f s" % statistics.median(rows[key]) if key in rows else "-"
+
+
+def spread(key):
+    return " / ".join("%.2f" % v for v in sorted(rows[key])) if key in rows else xray_skip
+
+
+load = os.getloadavg()
+print("zombi_1.ogf + zombi_animation.omf (41 bones, 69 motions), Blender %s, %d runs, load %.1f %.1f %.1f"
+      % (bpy.app.version_string, runs, *load))
+print("| step | median | runs |")
+print("|---|---|---|")
+if xray_skip:
+    print("| blender-xray | skipped | %s |" % xray_skip)
+else:
+    both = [a + b for a, b in zip(rows["xray_ogf"], rows["xray_omf"])]
+    rows["xray_import"] = both
+    print("| blender-xray import (.ogf, then .omf onto it; %d actions) | %s | %s |"
+          % (rows["xray_actions"][0], med("xray_import"), spread("xray_import")))
+    print("|   its .ogf import | %s | %s |" % (med("xray_ogf"), spread("xray_ogf")))
+    print("|   its .omf import | %s | %s |" % (med("xray_omf"), spread("xray_omf")))
+    print("| blender-xray .omf export (%d bytes; the original has %d) | %s | %s |"
+          % (rows["xray_size"][0], os.path.getsize(omf), med("xray_export"), spread("xray_export")))
+print("| add-on import (%d actions) | %s | %s |" % (rows["by_actions"][0], med("by_import"), spread("by_import")))
+print("|   boneyard's conversion (subprocess) | %s | %s |" % (med("by_convert"), spread("by_convert")))
+print("|   Blender's glTF import | %s | %s |" % (med("by_gltf"), spread("by_gltf")))
+print("|   the add-on's own work | %s | %s |" % (med("by_own"), spread("by_own")))
+print("| add-on .omf export, unedited (byte-identical: %s) | %s | %s |"
+      % (all(rows["by_identical"]), med("by_export"), spread("by_export")))
+print("|   boneyard's conversion (subprocess) | %s | %s |" % (med("by_export_convert"), spread("by_export_convert")))
+shutil.rmtree(work, ignore_errors=True)
