@@ -40,7 +40,9 @@ shutil.copyfile(omf, motions)
 bpy.ops.preferences.addon_install(filepath=zip_path, overwrite=True)
 
 xray_skip = ""
-if not os.path.isdir(os.path.join(xray_dir, "io_scene_xray")):
+if os.environ.get("BONEYARD_ONLY_ADDON"):
+    xray_skip = "not run (BONEYARD_ONLY_ADDON is set)"
+elif not os.path.isdir(os.path.join(xray_dir, "io_scene_xray")):
     xray_skip = "blender-xray not found at %s (a checkout of PavelBlend/blender-xray)" % xray_dir
 else:
     sys.path.insert(0, xray_dir)
@@ -73,7 +75,7 @@ class Split:
     def __init__(self):
         import boneyard_io.cli as cli
         import boneyard_io.gltf_bridge as bridge
-        self.convert = self.gltf = 0.0
+        self.convert = self.gltf = self.convert_cpu = self.gltf_cpu = 0.0
         self.modules = (cli, bridge)
         self.originals = (cli._call, bridge.import_glb)
         cli._call = self._wrap(cli._call, "convert")
@@ -81,11 +83,12 @@ class Split:
 
     def _wrap(self, function, slot):
         def wrapped(*a, **k):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             try:
                 return function(*a, **k)
             finally:
                 setattr(self, slot, getattr(self, slot) + time.perf_counter() - start)
+                setattr(self, slot + "_cpu", getattr(self, slot + "_cpu") + time.process_time() - cpu)
         return wrapped
 
     def restore(self):
@@ -122,7 +125,9 @@ for run in range(runs):
     profiler = cProfile.Profile() if profile_path and run == runs - 1 else None
     if profiler:
         profiler.enable()
+    cpu = time.process_time()
     total = timed(lambda: bpy.ops.import_scene.boneyard_xray(filepath=model))
+    cpu = time.process_time() - cpu
     if profiler:
         profiler.disable()
         profiler.dump_stats(profile_path)
@@ -131,6 +136,8 @@ for run in range(runs):
     add("by_convert", split.convert)
     add("by_gltf", split.gltf)
     add("by_own", total - split.convert - split.gltf)
+    # CPU time of Blender's process: what the wall time would be on an idle machine.
+    add("by_own_cpu", cpu - split.convert_cpu - split.gltf_cpu)
     add("by_actions", len(bpy.data.actions))
     by_out = os.path.join(out_dir, "boneyard.omf")
     split = Split()
@@ -168,6 +175,7 @@ print("| add-on import (%d actions) | %s | %s |" % (rows["by_actions"][0], med("
 print("|   boneyard's conversion (subprocess) | %s | %s |" % (med("by_convert"), spread("by_convert")))
 print("|   Blender's glTF import | %s | %s |" % (med("by_gltf"), spread("by_gltf")))
 print("|   the add-on's own work | %s | %s |" % (med("by_own"), spread("by_own")))
+print("|   the add-on's own work, CPU time | %s | %s |" % (med("by_own_cpu"), spread("by_own_cpu")))
 print("| add-on .omf export, unedited (byte-identical: %s) | %s | %s |"
       % (all(rows["by_identical"]), med("by_export"), spread("by_export")))
 print("|   boneyard's conversion (subprocess) | %s | %s |" % (med("by_export_convert"), spread("by_export_convert")))
