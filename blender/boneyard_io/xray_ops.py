@@ -95,8 +95,9 @@ def _store(arm, source, skeleton, xscene, animations, templates):
 def import_xray(context, filepath, skeleton="", meshes="", textures=""):
     """Imports an .ogf (with the motions the game gives it) or an .omf (on `skeleton`, else on a
     flat armature). Returns (armature object, common.Messages)."""
-    exe = common.executable(context)
     source = common.absolute(filepath)
+    common.refuse_other_game(source, "XRAY")
+    exe = common.executable(context)
     skeleton, meshes, textures = common.absolute(skeleton), common.absolute(meshes), common.absolute(textures)
     is_omf = _is_omf(source)
     with common.scratch(context) as tmp:
