@@ -50,6 +50,11 @@ else:
     sys.modules.setdefault("requests", types.ModuleType("requests"))
 
 
+def curves_and_keys():
+    curves = [c for a in bpy.data.actions for c in a.fcurves]
+    return len(curves), sum(len(c.keyframe_points) for c in curves)
+
+
 def fresh(addon):
     bpy.ops.wm.read_factory_settings(use_empty=True)
     bpy.context.scene.render.fps = 30  # X-Ray's rate, for both (the add-on would set it itself)
@@ -75,11 +80,13 @@ class Split:
     def __init__(self):
         import boneyard_io.cli as cli
         import boneyard_io.gltf_bridge as bridge
-        self.convert = self.gltf = self.convert_cpu = self.gltf_cpu = 0.0
-        self.modules = (cli, bridge)
-        self.originals = (cli._call, bridge.import_glb)
+        import boneyard_io.xray_ops as ops
+        self.convert = self.gltf = self.code = self.convert_cpu = self.gltf_cpu = self.code_cpu = 0.0
+        self.modules = (cli, bridge, ops)
+        self.originals = (cli._call, bridge.import_glb, ops.import_xray)
         cli._call = self._wrap(cli._call, "convert")
         bridge.import_glb = self._wrap(bridge.import_glb, "gltf")
+        ops.import_xray = self._wrap(ops.import_xray, "code")
 
     def _wrap(self, function, slot):
         def wrapped(*a, **k):
@@ -92,7 +99,7 @@ class Split:
         return wrapped
 
     def restore(self):
-        self.modules[0]._call, self.modules[1].import_glb = self.originals
+        self.modules[0]._call, self.modules[1].import_glb, self.modules[2].import_xray = self.originals
 
 
 rows = {}
@@ -117,6 +124,7 @@ for run in range(runs):
                                                               import_motions=True, import_bone_parts=True,
                                                               add_to_motion_list=True)))
         add("xray_actions", len(bpy.data.actions))
+        add("xray_curves", curves_and_keys())
         xray_out = os.path.join(out_dir, "xray.omf")
         add("xray_export", timed(lambda: bpy.ops.xray_export.omf_file(filepath=xray_out, export_mode="OVERWRITE")))
         add("xray_size", os.path.getsize(xray_out))
@@ -138,7 +146,10 @@ for run in range(runs):
     add("by_own", total - split.convert - split.gltf)
     # CPU time of Blender's process: what the wall time would be on an idle machine.
     add("by_own_cpu", cpu - split.convert_cpu - split.gltf_cpu)
+    # Outside import_xray: the operator's call and Blender's undo step after it.
+    add("by_operator_cpu", cpu - split.code_cpu)
     add("by_actions", len(bpy.data.actions))
+    add("by_curves", curves_and_keys())
     by_out = os.path.join(out_dir, "boneyard.omf")
     split = Split()
     add("by_export", timed(lambda: bpy.ops.export_scene.boneyard_omf(filepath=by_out)))
@@ -165,17 +176,20 @@ if xray_skip:
 else:
     both = [a + b for a, b in zip(rows["xray_ogf"], rows["xray_omf"])]
     rows["xray_import"] = both
-    print("| blender-xray import (.ogf, then .omf onto it; %d actions) | %s | %s |"
-          % (rows["xray_actions"][0], med("xray_import"), spread("xray_import")))
+    print("| blender-xray import (.ogf, then .omf onto it; %d actions, %d F-curves, %d keys) | %s | %s |"
+          % (rows["xray_actions"][0], *rows["xray_curves"][0], med("xray_import"), spread("xray_import")))
     print("|   its .ogf import | %s | %s |" % (med("xray_ogf"), spread("xray_ogf")))
     print("|   its .omf import | %s | %s |" % (med("xray_omf"), spread("xray_omf")))
     print("| blender-xray .omf export (%d bytes; the original has %d) | %s | %s |"
           % (rows["xray_size"][0], os.path.getsize(omf), med("xray_export"), spread("xray_export")))
-print("| add-on import (%d actions) | %s | %s |" % (rows["by_actions"][0], med("by_import"), spread("by_import")))
+print("| add-on import (%d actions, %d F-curves, %d keys) | %s | %s |"
+      % (rows["by_actions"][0], *rows["by_curves"][0], med("by_import"), spread("by_import")))
 print("|   boneyard's conversion (subprocess) | %s | %s |" % (med("by_convert"), spread("by_convert")))
 print("|   Blender's glTF import | %s | %s |" % (med("by_gltf"), spread("by_gltf")))
 print("|   the add-on's own work | %s | %s |" % (med("by_own"), spread("by_own")))
 print("|   the add-on's own work, CPU time | %s | %s |" % (med("by_own_cpu"), spread("by_own_cpu")))
+print("|     of which Blender's operator call and undo step, CPU time | %s | %s |"
+      % (med("by_operator_cpu"), spread("by_operator_cpu")))
 print("| add-on .omf export, unedited (byte-identical: %s) | %s | %s |"
       % (all(rows["by_identical"]), med("by_export"), spread("by_export")))
 print("|   boneyard's conversion (subprocess) | %s | %s |" % (med("by_export_convert"), spread("by_export_convert")))

@@ -13,7 +13,7 @@ KINDS = {"location": "translation", "rotation_quaternion": "rotation", "rotation
 REST_TOLERANCE = 1e-5  # entering and leaving edit mode recomputes rest matrices with float noise
 
 
-def _curve_parts(curve, data_path, array_index, fresh, fresh_runs):
+def _curve_parts(curve, data_path, array_index, fresh, runs):
     """The bytes a curve adds to its channel's hash. `fresh`: the curve is one Blender's glTF import
     has just made, every key with interpolation `fresh`; its extrapolation (constant), mute (off)
     and modifiers (none) are then Blender's defaults, which the import never changes, and are not
@@ -21,7 +21,7 @@ def _curve_parts(curve, data_path, array_index, fresh, fresh_runs):
     20,000 curves for 69 motions of 41 bones, and each read counts)."""
     points = curve.keyframe_points
     n = len(points)
-    co = array("f", bytes(8 * n))
+    co = array("f", bytes(8 * n))  # foreach_get takes no memoryview slice of a reused buffer
     points.foreach_get("co", co)
     if fresh is None:
         modifiers = curve.modifiers
@@ -31,12 +31,20 @@ def _curve_parts(curve, data_path, array_index, fresh, fresh_runs):
         points.foreach_get("interpolation", interpolation)
     else:
         head = "%s|%d|CONSTANT|0||" % (data_path, array_index)
-        interpolation = fresh_runs.get(n)
-        if interpolation is None:
-            interpolation = fresh_runs[n] = array("i", [fresh]) * n
+        interpolation = runs[fresh, n]
     # Handles shape only Bezier keys, and boneyard's glTF imports as linear keys: a curve whose
     # interpolation still equals the import's plays the same whatever its handles.
     return head.encode(), co, interpolation
+
+
+class _Runs(dict):
+    """(value, count) -> `count` ints of `value`: the interpolation bytes of fresh curves, made
+    once per key count."""
+
+    def __missing__(self, key):
+        value, count = key
+        run = self[key] = array("i", [value]) * count
+        return run
 
 
 def bone_paths(arm):
@@ -66,14 +74,14 @@ def channel_hashes(arm, action, bones=None, fresh=None):
         if bone is not None and kind is not None:
             groups.setdefault((bone, kind), []).append((path, index, curve))
     out = {}
-    fresh_runs = {}
+    runs = _Runs()
     for ((name, rotation_mode), kind), members in groups.items():
         digest = hashlib.sha1()
         if kind == "rotation":
             digest.update(rotation_mode.encode())
         members.sort(key=_path_and_index)
         for path, index, curve in members:
-            for part in _curve_parts(curve, path, index, fresh, fresh_runs):
+            for part in _curve_parts(curve, path, index, fresh, runs):
                 digest.update(part)
         out.setdefault(name, {})[kind] = digest.hexdigest()
     return out

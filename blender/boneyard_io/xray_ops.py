@@ -111,7 +111,7 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
             arguments += ["--textures", textures]
         messages = common.Messages()
         messages.warn(cli.run(exe, *arguments, "--", source))
-        document, _ = glb.read(converted)
+        document = glb.read_members(converted, ("scenes", "animations"))
         xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
         templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp)
         old_fps = _set_scene_fps(context.scene)
