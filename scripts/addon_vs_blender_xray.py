@@ -8,6 +8,7 @@ is split into boneyard's conversion (the subprocesses), Blender's glTF import ca
 own work (the rest). PROFILE (a path): a cProfile of one add-on import is written there."""
 import cProfile
 import os
+import resource
 import shutil
 import statistics
 import sys
@@ -66,12 +67,21 @@ def fresh(addon):
         addon_utils.enable("io_scene_xray", default_set=True)
 
 
-def timed(call):
-    start = time.perf_counter()
+def _cpu():
+    """CPU seconds of Blender and of the processes it ran (boneyard): on a loaded machine the wall
+    time stretches with the load, the CPU time is about what an idle machine's wall time would be."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def timed(call, key):
+    """Runs `call` (an operator), which must finish; records its wall and CPU time under `key`."""
+    start, cpu = time.perf_counter(), _cpu()
     result = call()
     if result != {"FINISHED"}:
         raise SystemExit("failed: %s" % result)
-    return time.perf_counter() - start
+    add(key + "_cpu", _cpu() - cpu)
+    add(key, time.perf_counter() - start)
 
 
 class Split:
@@ -90,12 +100,12 @@ class Split:
 
     def _wrap(self, function, slot):
         def wrapped(*a, **k):
-            start, cpu = time.perf_counter(), time.process_time()
+            start, cpu = time.perf_counter(), _cpu()
             try:
                 return function(*a, **k)
             finally:
                 setattr(self, slot, getattr(self, slot) + time.perf_counter() - start)
-                setattr(self, slot + "_cpu", getattr(self, slot + "_cpu") + time.process_time() - cpu)
+                setattr(self, slot + "_cpu", getattr(self, slot + "_cpu") + _cpu() - cpu)
         return wrapped
 
     def restore(self):
@@ -114,37 +124,35 @@ os.makedirs(out_dir)
 for run in range(runs):
     if not xray_skip:
         fresh("xray")
-        add("xray_ogf", timed(lambda: bpy.ops.xray_import.ogf(directory=zombi, files=[{"name": "zombi_1.ogf"}],
-                                                              import_motions=False)))
+        timed(lambda: bpy.ops.xray_import.ogf(directory=zombi, files=[{"name": "zombi_1.ogf"}], import_motions=False),
+              "xray_ogf")
         arm = next(o for o in bpy.data.objects if o.type == "ARMATURE")
         bpy.context.view_layer.objects.active = arm
         arm.select_set(True)
-        add("xray_omf", timed(lambda: bpy.ops.xray_import.omf(directory=os.path.dirname(motions),
-                                                              files=[{"name": "zombi_animation.omf"}],
-                                                              import_motions=True, import_bone_parts=True,
-                                                              add_to_motion_list=True)))
+        timed(lambda: bpy.ops.xray_import.omf(directory=os.path.dirname(motions),
+                                              files=[{"name": "zombi_animation.omf"}], import_motions=True,
+                                              import_bone_parts=True, add_to_motion_list=True), "xray_omf")
         add("xray_actions", len(bpy.data.actions))
         add("xray_curves", curves_and_keys())
         xray_out = os.path.join(out_dir, "xray.omf")
-        add("xray_export", timed(lambda: bpy.ops.xray_export.omf_file(filepath=xray_out, export_mode="OVERWRITE")))
+        timed(lambda: bpy.ops.xray_export.omf_file(filepath=xray_out, export_mode="OVERWRITE"), "xray_export")
         add("xray_size", os.path.getsize(xray_out))
     fresh("boneyard")
     split = Split()
     profiler = cProfile.Profile() if profile_path and run == runs - 1 else None
     if profiler:
         profiler.enable()
-    cpu = time.process_time()
-    total = timed(lambda: bpy.ops.import_scene.boneyard_xray(filepath=model))
-    cpu = time.process_time() - cpu
+    timed(lambda: bpy.ops.import_scene.boneyard_xray(filepath=model), "by_import")
+    total, cpu = rows["by_import"][-1], rows["by_import_cpu"][-1]
     if profiler:
         profiler.disable()
         profiler.dump_stats(profile_path)
     split.restore()
-    add("by_import", total)
     add("by_convert", split.convert)
+    add("by_convert_cpu", split.convert_cpu)
     add("by_gltf", split.gltf)
+    add("by_gltf_cpu", split.gltf_cpu)
     add("by_own", total - split.convert - split.gltf)
-    # CPU time of Blender's process: what the wall time would be on an idle machine.
     add("by_own_cpu", cpu - split.convert_cpu - split.gltf_cpu)
     # Outside import_xray: the operator's call and Blender's undo step after it.
     add("by_operator_cpu", cpu - split.code_cpu)
@@ -152,14 +160,20 @@ for run in range(runs):
     add("by_curves", curves_and_keys())
     by_out = os.path.join(out_dir, "boneyard.omf")
     split = Split()
-    add("by_export", timed(lambda: bpy.ops.export_scene.boneyard_omf(filepath=by_out)))
+    timed(lambda: bpy.ops.export_scene.boneyard_omf(filepath=by_out), "by_export")
     split.restore()
     add("by_export_convert", split.convert)
+    add("by_export_convert_cpu", split.convert_cpu)
     add("by_identical", open(by_out, "rb").read() == open(omf, "rb").read())
 
 
 def med(key):
-    return "%.3f s" % statistics.median(rows[key]) if key in rows else "-"
+    """The median wall time, and the median CPU time when there is one."""
+    if key not in rows:
+        return "-"
+    if key + "_cpu" in rows:
+        return "%.3f s | %.3f s" % (statistics.median(rows[key]), statistics.median(rows[key + "_cpu"]))
+    return "%.3f s | " % statistics.median(rows[key])
 
 
 def spread(key):
@@ -169,13 +183,13 @@ def spread(key):
 load = os.getloadavg()
 print("zombi_1.ogf + zombi_animation.omf (41 bones, 69 motions), Blender %s, %d runs, load %.1f %.1f %.1f"
       % (bpy.app.version_string, runs, *load))
-print("| step | median | runs |")
-print("|---|---|---|")
+print("| step | median wall | median CPU | wall of each run |")
+print("|---|---|---|---|")
 if xray_skip:
-    print("| blender-xray | skipped | %s |" % xray_skip)
+    print("| blender-xray | skipped | | %s |" % xray_skip)
 else:
-    both = [a + b for a, b in zip(rows["xray_ogf"], rows["xray_omf"])]
-    rows["xray_import"] = both
+    for suffix in ("", "_cpu"):
+        rows["xray_import" + suffix] = [a + b for a, b in zip(rows["xray_ogf" + suffix], rows["xray_omf" + suffix])]
     print("| blender-xray import (.ogf, then .omf onto it; %d actions, %d F-curves, %d keys) | %s | %s |"
           % (rows["xray_actions"][0], *rows["xray_curves"][0], med("xray_import"), spread("xray_import")))
     print("|   its .ogf import | %s | %s |" % (med("xray_ogf"), spread("xray_ogf")))
@@ -187,9 +201,8 @@ print("| add-on import (%d actions, %d F-curves, %d keys) | %s | %s |"
 print("|   boneyard's conversion (subprocess) | %s | %s |" % (med("by_convert"), spread("by_convert")))
 print("|   Blender's glTF import | %s | %s |" % (med("by_gltf"), spread("by_gltf")))
 print("|   the add-on's own work | %s | %s |" % (med("by_own"), spread("by_own")))
-print("|   the add-on's own work, CPU time | %s | %s |" % (med("by_own_cpu"), spread("by_own_cpu")))
-print("|     of which Blender's operator call and undo step, CPU time | %s | %s |"
-      % (med("by_operator_cpu"), spread("by_operator_cpu")))
+print("|     of which Blender's operator call and undo step | | %.3f s | |"
+      % statistics.median(rows["by_operator_cpu"]))
 print("| add-on .omf export, unedited (byte-identical: %s) | %s | %s |"
       % (all(rows["by_identical"]), med("by_export"), spread("by_export")))
 print("|   boneyard's conversion (subprocess) | %s | %s |" % (med("by_export_convert"), spread("by_export_convert")))
