@@ -12,6 +12,28 @@ from .cli import BoneyardError
 ADDON = __package__
 
 
+# What each import operator reads, and where the other game's files go instead: boneyard would
+# convert them all, and the armature would then carry the wrong game (and a wrong template).
+_IMPORTS = {
+    "XRAY": ("X-Ray (S.T.A.L.K.E.R.)", "File > Import > X-Ray model/motions (.ogf/.omf)", (".ogf", ".omf")),
+    "MGS2": ("MGS2", "File > Import > MGS2 model (.kms/.evm)", (".kms", ".evm", ".cmdl")),
+}
+
+
+def refuse_other_game(path, game):
+    """Raises BoneyardError when `path` is, by its extension, the other game's file (`game`: the
+    importing operator's), naming the file and the operator that imports it."""
+    extension = os.path.splitext(path)[1].lower()
+    for other, (name, operator, extensions) in _IMPORTS.items():
+        if other != game and extension in extensions:
+            if extension == ".cmdl":  # the Master Collection's companion of a .kms/.evm
+                what, action = "an MGS2 .cmdl (a model's companion file)", "import its .kms or .evm with "
+            else:
+                what, action = "an %s file" % name, "import it with "
+            raise BoneyardError("%s is %s, not an %s one: %s%s" % (os.path.basename(path), what, _IMPORTS[game][0],
+                                                                    action, operator))
+
+
 def executable(context):
     prefs = context.preferences.addons[ADDON].preferences if ADDON in context.preferences.addons else None
     return cli.find_executable(prefs.boneyard_path if prefs is not None else "")

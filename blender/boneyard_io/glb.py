@@ -2,6 +2,7 @@
 chunk as bytes. Plain Python (no bpy): the add-on edits the JSON of the .glb files that boneyard
 and Blender write, never their binary data."""
 import json
+import re
 import struct
 
 _MAGIC = 0x46546C67  # "glTF"
@@ -13,8 +14,8 @@ class GlbError(ValueError):
     pass
 
 
-def read(path):
-    """(json dict, binary chunk bytes or b"") of a .glb file."""
+def _load(path):
+    """(the JSON chunk's text, the whole file's bytes, the file's glTF length) of a .glb."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 20:
@@ -25,14 +26,56 @@ def read(path):
     chunk_length, chunk_type = struct.unpack_from("<II", data, 12)
     if chunk_type != _JSON or 20 + chunk_length > length:
         raise GlbError("%s: the first chunk is not JSON" % path)
-    document = json.loads(data[20:20 + chunk_length].decode("utf-8"))
+    return data[20:20 + chunk_length].decode("utf-8"), data, length
+
+
+def read(path):
+    """(json dict, binary chunk bytes or b"") of a .glb file."""
+    text, data, length = _load(path)
+    document = json.loads(text)
     binary = b""
-    at = 20 + chunk_length
+    at = 20 + struct.unpack_from("<I", data, 12)[0]
     if at + 8 <= length:
         chunk_length, chunk_type = struct.unpack_from("<II", data, at)
         if chunk_type == _BIN and at + 8 + chunk_length <= length:
             binary = data[at + 8:at + 8 + chunk_length]
     return document, binary
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def read_members(path, names):
+    """{name: value} of the top-level JSON members `names` of a .glb, parsed up to the last of
+    them only: the accessors and buffer views that boneyard writes after the animations (half of
+    the JSON for 69 motions) are not parsed, since the add-on's import never reads them."""
+    text = _load(path)[0]
+    decoder, wanted, out = json.JSONDecoder(), set(names), {}
+    try:
+        at = _SPACE.match(text, 0).end()
+        if text[at] != "{":
+            raise ValueError("not an object")
+        at += 1
+        while wanted:
+            at = _SPACE.match(text, at).end()
+            if text[at] == "}":
+                break
+            key, at = decoder.raw_decode(text, at)
+            at = _SPACE.match(text, at).end()
+            if text[at] != ":":
+                raise ValueError("no ':' after %r" % key)
+            value, at = decoder.raw_decode(text, _SPACE.match(text, at + 1).end())
+            if key in wanted:
+                out[key] = value
+                wanted.discard(key)
+            at = _SPACE.match(text, at).end()
+            if text[at] == ",":
+                at += 1
+            elif text[at] != "}":
+                raise ValueError("no ',' after the value of %r" % key)
+    except (ValueError, IndexError) as error:
+        raise GlbError("%s: the JSON chunk does not read (%s)" % (path, error)) from error
+    return out
 
 
 def write(path, document, binary):

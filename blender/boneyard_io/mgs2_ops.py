@@ -19,8 +19,9 @@ SCENE_EXTRAS = ("mgs2",)
 
 def import_mgs2(context, filepath, scale=0.0, names="", textures=""):
     """Imports a .kms or .evm. Returns (armature object, common.Messages)."""
-    exe = common.executable(context)
     source = common.absolute(filepath)
+    common.refuse_other_game(source, "MGS2")
+    exe = common.executable(context)
     with common.scratch(context) as tmp:
         converted = os.path.join(tmp, os.path.splitext(os.path.basename(source))[0] + ".glb")
         arguments = ["convert", "--output=" + str(converted)]

@@ -53,6 +53,15 @@ def _set_scene_fps(scene):
     return before
 
 
+def _imported_interpolation(animation):
+    """The interpolation Blender's glTF import gives every key of `animation` when all its samplers
+    are linear (it sets each key's from its sampler), so that the fingerprint need not read it
+    back; None otherwise (then it is read)."""
+    if all(s.get("interpolation", "LINEAR") == "LINEAR" for s in animation.get("samplers", [])):
+        return bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items["LINEAR"].value
+    return None
+
+
 def _store(arm, source, skeleton, xscene, animations, templates):
     model = arm.data.boneyard
     model.game = "XRAY"
@@ -66,6 +75,7 @@ def _store(arm, source, skeleton, xscene, animations, templates):
         entry.file, data = templates[index] if index < len(templates) else ("", b"")
         entry["template"] = data
     by_track = common.track_actions(arm)
+    bones = fingerprint.bone_paths(arm)
     missing = []
     for animation in animations:
         name = animation.get("name", "")
@@ -76,7 +86,7 @@ def _store(arm, source, skeleton, xscene, animations, templates):
             missing.append(name)
             continue
         props.fill_motion(action.boneyard, name, extras, set_index)
-        action.boneyard.remembered = fingerprint.remember_action(arm, action)
+        action.boneyard.remembered = fingerprint.remember_action(arm, action, bones, _imported_interpolation(animation))
         model.motion_sets[set_index].motions.add().action = action
     model.rest = fingerprint.remember_rest(arm)
     return missing
@@ -85,8 +95,9 @@ def _store(arm, source, skeleton, xscene, animations, templates):
 def import_xray(context, filepath, skeleton="", meshes="", textures=""):
     """Imports an .ogf (with the motions the game gives it) or an .omf (on `skeleton`, else on a
     flat armature). Returns (armature object, common.Messages)."""
-    exe = common.executable(context)
     source = common.absolute(filepath)
+    common.refuse_other_game(source, "XRAY")
+    exe = common.executable(context)
     skeleton, meshes, textures = common.absolute(skeleton), common.absolute(meshes), common.absolute(textures)
     is_omf = _is_omf(source)
     with common.scratch(context) as tmp:
@@ -100,7 +111,7 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
             arguments += ["--textures", textures]
         messages = common.Messages()
         messages.warn(cli.run(exe, *arguments, "--", source))
-        document, _ = glb.read(converted)
+        document = glb.read_members(converted, ("scenes", "animations"))
         xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
         templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp)
         old_fps = _set_scene_fps(context.scene)
