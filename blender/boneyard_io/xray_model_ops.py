@@ -51,9 +51,9 @@ def export_ogf(context, arm, filepath, use_template=True, game="KEEP"):
         scene["extras"] = extras
         patched = os.path.join(tmp, "model.glb")
         glb.write(patched, document, binary)
-        arguments = ["convert", "-o", output]
+        arguments = ["convert", "--output=" + str(output)]
         if template:
-            arguments += ["--template", template]
+            arguments += ["--template=" + str(template)]
         if game != "KEEP":
             arguments += ["--game", game.lower()]
         arguments += ["--", patched]
