@@ -455,5 +455,21 @@ TEST(Cmdl, InfoAndDump) {
   EXPECT_EQ(sniff_cmdl(as_bytes(kms_bytes(standard_kms(true, false))), ".cmdl"), 0);
 }
 
+TEST(Cmdl, TagsThatAreNotTextAreShownInHex) {
+  // A NUL cut validate's line short (the fuzz_cmdl finding's template has such a tag), a line feed
+  // would split it: such a tag is named by its bytes in hex, in findings and in info.
+  CFile f = standard_evm_cmdl(false);
+  f.sections.insert(f.sections.begin() + 2, CSection{std::string("\0\nA\0", 4), 0, 2, {}});
+  const auto b = cmdl_bytes(f);  // the model keeps views into these bytes
+  const CmdlModel m = must_read(b);
+  Diagnostics d;
+  validate_cmdl(m, d);
+  EXPECT_EQ(find(d, "section 2 00 0A 41 00", "unknown section").size(), 1U) << dump_findings(d);
+  for (const auto& x : d.findings()) EXPECT_EQ(x.path.find_first_of(std::string("\0\n", 2)), std::string::npos) << x.path;
+  const std::string info = describe_cmdl(m);
+  EXPECT_NE(info.find("\n  00 0A 41 00  format  0         0 bytes at"), std::string::npos) << info;
+  EXPECT_EQ(info.find('\0'), std::string::npos);
+}
+
 }  // namespace
 }  // namespace boneyard::test
