@@ -1,7 +1,7 @@
 // Shared body of the KMS and EVM fuzzers. Properties checked beyond "no crash": a file that reads
 // (in any layout) rewrites byte-exact, what the builder writes in either layout reads back, and the
 // model's dump (plain and raw) and info never fail. The raw dump (every value) runs on the inputs
-// up to 4 KB and a sample of the larger ones (fuzz_sample.h).
+// up to 8 KB and a sample of the larger ones (fuzz_sample.h).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // libFuzzer target for the OMF/OGF motion readers: any input must parse or fail cleanly, and
 // whatever parses must validate, dump and rewrite to the very same bytes. The raw dump (every key)
-// runs on the inputs up to 4 KB and a sample of the larger ones (fuzz_sample.h).
+// runs on the inputs up to 8 KB and a sample of the larger ones (fuzz_sample.h).
 #include <cstdlib>
 #include <cstring>
 

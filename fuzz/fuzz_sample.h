@@ -22,9 +22,10 @@ inline bool sampled(const std::uint8_t* data, std::size_t size, unsigned n) {
 }
 
 // For a step whose cost grows with the input and whose code does not (a raw JSON dump of every
-// value): every input up to 4 KB, which reaches all of its code, and 1 larger input in 8.
+// value): every input up to 8 KB (every crafted seed is smaller), which reaches all of its code,
+// and 1 larger input in 8.
 inline bool small_or_sampled(const std::uint8_t* data, std::size_t size) {
-  return size <= 4096 || sampled(data, size, 8);
+  return size <= 8192 || sampled(data, size, 8);
 }
 
 }  // namespace boneyard::fuzz
