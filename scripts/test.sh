@@ -64,6 +64,8 @@ run_fuzzer() {
   mkdir -p "$corpus"
   rm -rf "$seeds" && mkdir -p "$seeds"
   fuzz_seed_files "$name" | while read -r f; do cp "$f" "$seeds/$(echo "${f#../}" | tr '/' '_')"; done
+  # and small cuts of samples too large to seed whole (never stored in the repository)
+  if [ -d ../shared/samples/xray ]; then python3 tests/fuzz_seeds/from_samples.py ../shared/samples/xray "$seeds" "$name"; fi
   # The first folder collects the corpus; the other only seeds it.
   if "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=1024 -malloc_limit_mb=512 -max_len="$(fuzz_max_len "$name")" \
       -print_final_stats=1 "$corpus" "$seeds" >"build-fuzz/$name.log" 2>&1; then
