@@ -33,7 +33,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool sampled = fuzz::small_or_sampled(data, size);
   {  // info and dump (every key of the motions; raw: every vertex too) never fail
     JsonWriter w;
-    if (sampled) xray::dump_ogf(w, ogf.value(), false), xray::dump_ogf(w, ogf.value(), true);
+    if (sampled) {
+      xray::dump_ogf(w, ogf.value(), false);
+      xray::dump_ogf(w, ogf.value(), true);
+    }
     (void)xray::describe_ogf(ogf.value());
   }
   scene::Scene base;
@@ -51,14 +54,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   // The glTF writer is the expensive step: on the inputs up to 8 KB (all of its code) and a sample
   // of the larger ones, and once when no child is broken (both scenes are then the same).
-  const bool write = sampled;
   Diagnostics warnings;
   scene::Scene strict = base;
   xray::XrayExportOptions o{"fuzz.ogf", {}, {}, false};
   const bool all_children = xray::add_meshes(strict, ogf.value(), o, warnings).ok();
-  if (all_children && write) write_or_abort(strict);
+  if (all_children && sampled) write_or_abort(strict);
   o.keep_going = true;  // never fails: broken children are left out
   if (!xray::add_meshes(base, ogf.value(), o, warnings)) std::abort();
-  if (!all_children && write) write_or_abort(base);
+  if (!all_children && sampled) write_or_abort(base);
   return 0;
 }
