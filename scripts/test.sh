@@ -42,7 +42,7 @@ fuzz_seed_files() {
     fuzz_omf)  # motions of .omf files and of .ogf models (and the models' skeletons)
       echo examples/wave.omf examples/wave_arm.ogf | tr ' ' '\n'
       find tests/fuzz_seeds/fuzz_ogf -type f | sort
-      fuzz_samples '*.omf' 40; fuzz_samples '*.ogf' 16 ;;
+      fuzz_samples '*.omf' 12; fuzz_samples '*.ogf' 16 ;;
     fuzz_ogf) echo examples/wave_arm.ogf; fuzz_samples '*.ogf' 16 ;;
     fuzz_dds) fuzz_samples '*.dds' 64 ;;
   esac

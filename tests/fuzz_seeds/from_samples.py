@@ -5,7 +5,7 @@ written into the run's seed folder only: the samples are never copied into the r
 
     from_samples.py SAMPLES_DIR OUT_DIR TARGET
 
-fuzz_ogf, fuzz_omf: soc/rat_1.ogf (305 KB, the only sample with embedded motions: params version
+fuzz_ogf: soc/rat_1.ogf (305 KB, the only sample with embedded motions: params version
 3, 29 bones, 45 motions, one of them with 0 frames) without its mesh (0x9) and with 6 of its
 motions (0xE and 0xF cut to the same ones, stored motion ids kept): 48 KB. fuzz_ogf took 1.1 s
 on the whole file, 47 ms on the cut one, which reaches all but 9 of the edges the whole one does.
@@ -80,7 +80,7 @@ def cut_embedded(ogf, keep):
 def main():
     samples, out, target = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
     rat = samples / "soc" / "rat_1.ogf"
-    if target in ("fuzz_ogf", "fuzz_omf") and rat.is_file():
+    if target == "fuzz_ogf" and rat.is_file():
         # attack_3 (11 frames), norm_death (45), norm_idle_1 (17), stand_attack_2 (10),
         # sleep_stand_up_0 (FX, 30), norm_death_2_ (0 frames in 0xE)
         (out / "soc_rat_1_cut.ogf").write_bytes(cut_embedded(rat.read_bytes(), [2, 4, 6, 15, 16, 18]))
