@@ -45,3 +45,13 @@ for f in "$tmp"/*.kms "$tmp"/*.evm; do
     "$cli" convert "$f" -o "tests/fuzz_seeds/fuzz_$ext/${base}_ps2.$ext" --layout ps2
   fi
 done
+
+# fuzz_cmdl: each Master Collection model above followed by the .cmdl a rewrite derives for it.
+for f in tests/fuzz_seeds/fuzz_kms/*.kms tests/fuzz_seeds/fuzz_evm/*.evm; do
+  "$cli" info "$f" | grep -q "layout mc" || continue
+  case $(basename "$f") in evm_pair_model.evm | evm_ps2src_pair_model.evm | kms_pair_model.kms) continue ;; esac  # pairs already
+  name=$(basename "$f" | tr '.' '_')
+  rm -rf "$tmp/pair" && mkdir "$tmp/pair"
+  "$cli" convert "$f" -o "$tmp/pair/m.${f##*.}"
+  cat "$tmp/pair/m.${f##*.}" "$tmp/pair/_win/m.cmdl" > "tests/fuzz_seeds/fuzz_cmdl/${name}_pair"
+done
