@@ -8,9 +8,10 @@
 #include <random>
 #include <thread>
 
-#include "boneyard/gltf.h"
-#include "boneyard/batch.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/registry/batch.h"
+#include "boneyard/registry/xray_files.h"
+#include "boneyard/xray/xray_scene.h"
 
 namespace {
 
@@ -57,7 +58,7 @@ void BM_ZombiToGlb(benchmark::State& state) {
   for (auto _ : state) {
     auto ogf = xray::read_ogf(open(tree.model(0)));
     Diagnostics warnings;
-    auto sc = xray::ogf_to_scene(ogf.value(), {tree.model(0), {}, {}}, warnings);
+    auto sc = ogf_scene_with_motions(ogf.value(), tree.model(0), {}, warnings);
     auto out = gltf::write(sc.value(), gltf::Container::glb);
     bytes = out.main.size();
     benchmark::DoNotOptimize(out.main.data());
@@ -72,7 +73,7 @@ void BM_GlbWriterOnly(benchmark::State& state) {
   Tree tree(1);
   auto ogf = xray::read_ogf(open(tree.model(0)));
   Diagnostics warnings;
-  auto sc = xray::ogf_to_scene(ogf.value(), {tree.model(0), {}, {}}, warnings);
+  auto sc = ogf_scene_with_motions(ogf.value(), tree.model(0), {}, warnings);
   for (auto _ : state) {
     auto out = gltf::write(sc.value(), gltf::Container::glb);
     benchmark::DoNotOptimize(out.main.data());
@@ -100,7 +101,7 @@ void BM_LesnikToGlb(benchmark::State& state) {
   for (auto _ : state) {
     auto ogf = xray::read_ogf(open(model));
     Diagnostics warnings;
-    auto sc = xray::ogf_to_scene(ogf.value(), {model, {}, {}}, warnings);
+    auto sc = ogf_scene_with_motions(ogf.value(), model, {}, warnings);
     auto out = gltf::write(sc.value(), gltf::Container::glb);
     bytes = out.main.size();
     vertices = sc->meshes.empty() ? 0 : sc->meshes[0].primitives[0].vertex_count();

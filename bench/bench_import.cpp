@@ -5,10 +5,9 @@
 
 #include <filesystem>
 
-#include "boneyard/gltf.h"
-#include "boneyard/gltf_read.h"
-#include "boneyard/xray_import.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/xray/xray_scene.h"
 
 namespace {
 
@@ -53,7 +52,7 @@ void run(benchmark::State& state, bool skeleton, bool use_template) {
   for (auto _ : state) {
     Diagnostics w;
     auto sc = gltf::read(Bytes(in.glb.data(), in.glb.size()), {}, {}, w);
-    xray::ImportOptions o;
+    xray::XrayImportOptions o;
     o.skeleton = skeleton ? &*in.ogf : nullptr;
     o.template_omf = use_template ? &*in.omf : nullptr;
     auto out = xray::scene_to_omf(sc.value(), o, w);

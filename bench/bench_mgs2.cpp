@@ -6,12 +6,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "boneyard/cmdl.h"
-#include "boneyard/document.h"
-#include "boneyard/evm.h"
-#include "boneyard/json_writer.h"
-#include "boneyard/kms.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/mgs2/evm.h"
+#include "boneyard/core/json_writer.h"
+#include "boneyard/mgs2/kms.h"
 
 namespace {
 
@@ -41,7 +40,7 @@ struct Arrays {
 };
 
 std::vector<std::uint8_t> make_kms(std::size_t units, std::size_t packets, const Arrays& a) {
-  KmsModel m;
+  KmsFile m;
   m.header.data_format = kKmsNorm;
   m.header.n_models = static_cast<std::uint32_t>(units);
   m.header.texture = 0x88D878;
@@ -66,7 +65,7 @@ std::vector<std::uint8_t> make_kms(std::size_t units, std::size_t packets, const
 }
 
 std::vector<std::uint8_t> make_evm(std::size_t packets, const Arrays& a) {
-  EvmModel m;
+  EvmFile m;
   m.header.n_models = m.header.n_x_models = 2;
   m.header.type = kEvmTypeFormatV2 | kEvmTypeLarge;
   m.header.bbox_max = {200, 200, 50};
@@ -106,7 +105,7 @@ const std::vector<std::uint8_t>& large_evm() {
 // The benchmark models must be clean, or the numbers measure finding formatting.
 template <class Model, class Read, class Validate>
 void expect_clean(const std::vector<std::uint8_t>& b, Read read, Validate validate) {
-  auto m = read(Bytes(b.data(), b.size()), std::nullopt, nullptr);
+  auto m = read(FileData::from_view(b, nullptr), std::nullopt, nullptr);
   Diagnostics d;
   validate(m.value(), d);
   if (!d.findings().empty()) {
@@ -118,36 +117,36 @@ void expect_clean(const std::vector<std::uint8_t>& b, Read read, Validate valida
 
 void BM_KmsRead(benchmark::State& state) {
   const auto& b = large_kms();
-  for (auto _ : state) benchmark::DoNotOptimize(read_kms(Bytes(b.data(), b.size())).ok());
+  for (auto _ : state) benchmark::DoNotOptimize(read_kms(FileData::from_view(b, nullptr)).ok());
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
 }
 void BM_KmsReadValidate(benchmark::State& state) {
   const auto& b = large_kms();
-  expect_clean<KmsModel>(b, read_kms, [](const KmsModel& m, Diagnostics& d) { validate_kms(m, d); });
+  expect_clean<KmsFile>(b, read_kms, [](const KmsFile& m, Diagnostics& d) { d = validate_kms(m); });
   for (auto _ : state) {
-    auto m = read_kms(Bytes(b.data(), b.size()));
+    auto m = read_kms(FileData::from_view(b, nullptr));
     Diagnostics d;
-    validate_kms(m.value(), d);
+    d.append(validate_kms(m.value()));
     if (d.has_errors()) state.SkipWithError("findings in the benchmark model");
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
 }
 void BM_KmsValidate(benchmark::State& state) {
   const auto& b = large_kms();
-  const auto m = read_kms(Bytes(b.data(), b.size()));
+  const auto m = read_kms(FileData::from_view(b, nullptr));
   for (auto _ : state) {
     Diagnostics d;
-    validate_kms(m.value(), d);
+    d.append(validate_kms(m.value()));
     benchmark::DoNotOptimize(d.findings().size());
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
 }
 void BM_EvmValidate(benchmark::State& state) {
   const auto& b = large_evm();
-  const auto m = read_evm(Bytes(b.data(), b.size()));
+  const auto m = read_evm(FileData::from_view(b, nullptr));
   for (auto _ : state) {
     Diagnostics d;
-    validate_evm(m.value(), d);
+    d.append(validate_evm(m.value()));
     benchmark::DoNotOptimize(d.findings().size());
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
@@ -167,11 +166,11 @@ void BM_KmsDump(benchmark::State& state) {
 }
 void BM_EvmReadValidate(benchmark::State& state) {
   const auto& b = large_evm();
-  expect_clean<EvmModel>(b, read_evm, [](const EvmModel& m, Diagnostics& d) { validate_evm(m, d); });
+  expect_clean<EvmFile>(b, read_evm, [](const EvmFile& m, Diagnostics& d) { d = validate_evm(m); });
   for (auto _ : state) {
-    auto m = read_evm(Bytes(b.data(), b.size()));
+    auto m = read_evm(FileData::from_view(b, nullptr));
     Diagnostics d;
-    validate_evm(m.value(), d);
+    d.append(validate_evm(m.value()));
     if (d.has_errors()) state.SkipWithError("findings in the benchmark model");
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
@@ -195,22 +194,22 @@ void BM_EvmDump(benchmark::State& state) {
 const std::vector<std::uint8_t>& large_kms_cmdl() {
   static const auto c = [] {
     const auto& b = large_kms();
-    return derive_cmdl(read_kms(Bytes(b.data(), b.size())).value(), nullptr, nullptr).value();
+    return derive_cmdl(read_kms(FileData::from_view(b, nullptr)).value(), nullptr, nullptr).value();
   }();
   return c;
 }
 void BM_CmdlDerive(benchmark::State& state) {
   const auto& b = large_kms();
-  const auto m = read_kms(Bytes(b.data(), b.size()));
+  const auto m = read_kms(FileData::from_view(b, nullptr));
   for (auto _ : state) benchmark::DoNotOptimize(derive_cmdl(m.value(), nullptr, nullptr).value().size());
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
 }
 void BM_CmdlReadValidate(benchmark::State& state) {
   const auto& c = large_kms_cmdl();
   for (auto _ : state) {
-    auto m = read_cmdl(Bytes(c.data(), c.size()));
+    auto m = read_cmdl(FileData::from_view(c, nullptr));
     Diagnostics d;
-    validate_cmdl(m.value(), d);
+    d.append(validate_cmdl(m.value()));
     if (d.has_errors()) state.SkipWithError("findings in the benchmark .cmdl");
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.size()));
@@ -218,8 +217,8 @@ void BM_CmdlReadValidate(benchmark::State& state) {
 void BM_CmdlPairCheck(benchmark::State& state) {
   const auto& b = large_kms();
   const auto& c = large_kms_cmdl();
-  const auto m = read_kms(Bytes(b.data(), b.size()));
-  const auto cm = read_cmdl(Bytes(c.data(), c.size()));
+  const auto m = read_kms(FileData::from_view(b, nullptr));
+  const auto cm = read_cmdl(FileData::from_view(c, nullptr));
   for (auto _ : state) {
     Diagnostics d;
     check_cmdl_pair(m.value(), cm.value(), d);

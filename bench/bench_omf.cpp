@@ -12,11 +12,10 @@
 #include <filesystem>
 #include <limits>
 
-#include "boneyard/file_io.h"
-#include "boneyard/json_writer.h"
-#include "boneyard/omf.h"
-#include "boneyard/omf_report.h"
-#include "boneyard/omf_validate.h"
+#include "boneyard/core/file_io.h"
+#include "boneyard/core/json_writer.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf_report.h"
 
 namespace {
 

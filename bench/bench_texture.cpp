@@ -8,8 +8,8 @@
 #include <map>
 #include <random>
 
-#include "boneyard/dds.h"
-#include "boneyard/texture_convert.h"
+#include "boneyard/texture/dds.h"
+#include "boneyard/texture/texture_convert.h"
 
 namespace {
 

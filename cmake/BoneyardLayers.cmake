@@ -2,7 +2,7 @@
 #  * links (at configure time): each library links only the layers below it;
 #  * includes (a build step re-run when a source changes): each folder and each public header
 #    includes only headers of its own layer or of the layers it may use.
-# A public header must be listed in the table below, so a new header gets a layer on purpose.
+# A public header's layer is its folder: include/boneyard/<layer>/NAME.h.
 
 # Layer -> the layers it may use (itself included).
 set(BONEYARD_LAYER_USES_core core)
@@ -15,16 +15,6 @@ set(BONEYARD_LAYER_USES_registry core scene gltf xray mgs2 texture registry)
 set(BONEYARD_LAYER_USES_view core scene gltf xray mgs2 texture registry view)
 set(BONEYARD_LAYER_USES_cli core scene gltf xray mgs2 texture registry view cli)
 set(BONEYARD_LAYER_USES_python core scene xray mgs2 texture registry python)
-
-# Public header (include/boneyard/NAME.h) -> layer.
-set(BONEYARD_HEADERS_core bytes chunks crc32 diagnostics file_io interrupt json_writer limits math text)
-set(BONEYARD_HEADERS_scene scene)
-set(BONEYARD_HEADERS_gltf gltf gltf_read)
-set(BONEYARD_HEADERS_xray ogf omf omf_edit omf_report omf_validate xray_import xray_options xray_scene)
-set(BONEYARD_HEADERS_mgs2 cmdl evm kms mgs2_layout mgs2_options mgs2_report mgs2_scene mgs2_validate strcode strips)
-set(BONEYARD_HEADERS_texture texture dds ctxr texture_convert)
-set(BONEYARD_HEADERS_registry batch document)
-set(BONEYARD_HEADERS_view view)
 
 # Library target -> the boneyard libraries it may link.
 set(BONEYARD_LINKS_boneyard_core "")
@@ -50,14 +40,13 @@ function(boneyard_check_layers)
   set(args "")
   set(depends "")
   foreach(layer core scene gltf xray mgs2 texture registry view cli python)
-    # Lists travel through the command line as "USES_x=a+b,HEADERS_x=c+d,...".
+    # Lists travel through the command line as "USES_x=a+b,USES_y=c+d,...".
     string(REPLACE ";" "+" uses "${BONEYARD_LAYER_USES_${layer}}")
-    string(REPLACE ";" "+" owned "${BONEYARD_HEADERS_${layer}}")
-    list(APPEND args "USES_${layer}=${uses}" "HEADERS_${layer}=${owned}")
+    list(APPEND args "USES_${layer}=${uses}")
     file(GLOB files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${layer}/*.cpp ${PROJECT_SOURCE_DIR}/src/${layer}/*.h)
     list(APPEND depends ${files})
   endforeach()
-  file(GLOB headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/boneyard/*.h)
+  file(GLOB_RECURSE headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/boneyard/*.h)
   list(APPEND depends ${headers})
   set(stamp ${CMAKE_CURRENT_BINARY_DIR}/layer_check.stamp)
   string(REPLACE ";" "," args "${args}")

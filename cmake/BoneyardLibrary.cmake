@@ -16,6 +16,8 @@ function(boneyard_library name)
   target_include_directories(${name} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # Private headers are spelled from src/ ("core/byte_reader.h"); the layer check applies to them too.
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src)
   # Our warning flags are for building boneyard, not for its users: no trace in the export.
   target_link_libraries(${name} PRIVATE $<BUILD_INTERFACE:boneyard_warnings>)
   set_property(GLOBAL APPEND PROPERTY BONEYARD_LIBRARIES ${name})

@@ -8,10 +8,11 @@
 #include <cstring>
 #include <string_view>
 
-#include "boneyard/cmdl.h"
-#include "boneyard/mgs2_report.h"
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl_report.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm.h"
 
 namespace {
 
@@ -19,10 +20,10 @@ using namespace boneyard;
 using namespace boneyard::mgs2;
 
 void fuzz_cmdl(Bytes bytes) {
-  auto m = read_cmdl(bytes);
+  auto m = read_cmdl(FileData::from_view(bytes, nullptr));
   if (!m) return;
   Diagnostics d;
-  validate_cmdl(m.value(), d);
+  d.append(validate_cmdl(m.value()));
   JsonWriter w;
   dump_cmdl(w, m.value(), false);
   dump_cmdl(w, m.value(), true);
@@ -31,8 +32,8 @@ void fuzz_cmdl(Bytes bytes) {
   if (out.size() != bytes.size() || std::memcmp(out.data(), bytes.data(), bytes.size()) != 0) std::abort();
 }
 
-void validate_model(const KmsModel& m, Diagnostics& d) { validate_kms(m, d); }
-void validate_model(const EvmModel& m, Diagnostics& d) { validate_evm(m, d); }
+void validate_model(const KmsFile& m, Diagnostics& d) { d.append(validate_kms(m)); }
+void validate_model(const EvmFile& m, Diagnostics& d) { d.append(validate_evm(m)); }
 
 template <class Model>
 void fuzz_pair(const Model& model, Bytes cmdl_bytes) {
@@ -40,21 +41,21 @@ void fuzz_pair(const Model& model, Bytes cmdl_bytes) {
   Diagnostics model_findings;
   validate_model(model, model_findings);
   if (derived && !model_findings.has_errors()) {  // a broken model's .cmdl may repeat its faults
-    auto back = read_cmdl(Bytes(derived.value().data(), derived.value().size()));
+    auto back = read_cmdl(FileData::from_view(derived.value(), nullptr));
     if (!back) std::abort();
     Diagnostics d;
-    validate_cmdl(back.value(), d);
+    d.append(validate_cmdl(back.value()));
     check_cmdl_pair(model, back.value(), d);
     if (d.has_errors()) std::abort();
   }
-  auto c = read_cmdl(cmdl_bytes);
+  auto c = read_cmdl(FileData::from_view(cmdl_bytes, nullptr));
   if (!c) return;
   Diagnostics d;
   check_cmdl_pair(model, c.value(), d);
   if (derived) (void)derive_cmdl(model, &c.value(), &d);  // the .cmdl as a template
   if (model.file_size > 65536) return;  // bound the scene's work
   Diagnostics warnings;
-  (void)cmdl_to_scene(c.value(), model, ExportOptions{}, warnings);
+  (void)cmdl_to_scene(c.value(), model, Mgs2ExportOptions{}, warnings);
 }
 
 }  // namespace
@@ -67,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz_cmdl(cmdl);
   if (at == 0) return 0;
   const Bytes model(data, at);
-  if (auto k = read_kms(model); k) fuzz_pair(k.value(), cmdl);
-  if (auto e = read_evm(model); e) fuzz_pair(e.value(), cmdl);
+  if (auto k = read_kms(FileData::from_view(model, nullptr)); k) fuzz_pair(k.value(), cmdl);
+  if (auto e = read_evm(FileData::from_view(model, nullptr)); e) fuzz_pair(e.value(), cmdl);
   return 0;
 }

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "boneyard/evm.h"
-#include "boneyard/gltf_read.h"
-#include "boneyard/kms.h"
-#include "boneyard/mgs2_scene.h"
+#include "boneyard/mgs2/evm.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/mgs2_scene.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace boneyard;
@@ -22,10 +22,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& m : s.value().meshes)
     for (const auto& p : m.primitives) vertices += p.vertex_count() + p.indices.size();
   if (vertices > 20000 || s.value().skeleton.joints.size() > 1000) return 0;
-  mgs2::ImportOptions io;
+  mgs2::Mgs2ImportOptions io;
   if (auto k = mgs2::scene_to_kms(s.value(), io, warnings); k)
-    if (!mgs2::read_kms(Bytes(k.value().data(), k.value().size()))) std::abort();
+    if (!mgs2::read_kms(FileData::from_view(k.value(), nullptr))) std::abort();
   if (auto e = mgs2::scene_to_evm(s.value(), io, warnings); e)
-    if (!mgs2::read_evm(Bytes(e.value().data(), e.value().size()))) std::abort();
+    if (!mgs2::read_evm(FileData::from_view(e.value(), nullptr))) std::abort();
   return 0;
 }

@@ -9,8 +9,6 @@
 #include <cstring>
 #include <optional>
 
-#include "boneyard/mgs2_validate.h"
-#include "boneyard/mgs2_report.h"
 #include "fuzz_sample.h"
 
 namespace boneyard::mgs2::fuzz {
@@ -23,8 +21,7 @@ int run(const std::uint8_t* data, std::size_t size, Read read, Validate validate
   for (auto force : {std::optional<Layout>{}, std::optional<Layout>{Layout::ps2}, std::optional<Layout>{Layout::mc}}) {
     auto m = read(bytes, force);
     if (!m) continue;
-    Diagnostics d;
-    validate(m.value(), d);
+    const Diagnostics d = validate(m.value());
     JsonWriter w;
     dump(w, m.value(), false, nullptr);
     if (raw_dump) dump(w, m.value(), true, nullptr);

@@ -7,10 +7,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "boneyard/gltf.h"
-#include "boneyard/ogf.h"
-#include "boneyard/xray_scene.h"
-#include "boneyard/omf_report.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/xray_scene.h"
+#include "boneyard/xray/ogf_report.h"
 #include "fuzz_sample.h"
 
 namespace {

@@ -4,11 +4,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "boneyard/json_writer.h"
-#include "boneyard/ogf.h"
-#include "boneyard/omf.h"
-#include "boneyard/omf_report.h"
-#include "boneyard/omf_validate.h"
+#include "boneyard/core/json_writer.h"
+#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf_report.h"
 #include "fuzz_sample.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -3,8 +3,8 @@
 // pixels; a small image also becomes a .ctxr with the PNG's chunks (never failing).
 #include <cstdlib>
 
-#include "boneyard/ctxr.h"
-#include "boneyard/texture.h"
+#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/texture.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace boneyard;

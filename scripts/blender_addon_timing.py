@@ -1,4 +1,4 @@
-"""Times the Blender add-on on the zombi sample (zombi_1.ogf and its 69 motions), for the README.
+"""Times the Blender add-on on the zombi sample (zombi_1.ogf and its 69 motions), for docs/performance.md.
 Run by scripts/blender_addon_timing.sh inside headless Blender:
     blender -b --factory-startup --python scripts/blender_addon_timing.py -- ZIP CLI SAMPLES [IMPORTS] [EXPORTS]
 Prints the median wall time of File > Import X-Ray (boneyard's conversion + Blender's glTF import,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times the Blender add-on on the zombi sample (README "Blender add-on"): import and unedited
+# Times the Blender add-on on the zombi sample (docs/performance.md "The Blender add-on"): import and unedited
 # export medians. Needs the set-up build (build/boneyard, build/boneyard_io.zip), Debian's blender
 # and the samples in ../shared/samples. Usage: scripts/blender_addon_timing.sh [IMPORTS] [EXPORTS]
 set -euo pipefail

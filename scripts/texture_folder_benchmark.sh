@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's folder figure: `boneyard texture FOLDER -o OUT -j 2` on a game texture folder of
+# The folder figure of the README and docs/performance.md: `boneyard texture FOLDER -o OUT -j 2` on a game texture folder of
 # about 1 GB, made of symlinks to the sample textures in the mix of public game data (62 % of the
 # bytes DXT5, the rest DXT1). The inputs are the same few files, so they come from the page cache;
 # the PNGs are written to disk. Not part of the tests (it takes a minute).

@@ -3,10 +3,9 @@
 #include <string>
 #include <variant>
 
-#include "boneyard/file_io.h"
-#include "boneyard/omf.h"
-#include "boneyard/omf_edit.h"
-#include "boneyard/omf_validate.h"
+#include "boneyard/core/file_io.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf_edit.h"
 
 int fail(const std::string& why, int exit_code) {
   std::fprintf(stderr, "consumer: %s\n", why.c_str());

@@ -9,29 +9,14 @@
 #include <csignal>
 #include <cstdio>
 
-#include "boneyard/interrupt.h"
-#include "boneyard/batch.h"
+#include "boneyard/core/interrupt.h"
+#include "boneyard/registry/batch.h"
 #include "commands.h"
 
 namespace boneyard::cli {
 
 namespace {
 
-// The allocator policy of this process, so the application's choice, not the library's: every
-// batch item allocates its scene, JSON text and write buffer and frees them again. By default
-// glibc serves blocks above 128 KiB (adapting up to 32 MiB) with fresh mmaps and returns freed
-// heap tops to the kernel, so the next item faults in and zero-fills the same memory again: on a
-// tree of small models that was a third of the batch's time, spent in the kernel. Keeping blocks
-// up to 32 MiB and 256 MiB of free heap for reuse removes most of those page faults (corpus of
-// bench/make_proxies.sh: 125k -> 27k faults, system time -35 %). A single conversion gains
-// nothing from it (one scene, freed at exit), so only the batch sets it. Programs that call
-// convert_tree themselves can do the same, or set GLIBC_TUNABLES (README "Performance").
-void keep_freed_memory_for_reuse() {
-#if defined(__GLIBC__)
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
-#endif
-}
 
 }  // namespace
 
@@ -56,7 +41,6 @@ int run_batch_convert(BatchOptions o) {
       std::fprintf(stderr, "[%zu/%zu] %s: %s\n", done, total, item.input.string().c_str(), status);
     }
   };
-  keep_freed_memory_for_reuse();
   const auto r = convert_tree(o);
   for (const auto& item : r.items)
     for (const auto& f : item.findings) std::fprintf(stderr, "%s\n", format_finding(f, item.input.string()).c_str());

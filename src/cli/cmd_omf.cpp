@@ -1,15 +1,16 @@
 // `boneyard omf ...`: list, merge, extract, delete, rename, set (params, flags, parts, marks),
-// repair and retarget. Argument parsing only; the edits are in boneyard/omf_edit.h.
+// repair and retarget. Argument parsing only; the edits are in xray/omf_edit.h, the flow of
+// reading, checking and writing them (shared with Python's boneyard.Omf) in registry/omf_edits.h.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <variant>
 
-#include "boneyard/omf.h"
-#include "boneyard/omf_edit.h"
-#include "boneyard/omf_validate.h"
-#include "boneyard/text.h"
+#include "boneyard/core/text.h"
+#include "boneyard/registry/omf_edits.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf_edit.h"
 #include "commands.h"
 
 namespace boneyard::cli {
@@ -31,10 +32,11 @@ void add_target_options(CLI::App& cmd, Target& t) {
   out->excludes(in_place);
 }
 
-std::optional<OmfFile> read_or_report(const std::string& path, int& exit_code) {
+// The file to edit, with the findings it already had; on failure one line and the exit code.
+std::optional<OmfEdit> read_or_report(const std::string& path, int& exit_code) {
   auto data = open_file_or_report(path, exit_code);
   if (!data) return std::nullopt;
-  auto f = xray::read_omf(data);
+  auto f = read_omf_edit(data, path);
   if (!f) {
     std::fprintf(stderr, "%s\n", format_finding(f.error(), path).c_str());
     exit_code = std::max(exit_code, kExitFindings);
@@ -59,47 +61,35 @@ int edit_failed(const std::string& input, const Finding& f) {
   return kExitFindings;
 }
 
-// Replaces the input (through a symlink: its target) after saving the original as the first free
-// FILE.bak, FILE.bak.1, ...; the edited file keeps the original's mode and owner. The changes are
-// reported only once the file is written.
-int write_in_place(const std::string& input, const OmfFile& file, Bytes bytes, const EditReport& report) {
-  auto backup = replace_keeping_backup(input, file.source->bytes(), bytes);
-  if (!backup) {
-    std::fprintf(stderr, "%s: error: %s\n", input.c_str(), backup.error().message.c_str());
-    return kExitUsage;
-  }
-  print_report(report);
-  std::printf("wrote %s (%zu bytes), original kept as %s\n", input.c_str(), bytes.size(), backup.value().c_str());
-  return kExitOk;
-}
-
-// Writes the edited file to -o, or over the input (write_in_place). Returns the exit code.
-// Nothing is written when the result would not validate: `inherited` holds the inputs' findings
-// (errors they already had are not the edit's).
-int write_result(const std::string& input, const Target& t, const OmfFile& file, const EditReport& report,
-                 const Diagnostics& inherited) {
+// Writes the edit to -o, or over the input keeping the original as FILE.bak (the registry's edit
+// flow: nothing is written when the result would not validate, errors the input already had
+// excepted). The changes are reported only once the file is written. Returns the exit code.
+int write_result(const std::string& input, const Target& t, const OmfEdit& edit, const EditReport& report) {
   if (t.output.empty() && !t.in_place) {
     std::fprintf(stderr, "%s: say where the result goes: -o FILE or --in-place\n", input.c_str());
     return kExitUsage;
   }
-  if (!t.in_place && same_file(input, t.output)) {
-    std::fprintf(stderr, "%s: refusing to overwrite the input; use --in-place to replace it (keeps a .bak)\n",
-                 t.output.c_str());
-    return kExitUsage;
-  }
-  const auto checked = xray::checked_omf_bytes(xray::write_omf(file), &inherited);
-  if (!checked) {
-    std::fprintf(stderr, "%s\n", format_finding(checked.error(), input).c_str());
-    return kExitFindings;
-  }
-  const auto& bytes = checked.value();
-  if (t.in_place) return write_in_place(input, file, bytes, report);
-  if (auto written = write_file_atomic(t.output, bytes); !written) {
-    std::fprintf(stderr, "%s\n", written.error().message.c_str());
+  const auto saved = save_omf_edit(edit, t.in_place ? std::string() : t.output);
+  if (!saved) {
+    const Finding& f = saved.error();
+    if (f.usage) {
+      std::fprintf(stderr, "%s: %s; use --in-place to replace it (keeps a .bak)\n", t.output.c_str(), f.message.c_str());
+      return kExitUsage;
+    }
+    if (!f.io) {
+      std::fprintf(stderr, "%s\n", format_finding(f, input).c_str());
+      return kExitFindings;
+    }
+    if (t.in_place) std::fprintf(stderr, "%s: error: %s\n", input.c_str(), f.message.c_str());
+    else std::fprintf(stderr, "%s\n", f.message.c_str());
     return kExitUsage;
   }
   print_report(report);
-  std::printf("wrote %s (%zu bytes)\n", t.output.c_str(), bytes.size());
+  if (t.in_place)
+    std::printf("wrote %s (%zu bytes), original kept as %s\n", input.c_str(), saved.value().size,
+                saved.value().backup.c_str());
+  else
+    std::printf("wrote %s (%zu bytes)\n", t.output.c_str(), saved.value().size);
   return kExitOk;
 }
 
@@ -120,10 +110,10 @@ void add_list(CLI::App& omf, int& exit_code) {
   cmd->callback([file, &exit_code] {
     auto f = read_or_report(*file, exit_code);
     if (!f) return;
-    const auto& set = f->motions;
+    const auto& set = f->file.motions;
     for (std::size_t i = 0; i < set.params.motions.size(); ++i) {
       const auto& mp = set.params.motions[i];
-      const auto frames = i < set.motions.size() && !set.motions[i].error ? std::to_string(set.motions[i].frames) : "?";
+      const auto frames = i < set.motions.size() && set.motions[i].readable ? std::to_string(set.motions[i].frames) : "?";
       std::printf("%4zu  %s %6s frames  %s\n", i, pad_to_columns(cp1251_to_utf8(mp.name), 32).c_str(), frames.c_str(),
                   mp.is_fx() ? "fx" : "cycle");
     }
@@ -154,13 +144,12 @@ void add_edit(CLI::App& omf, const char* name, const char* help, int& exit_code,
     }
     auto f = read_or_report(*input, exit_code);
     if (!f) return;
-    const Diagnostics before = xray::validate_omf(*f);
-    Result<EditReport> r = edit(*f);
+    Result<EditReport> r = edit(f->file);
     if (!r) {
       exit_code = edit_failed(*input, r.error());
       return;
     }
-    exit_code = std::max(exit_code, write_result(*input, *target, *f, r.value(), before));
+    exit_code = std::max(exit_code, write_result(*input, *target, *f, r.value()));
   });
 }
 
@@ -173,8 +162,7 @@ void add_merge(CLI::App& omf, int& exit_code) {
   cmd->add_option("-o,--output", *output, "Merged file")->required();
   cmd->add_flag("--rename-clashes", *rename, "Rename a repeated motion name to name_2, name_3, ...");
   cmd->callback([inputs, output, rename, &exit_code] {
-    std::vector<OmfFile> files;
-    Diagnostics before;
+    std::vector<OmfEdit> files;
     for (const auto& in : *inputs) {
       if (same_file(in, *output)) {
         std::fprintf(stderr, "%s: refusing to overwrite an input\n", output->c_str());
@@ -183,18 +171,16 @@ void add_merge(CLI::App& omf, int& exit_code) {
       }
       auto f = read_or_report(in, exit_code);
       if (!f) return;
-      const Diagnostics found = xray::validate_omf(*f);
-      for (const auto& finding : found.findings()) before.add(finding);
       files.push_back(std::move(*f));
     }
     EditReport report;
-    auto merged = xray::merge_omfs(std::move(files), *rename, report);
+    auto merged = merge_omf_edits(std::move(files), *rename, report);
     if (!merged) {
       exit_code = edit_failed(inputs->front(), merged.error());
       return;
     }
     Target t{*output, false};
-    exit_code = std::max(exit_code, write_result(inputs->front(), t, merged.value(), report, before));
+    exit_code = std::max(exit_code, write_result(inputs->front(), t, merged.value(), report));
   });
 }
 
@@ -210,13 +196,13 @@ void add_extract(CLI::App& omf, int& exit_code) {
     auto f = read_or_report(*input, exit_code);
     if (!f) return;
     EditReport report;
-    const Diagnostics before = xray::validate_omf(*f);
-    auto out = xray::extract_motions(*f, *names, report);
+    auto out = xray::extract_motions(f->file, *names, report);
     if (!out) {
       exit_code = edit_failed(*input, out.error());
       return;
     }
-    exit_code = std::max(exit_code, write_result(*input, Target{*output, false}, out.value(), report, before));
+    const OmfEdit extracted = derived_omf_edit(*f, std::move(out).value());
+    exit_code = std::max(exit_code, write_result(*input, Target{*output, false}, extracted, report));
   });
 }
 

@@ -1,7 +1,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "boneyard/strcode.h"
+#include "boneyard/mgs2/strcode.h"
 #include "commands.h"
 
 namespace boneyard::cli {

@@ -3,7 +3,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "boneyard/texture_convert.h"
+#include "boneyard/core/text.h"
+#include "boneyard/registry/texture_files.h"
 #include "commands.h"
 #include "interrupt_scope.h"
 
@@ -24,8 +25,7 @@ struct TextureArgs {
 };
 
 bool is_texture_file_name(const fs::path& p) {
-  std::string e = p.extension().string();
-  for (auto& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string e = lower_extension(p.string());
   return e == ".png" || e == ".dds" || e == ".ctxr";
 }
 
@@ -51,7 +51,7 @@ int run_texture(const TextureArgs& a) {
     }
     std::vector<fs::path> written;
     Diagnostics notes;
-    const auto s = texture::convert_texture(a.inputs[0], out, o, &written, &notes);
+    const auto s = convert_texture(a.inputs[0], out, o, &written, &notes);
     if (!s) {
       std::fprintf(stderr, "%s\n", describe_failure(s.error(), a.inputs[0]).c_str());
       return std::max(exit_code_for(s.error()), InterruptScope::exit_code());
@@ -69,7 +69,7 @@ int run_texture(const TextureArgs& a) {
   std::vector<fs::path> inputs(a.inputs.begin(), a.inputs.end());
   std::size_t failed = 0, done = 0;
   int code = kExitOk;
-  const auto items = texture::convert_textures(inputs, out, ".png", o, a.jobs, [&](const texture::TextureBatchItem& item) {
+  const auto items = convert_textures(inputs, out, ".png", o, a.jobs, [&](const TextureBatchItem& item) {
     ++done;
     if (item.status) return;
     ++failed;

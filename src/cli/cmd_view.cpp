@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/document.h"
-#include "boneyard/view.h"
+#include "boneyard/core/text.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/view/view.h"
 #include "commands.h"
 
 extern char** environ;
@@ -55,8 +56,7 @@ std::string open_in_browser(const fs::path& page) {
 }
 
 bool is_html_name(const fs::path& page) {
-  std::string ext = page.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string ext = lower_extension(page.string());
   return ext == ".html" || ext == ".htm";
 }
 

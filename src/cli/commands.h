@@ -7,9 +7,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "boneyard/batch.h"
-#include "boneyard/diagnostics.h"
-#include "boneyard/file_io.h"
+#include "boneyard/core/diagnostics.h"
+#include "boneyard/core/file_io.h"
+#include "boneyard/registry/batch.h"
+#include "boneyard/registry/document.h"
 
 namespace boneyard::cli {
 
@@ -31,7 +32,7 @@ void add_allow_outside_uris_option(CLI::App& cmd, bool& allow);
 void add_info_command(CLI::App& app, int& exit_code);
 void add_dump_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
-void add_convert_command(CLI::App& app, int& exit_code);
+void add_convert_command(CLI::App& app, int& exit_code);  // cmd_convert.cpp
 // `convert --recursive IN_DIR -o OUT_DIR` (cmd_batch.cpp); returns the exit code.
 // `options.progress` is set here (a bar on a terminal, else a line per file).
 int run_batch_convert(BatchOptions options);
@@ -40,6 +41,10 @@ void add_omf_command(CLI::App& app, int& exit_code);      // cmd_omf.cpp: `boney
 void add_view_command(CLI::App& app, int& exit_code);     // cmd_view.cpp: HTML preview
 void add_texture_command(CLI::App& app, int& exit_code);  // cmd_texture.cpp: textures to PNG and back
 
+// Opens and parses one file as its content says (--layout, --names, --allow-outside-uris from
+// `common`); on failure prints one line to stderr and raises `exit_code`.
+std::unique_ptr<Document> open_or_report(const std::string& path, const CommonOptions& common, int& exit_code);
+
 // Opens a file; on failure (missing, unreadable, not a regular file) prints one line and raises
 // `exit_code` to 2.
 std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int& exit_code);
@@ -47,7 +52,7 @@ std::shared_ptr<const FileData> open_file_or_report(const std::string& path, int
 // The exit code a Finding that stops a command stands for: 2 when a file could not be read, else 1.
 int exit_code_for(const Finding& f);
 
-// A file named by an option (--skeleton, --template): true when it is a regular file; otherwise
+// A file named by an option (--skeleton of `view`): true when it is a regular file; otherwise
 // prints "OPTION PATH: why" and sets `exit_code` to 2, before any input is parsed.
 bool option_file_ok(const char* option, const std::string& path, int& exit_code);
 

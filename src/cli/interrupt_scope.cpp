@@ -2,7 +2,7 @@
 // the library stops at a safe point and removes its temporary files (boneyard/interrupt.h).
 #include "interrupt_scope.h"
 
-#include "boneyard/interrupt.h"
+#include "boneyard/core/interrupt.h"
 
 namespace boneyard::cli {
 

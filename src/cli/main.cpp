@@ -3,7 +3,8 @@
 #include <new>
 #include <string>
 
-#include "boneyard/interrupt.h"
+#include "boneyard/core/interrupt.h"
+#include "boneyard/core/memory_policy.h"
 #include "commands.h"
 
 namespace {
@@ -23,6 +24,7 @@ int report_escaped_exception(const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  boneyard::use_large_reused_heap();  // the application's allocator policy (memory_policy.h)
   CLI::App app{"boneyard: inspect, validate, dump and convert S.T.A.L.K.E.R. motions (.omf/.ogf) and\n"
                "Metal Gear Solid 2 models (.kms/.evm), and their textures (.dds/.ctxr), losslessly."};
   app.require_subcommand(1);

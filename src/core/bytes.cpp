@@ -1,4 +1,5 @@
-#include "boneyard/bytes.h"
+#include "boneyard/core/bytes.h"
+#include "core/byte_reader.h"
 
 #include <cstdio>
 

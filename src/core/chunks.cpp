@@ -1,4 +1,4 @@
-#include "boneyard/chunks.h"
+#include "boneyard/core/chunks.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // zlib's speed on the development machine (README, "Performance"). Same polynomial, initial value
 // and final xor as zlib's crc32 (Crc32.MatchesZlibOnEveryLengthAndAlignment in
 // tests/core/core_test.cpp compares them).
-#include "boneyard/crc32.h"
+#include "boneyard/core/crc32.h"
 
 #include <libdeflate.h>
 

@@ -1,4 +1,5 @@
-#include "boneyard/diagnostics.h"
+#include "boneyard/core/diagnostics.h"
+#include "core/byte_reader.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "boneyard/file_io.h"
+#include "boneyard/core/file_io.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -11,7 +11,7 @@
 #include <random>
 #include <system_error>
 
-#include "boneyard/interrupt.h"
+#include "boneyard/core/interrupt.h"
 
 namespace boneyard {
 

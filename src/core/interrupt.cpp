@@ -1,4 +1,4 @@
-#include "boneyard/interrupt.h"
+#include "boneyard/core/interrupt.h"
 
 #include <atomic>
 #include <mutex>

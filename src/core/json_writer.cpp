@@ -1,4 +1,4 @@
-#include "boneyard/json_writer.h"
+#include "boneyard/core/json_writer.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,8 +1,9 @@
-#include "boneyard/text.h"
+#include "boneyard/core/text.h"
 
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 
 namespace boneyard {
 
@@ -155,6 +156,22 @@ std::string printable(std::string_view s) {
     }
   }
   return out;
+}
+
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (auto& ch : out)
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  return out;
+}
+
+std::string lower_extension(std::string_view file_name) {
+  const auto slash = file_name.find_last_of("/\\");
+  const auto base = slash == std::string_view::npos ? file_name : file_name.substr(slash + 1);
+  const auto dot = base.rfind('.');
+  // As std::filesystem::path::extension: a leading dot (".glb", "..") starts a name, not an extension.
+  if (dot == std::string_view::npos || dot == 0 || base == "..") return {};
+  return lower_ascii(base.substr(dot));
 }
 
 }  // namespace boneyard

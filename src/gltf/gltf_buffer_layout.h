@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "boneyard/file_io.h"
+#include "boneyard/core/file_io.h"
 
 namespace boneyard::gltf {
 

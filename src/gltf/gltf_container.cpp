@@ -9,7 +9,7 @@
 #include <map>
 #include <utility>
 
-#include "boneyard/limits.h"
+#include "boneyard/core/limits.h"
 #include "gltf_json_parse.h"
 #include "gltf_reader_internal.h"
 
@@ -77,6 +77,8 @@ std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view s) {
   return out;
 }
 
+}  // namespace detail
+
 std::string percent_decode(std::string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -91,8 +93,9 @@ std::string percent_decode(std::string_view s) {
   return out;
 }
 
-std::optional<Finding> load_buffers(Model& m, Bytes glb_bin, const std::filesystem::path& base_dir,
-                                   bool allow_outside_uris) {
+namespace detail {
+
+std::optional<Finding> load_buffers(Model& m, Bytes glb_bin, const ExternalBuffers& external) {
   const Json& buffers = array_of(m.json, "buffers");
   m.owned.reserve(buffers.size());
   for (std::size_t i = 0; i < buffers.size(); ++i) {
@@ -113,9 +116,13 @@ std::optional<Finding> load_buffers(Model& m, Bytes glb_bin, const std::filesyst
       m.owned.push_back(std::move(*bytes));
       data = m.owned.back();
     } else {
-      auto loaded = load_external_buffer(m, uri, base_dir, allow_outside_uris, where);
+      if (!external)
+        return error(where, "external buffer not read: the glTF came without a folder to read it from",
+                     "a data: URI", uri.substr(0, 80));
+      auto loaded = external(uri, where);
       if (!loaded) return loaded.error();
-      data = loaded.value();
+      m.files.push_back(std::move(loaded).value());
+      data = m.files.back()->bytes();
     }
     if (std::uint64_t(length) > data.size())
       return error(where, "buffer shorter than its byteLength", std::to_string(length) + " bytes",
@@ -125,7 +132,7 @@ std::optional<Finding> load_buffers(Model& m, Bytes glb_bin, const std::filesyst
   return std::nullopt;
 }
 
-std::optional<Finding> parse(Bytes bytes, const std::filesystem::path& base_dir, bool allow_outside_uris, Model& m) {
+std::optional<Finding> parse(Bytes bytes, const ExternalBuffers& external, Model& m) {
   Bytes json_text = bytes, bin;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) {
     auto u32 = [&](std::size_t at) {
@@ -153,7 +160,7 @@ std::optional<Finding> parse(Bytes bytes, const std::filesystem::path& base_dir,
   const Json* asset = member(m.json, "asset");
   if (!asset || string_of(*asset, "version").rfind("2.", 0) != 0)
     return error("asset", "not a glTF 2.0 file", "asset.version 2.x", asset ? string_of(*asset, "version") : "none");
-  return load_buffers(m, bin, base_dir, allow_outside_uris);
+  return load_buffers(m, bin, external);
 }
 
 std::size_t component_size(std::int64_t type) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/gltf.h"
+#include "boneyard/gltf/gltf_write.h"
 #include "gltf_buffer_layout.h"
 #include "gltf_json_text.h"
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "boneyard/file_io.h"
-#include "boneyard/scene.h"
+#include "boneyard/core/file_io.h"
+#include "boneyard/scene/scene.h"
 
 namespace boneyard::gltf {
 
@@ -85,7 +85,7 @@ class JsonText {
   void extras(const scene::Extras& e) {
     if (e.empty()) return;
     raw(",\"extras\":");
-    raw(e.text());
+    e.append_text(s);
   }
 
  private:

@@ -1,7 +1,7 @@
 // glTF 2.0 -> neutral scene: nodes, skin and animations sampled at 30 fps (the container, buffers
 // and checked accessors are gltf_container.cpp; meshes gltf_mesh_reader.cpp). The JSON is read with
 // nlohmann::json in one pass, so extras are taken as parsed (exact integers and floats).
-#include "boneyard/gltf_read.h"
+#include "boneyard/gltf/gltf_read.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <map>
 
-#include "boneyard/limits.h"
+#include "boneyard/core/limits.h"
 #include "gltf_reader_internal.h"
 
 namespace boneyard::gltf {
@@ -344,11 +344,11 @@ void evaluate(const float* times, std::size_t count, const float* values, std::s
   for (std::size_t c = 0; c < width; ++c) out[c] = float(r[c]);
 }
 
-Result<scene::Scene> read(Bytes bytes, const std::filesystem::path& base_dir, const ReadOptions& options,
+Result<scene::Scene> read(Bytes bytes, const ExternalBuffers& buffers, const ReadOptions& options,
                           Diagnostics& warnings) {
   if (!(options.fps > 0)) return error("", "sampling rate must be positive", "> 0", std::to_string(options.fps));
   Model m;
-  if (auto e = parse(bytes, base_dir, options.allow_outside_uris, m)) return *e;
+  if (auto e = parse(bytes, buffers, m)) return *e;
   // What the input holds: the file plus external or decoded buffers (a .glb's are views into it).
   std::uint64_t input_bytes = bytes.size();
   for (const auto& owned : m.owned) input_bytes += owned.size();

@@ -12,11 +12,11 @@
 
 #include "scene/extras_json.h"
 
-#include "boneyard/bytes.h"
-#include "boneyard/diagnostics.h"
-#include "boneyard/file_io.h"
-#include "boneyard/gltf_read.h"
-#include "boneyard/scene.h"
+#include "boneyard/core/bytes.h"
+#include "boneyard/core/diagnostics.h"
+#include "boneyard/core/file_io.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/scene/scene.h"
 
 namespace boneyard::gltf::detail {
 
@@ -47,18 +47,10 @@ void set_extras(scene::Extras& extras, const Json& owner);
 // The same, moving the value out of the document when `move` (for objects read only once; the
 // document keeps null in its place).
 void move_or_copy_extras(scene::Extras& extras, Json& owner, bool move);
-std::string percent_decode(std::string_view s);
-
-// The bytes of an external buffer (gltf_uri.cpp), kept open in m.files. Unless `allow_outside`,
-// only a relative path that stays inside `base_dir` after percent-decoding, `..` and symlinks is
-// opened; schemes other than data: (handled by the caller) are refused either way. Only regular
-// files are read; a file that cannot be read is a Finding with `io` set.
-Result<Bytes> load_external_buffer(Model& m, const std::string& uri, const std::filesystem::path& base_dir,
-                                   bool allow_outside, const std::string& where);
 
 // Reads the container (a .glb's chunks or a .gltf's JSON text) and every buffer into `m`; external
-// buffers resolve against `base_dir` (confined unless `allow_outside_uris`, gltf_uri.cpp).
-std::optional<Finding> parse(Bytes bytes, const std::filesystem::path& base_dir, bool allow_outside_uris, Model& m);
+// buffers come from `buffers` and stay open in m.files.
+std::optional<Finding> parse(Bytes bytes, const ExternalBuffers& buffers, Model& m);
 
 // A checked accessor: every element lies inside its buffer view and buffer.
 struct AccessorView {

@@ -4,7 +4,8 @@
 // output is never held whole in memory. The binary buffer is [inverse bind matrices][key
 // times][held outputs][keyed outputs][one view per mesh attribute or index array]; indices are
 // 16-bit when the primitive has at most 65536 vertices, joint numbers 8-bit when under 256.
-#include "boneyard/gltf.h"
+#include "boneyard/core/text.h"
+#include "boneyard/gltf/gltf_write.h"
 
 #include <algorithm>
 #include <cstring>
@@ -13,15 +14,14 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "boneyard/bytes.h"
-#include "boneyard/file_io.h"
+#include "boneyard/core/bytes.h"
+#include "boneyard/core/file_io.h"
 #include "gltf_encoding_state.h"
 
 namespace boneyard::gltf {
 
 std::optional<Container> container_for(const std::filesystem::path& path) {
-  std::string ext = path.extension().string();
-  for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string ext = lower_extension(path.string());
   if (ext == ".glb") return Container::glb;
   if (ext == ".gltf") return Container::gltf;
   return std::nullopt;
@@ -427,34 +427,6 @@ Output write(const scene::Scene& sc, Container container, std::string_view bin_u
     (void)encoding.write_bin(bin);
   }
   return out;
-}
-
-Status write_files(const scene::Scene& scene, const std::filesystem::path& path) {
-  const auto container = container_for(path);
-  if (!container) return io_error_finding({}, path.string() + ": not a .glb or .gltf file name");
-  std::filesystem::path bin_path = path;
-  bin_path.replace_extension(".bin");
-  const Encoding encoding(scene, *container, bin_path.filename().string());
-  std::unique_ptr<AtomicFile> bin;
-  if (*container == Container::gltf && encoding.bin_size() > 0) {
-    auto created = AtomicFile::create(bin_path);
-    if (!created) return created.error();
-    bin = std::move(created).value();
-    if (auto s = encoding.write_bin(*bin); !s) return s;
-  }
-  auto main = AtomicFile::create(path);
-  if (!main) return main.error();
-  if (auto s = encoding.write(*main.value()); !s) return s;
-  // The .bin first, so that the .gltf never refers to a missing or partial buffer.
-  if (bin)
-    if (auto s = bin->commit(); !s) return s;
-  auto s = main.value()->commit();
-  if (!s && bin) {
-    // A .bin without its .gltf is half an output: take it back.
-    std::error_code ec;
-    std::filesystem::remove(bin_path, ec);
-  }
-  return s;
 }
 
 }  // namespace boneyard::gltf

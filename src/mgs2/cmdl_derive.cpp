@@ -7,7 +7,8 @@
 #include <bit>
 #include <cstring>
 
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/cmdl.h"
+#include "core/byte_reader.h"
 #include "cmdl_derive.h"
 #include "read_helpers.h"
 
@@ -192,10 +193,10 @@ std::vector<std::uint8_t> lay_out(const CmdlBuild& b) {
 namespace {
 
 template <class Model>
-Result<std::vector<std::uint8_t>> derive_any(const Model& model, const CmdlModel* tpl, Diagnostics* notes) {
+Result<std::vector<std::uint8_t>> derive_any(const Model& model, const CmdlFile* tpl, Diagnostics* notes) {
   if (tpl != nullptr) {
     Diagnostics disagreements;
-    validate_cmdl(*tpl, disagreements);
+    disagreements.append(validate_cmdl(*tpl));
     for (auto& f : disagreements.findings())
       if (f.severity == Severity::warning) f.severity = Severity::info;  // odd constants are the template's to keep
     check_cmdl_pair(model, *tpl, disagreements);
@@ -219,10 +220,10 @@ Result<std::vector<std::uint8_t>> derive_any(const Model& model, const CmdlModel
 
 }  // namespace
 
-Result<std::vector<std::uint8_t>> derive_cmdl(const KmsModel& model, const CmdlModel* tpl, Diagnostics* notes) {
+Result<std::vector<std::uint8_t>> derive_cmdl(const KmsFile& model, const CmdlFile* tpl, Diagnostics* notes) {
   return derive_any(model, tpl, notes);
 }
-Result<std::vector<std::uint8_t>> derive_cmdl(const EvmModel& model, const CmdlModel* tpl, Diagnostics* notes) {
+Result<std::vector<std::uint8_t>> derive_cmdl(const EvmFile& model, const CmdlFile* tpl, Diagnostics* notes) {
   return derive_any(model, tpl, notes);
 }
 

@@ -6,6 +6,8 @@
 
 #include "cmdl_internal.h"
 
+#include "core/byte_reader.h"
+
 namespace boneyard::mgs2::detail {
 
 // The .cmdl's vertices, OIDX, triangle list and records as the derivation makes them.
@@ -69,6 +71,6 @@ std::vector<std::uint8_t> lay_out(const CmdlBuild& b);
 // unknown sections, record fields, the trailing bytes, and (when the vertices are the same ones:
 // same count and OIDX) each value that still stands for the model's, and each record's triangle
 // order when it holds the same triangles. Said in `notes`.
-void apply_template(CmdlBuild& b, const CmdlSource& src, const Derived& d, const CmdlModel& tpl, Diagnostics* notes);
+void apply_template(CmdlBuild& b, const CmdlSource& src, const Derived& d, const CmdlFile& tpl, Diagnostics* notes);
 
 }  // namespace boneyard::mgs2::detail

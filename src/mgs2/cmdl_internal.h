@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/cmdl.h"
-#include "boneyard/strips.h"
+#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/strips.h"
+#include "core/byte_reader.h"
 
 namespace boneyard::mgs2::detail {
 
@@ -118,8 +119,8 @@ struct CmdlSource {
 };
 
 // Errors: packets sharing arrays beyond a memory budget (VertexBudget in cmdl_source.cpp).
-Result<CmdlSource> cmdl_source(const KmsModel& model);
-Result<CmdlSource> cmdl_source(const EvmModel& model);
+Result<CmdlSource> cmdl_source(const KmsFile& model);
+Result<CmdlSource> cmdl_source(const EvmFile& model);
 
 // ---- How close two stored values must be to stand for the same vertex (pair check, template) ----
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <map>
 
-#include "boneyard/cmdl.h"
+#include "boneyard/mgs2/cmdl.h"
 #include "cmdl_derive.h"
 
 namespace boneyard::mgs2 {
@@ -52,7 +52,7 @@ struct Columns {
   const CmdlSection* sec[8] = {};
   const std::uint8_t* data[8] = {};
 
-  explicit Columns(const CmdlModel& c) : n(c.vertex_count()) {
+  explicit Columns(const CmdlFile& c) : n(c.vertex_count()) {
     for (int k = 0; k < 8; ++k) {
       const auto col = static_cast<CmdlColumn>(k);
       sec[k] = c.find(col);
@@ -89,7 +89,7 @@ std::string floats_text(const float* v, int n) {
 
 class PairCheck {
  public:
-  PairCheck(const CmdlSource& src, const CmdlModel& c, Diagnostics& out) : src_(src), c_(c), cols_(c), out_(out) {}
+  PairCheck(const CmdlSource& src, const CmdlFile& c, Diagnostics& out) : src_(src), c_(c), cols_(c), out_(out) {}
 
   void run() {
     check_columns();
@@ -338,14 +338,14 @@ class PairCheck {
   }
 
   const CmdlSource& src_;
-  const CmdlModel& c_;
+  const CmdlFile& c_;
   Columns cols_;
   Diagnostics& out_;
   detail::FirstEqual first_;
 };
 
 template <class Model>
-void check_any(const Model& model, const CmdlModel& cmdl, Diagnostics& out) {
+void check_any(const Model& model, const CmdlFile& cmdl, Diagnostics& out) {
   auto src = detail::cmdl_source(model);
   if (!src) {
     out.add(src.error());
@@ -356,7 +356,7 @@ void check_any(const Model& model, const CmdlModel& cmdl, Diagnostics& out) {
 
 }  // namespace
 
-void check_cmdl_pair(const KmsModel& model, const CmdlModel& cmdl, Diagnostics& out) { check_any(model, cmdl, out); }
-void check_cmdl_pair(const EvmModel& model, const CmdlModel& cmdl, Diagnostics& out) { check_any(model, cmdl, out); }
+void check_cmdl_pair(const KmsFile& model, const CmdlFile& cmdl, Diagnostics& out) { check_any(model, cmdl, out); }
+void check_cmdl_pair(const EvmFile& model, const CmdlFile& cmdl, Diagnostics& out) { check_any(model, cmdl, out); }
 
 }  // namespace boneyard::mgs2

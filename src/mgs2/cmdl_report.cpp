@@ -3,8 +3,8 @@
 #include <cstring>
 #include <string>
 
-#include "boneyard/cmdl.h"
-#include "boneyard/mgs2_report.h"
+#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl_report.h"
 #include "cmdl_internal.h"
 #include "dump_helpers.h"
 
@@ -110,7 +110,7 @@ std::string section_summary(const CmdlSection& s) {
 
 }  // namespace
 
-std::string describe_cmdl(const CmdlModel& m) {
+std::string describe_cmdl(const CmdlFile& m) {
   std::string s;
   char b[256];
   std::snprintf(b, sizeof b, "format: cmdl (MGS2 Master Collection model companion), version %u\n", m.version);
@@ -130,7 +130,7 @@ std::string describe_cmdl(const CmdlModel& m) {
   return s;
 }
 
-void dump_cmdl(JsonWriter& w, const CmdlModel& m, bool raw) {
+void dump_cmdl(JsonWriter& w, const CmdlFile& m, bool raw) {
   w.begin_object();
   w.field("format", "cmdl").field("version", std::uint64_t{m.version}).field("vertex_count", std::uint64_t{m.vertex_count()});
   if (raw) w.field("tail_offset", std::uint64_t{m.tail_offset}).field("n_sections", std::uint64_t{m.n_sections});

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <map>
 
-#include "boneyard/mgs2_scene.h"
+#include "boneyard/mgs2/mgs2_scene.h"
 #include "cmdl_internal.h"
 #include "mgs2_scene_common.h"
 
@@ -19,7 +19,7 @@ namespace {
 inline constexpr const char* kRecordKey = "mgs2_cmdl";  // primitive extras: which record it drew
 
 // Model-space rest positions of the KMS units (model units), as kms_to_scene places its joints.
-std::vector<std::array<double, 3>> unit_world(const KmsModel& m) {
+std::vector<std::array<double, 3>> unit_world(const KmsFile& m) {
   std::vector<std::array<double, 3>> world(m.units.size());
   for (std::size_t i = 0; i < m.units.size(); ++i) {
     const int p = m.units[i].parent;
@@ -44,13 +44,13 @@ std::map<std::pair<std::size_t, std::size_t>, std::uint32_t> packet_materials(co
 }
 
 struct Context {
-  const CmdlModel& c;
+  const CmdlFile& c;
   const detail::CmdlSource& src;
-  const ExportOptions& o;
+  const Mgs2ExportOptions& o;
   std::size_t n = 0;
   const std::uint8_t* col[8] = {};
 
-  Context(const CmdlModel& cmdl, const detail::CmdlSource& s, const ExportOptions& opts) : c(cmdl), src(s), o(opts), n(cmdl.vertex_count()) {
+  Context(const CmdlFile& cmdl, const detail::CmdlSource& s, const Mgs2ExportOptions& opts) : c(cmdl), src(s), o(opts), n(cmdl.vertex_count()) {
     for (int k = 0; k < 8; ++k) {
       const CmdlSection* sec = c.find(static_cast<CmdlColumn>(k));
       const std::size_t size = cmdl_column_info(static_cast<CmdlColumn>(k)).element_size;
@@ -161,8 +161,8 @@ std::string unusable(const Context& x, const CmdlMesh& m) {
 }
 
 template <class Model>
-Result<scene::Scene> from_cmdl(const CmdlModel& c, const Model& model, const ExportOptions& o, Diagnostics& warnings) {
-  constexpr bool kms = std::is_same_v<Model, KmsModel>;
+Result<scene::Scene> from_cmdl(const CmdlFile& c, const Model& model, const Mgs2ExportOptions& o, Diagnostics& warnings) {
+  constexpr bool kms = std::is_same_v<Model, KmsFile>;
   if (c.find(CmdlColumn::position) == nullptr || c.find(CmdlColumn::position)->data.size() != c.vertex_count() * 16)
     return Finding{Severity::error, 0, "POS0", "no usable POS0 section: nothing to draw", "a POS0 section", "none"};
   Result<scene::Scene> sc = Finding{};
@@ -211,10 +211,10 @@ Result<scene::Scene> from_cmdl(const CmdlModel& c, const Model& model, const Exp
 
 }  // namespace
 
-Result<scene::Scene> cmdl_to_scene(const CmdlModel& cmdl, const KmsModel& model, const ExportOptions& o, Diagnostics& warnings) {
+Result<scene::Scene> cmdl_to_scene(const CmdlFile& cmdl, const KmsFile& model, const Mgs2ExportOptions& o, Diagnostics& warnings) {
   return from_cmdl(cmdl, model, o, warnings);
 }
-Result<scene::Scene> cmdl_to_scene(const CmdlModel& cmdl, const EvmModel& model, const ExportOptions& o, Diagnostics& warnings) {
+Result<scene::Scene> cmdl_to_scene(const CmdlFile& cmdl, const EvmFile& model, const Mgs2ExportOptions& o, Diagnostics& warnings) {
   return from_cmdl(cmdl, model, o, warnings);
 }
 

@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "boneyard/limits.h"
+#include "boneyard/core/limits.h"
+#include "core/byte_reader.h"
 #include "cmdl_internal.h"
 
 namespace boneyard::mgs2::detail {
@@ -58,7 +59,7 @@ void decode_triangles(Bytes kick_records, std::size_t n, CmdlSourcePacket& out) 
 
 // EVM influences of one vertex as BONI slots and BONW halves, heaviest first (ties keep slot
 // order), at most 4. Returns false when more than 4 had weight (V1 only).
-bool evm_bones(const EvmModel& m, const EvmPacket& p, std::size_t v, CmdlVertex& out) {
+bool evm_bones(const EvmFile& m, const EvmPacket& p, std::size_t v, CmdlVertex& out) {
   std::array<std::pair<std::uint8_t, std::uint8_t>, 8> inf{};  // slot, weight byte
   std::size_t c = 0;
   if (!p.weights.present() || p.weights.data.size() < (v + 1) * 8) {
@@ -85,7 +86,7 @@ bool evm_bones(const EvmModel& m, const EvmPacket& p, std::size_t v, CmdlVertex&
 
 namespace {
 
-CmdlSource kms_source(const KmsModel& m) {
+CmdlSource kms_source(const KmsFile& m) {
   CmdlSource src;
   VertexBudget budget(m.file_size);
   src.position_step = 0.5f;
@@ -123,7 +124,7 @@ CmdlSource kms_source(const KmsModel& m) {
   return src;
 }
 
-CmdlSource evm_source(const EvmModel& m) {
+CmdlSource evm_source(const EvmFile& m) {
   CmdlSource src;
   VertexBudget budget(m.file_size);
   src.evm = true;
@@ -162,10 +163,10 @@ CmdlSource evm_source(const EvmModel& m) {
 
 }  // namespace
 
-Result<CmdlSource> cmdl_source(const KmsModel& model) {
+Result<CmdlSource> cmdl_source(const KmsFile& model) {
   return catch_parse_errors([&] { return kms_source(model); });
 }
-Result<CmdlSource> cmdl_source(const EvmModel& model) {
+Result<CmdlSource> cmdl_source(const EvmFile& model) {
   return catch_parse_errors([&] { return evm_source(model); });
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 using RecordKey = std::pair<std::uint32_t, std::uint32_t>;  // mesh, sub-mesh
 
-std::map<RecordKey, const CmdlMesh*> records_of(const CmdlModel& tpl) {
+std::map<RecordKey, const CmdlMesh*> records_of(const CmdlFile& tpl) {
   std::map<RecordKey, const CmdlMesh*> out;
   for (const auto& m : tpl.tail.meshes) out.try_emplace(RecordKey{m.mesh, m.sub_mesh}, &m);
   return out;
@@ -22,7 +22,7 @@ std::map<RecordKey, const CmdlMesh*> records_of(const CmdlModel& tpl) {
 
 // Sections in the template's order (known ones the model still has, unknown ones when the vertex
 // count is unchanged), with the template's entry fields, then the derived ones it lacks.
-void order_sections(CmdlBuild& b, const CmdlModel& tpl, std::size_t n_verts, Diagnostics* notes) {
+void order_sections(CmdlBuild& b, const CmdlFile& tpl, std::size_t n_verts, Diagnostics* notes) {
   std::vector<CmdlBuild::Section> derived = std::move(b.sections), out;
   std::vector<bool> placed(derived.size(), false);
   std::size_t dropped = 0;
@@ -94,7 +94,7 @@ bool compared_per_value(CmdlColumn c) {
 }
 
 // Template values kept where they stand for the model's; returns how many elements were kept.
-std::size_t keep_values(CmdlBuild& b, const CmdlSource& src, const Derived& d, const CmdlModel& tpl,
+std::size_t keep_values(CmdlBuild& b, const CmdlSource& src, const Derived& d, const CmdlFile& tpl,
                         const std::map<RecordKey, const CmdlMesh*>& records) {
   const std::size_t n = d.size();
   // A known column's data in the template, when it holds one element per vertex (an unknown
@@ -168,7 +168,7 @@ Tri rotated(Tri t) {
 
 // Each record whose template twin covers the same vertices and indices and holds the same
 // triangles keeps the template's order and rotation; returns how many records did.
-std::size_t keep_triangle_order(CmdlBuild& b, const CmdlModel& tpl, const std::map<RecordKey, const CmdlMesh*>& records) {
+std::size_t keep_triangle_order(CmdlBuild& b, const CmdlFile& tpl, const std::map<RecordKey, const CmdlMesh*>& records) {
   std::size_t kept = 0;
   for (const auto& m : b.meshes) {
     const auto it = records.find(RecordKey{m.mesh, m.sub_mesh});
@@ -201,7 +201,7 @@ bool box_holds(const CmdlMesh& box, const CmdlMesh& of, float step) {
 
 }  // namespace
 
-void apply_template(CmdlBuild& b, const CmdlSource& src, const Derived& d, const CmdlModel& tpl, Diagnostics* notes) {
+void apply_template(CmdlBuild& b, const CmdlSource& src, const Derived& d, const CmdlFile& tpl, Diagnostics* notes) {
   b.magic = tpl.magic;
   b.version = tpl.version;
   b.tail_pad = tpl.tail.pad;

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <set>
 
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/cmdl.h"
 #include "cmdl_internal.h"
 
 namespace boneyard::mgs2 {
@@ -30,7 +30,7 @@ std::string section_path(const CmdlSection& s, std::size_t i) {
   return "section " + std::to_string(i) + " " + detail::tag_label(s);
 }
 
-void check_table(const CmdlModel& m, Diagnostics& out) {
+void check_table(const CmdlFile& m, Diagnostics& out) {
   std::set<std::string_view> seen;
   std::vector<Interval> extents;
   const std::uint64_t table_end = kCmdlHeaderSize + m.sections.size() * kCmdlSectionEntrySize;
@@ -84,7 +84,7 @@ void check_table(const CmdlModel& m, Diagnostics& out) {
 }
 
 // The columns' values: positions and halves the game cannot draw, weights that do not sum to 1.
-void check_values(const CmdlModel& m, Diagnostics& out) {
+void check_values(const CmdlFile& m, Diagnostics& out) {
   const std::size_t n = m.vertex_count();
   const auto usable = [&](CmdlColumn c) -> const CmdlSection* {
     const CmdlSection* s = m.find(c);
@@ -124,7 +124,7 @@ void check_values(const CmdlModel& m, Diagnostics& out) {
   }
 }
 
-void check_record(const CmdlModel& m, std::size_t r, const CmdlMesh& rec, std::set<std::pair<std::uint32_t, std::uint32_t>>& keys,
+void check_record(const CmdlFile& m, std::size_t r, const CmdlMesh& rec, std::set<std::pair<std::uint32_t, std::uint32_t>>& keys,
                   Diagnostics& out) {
   const std::string path = "mesh record " + std::to_string(r);
   const std::size_t n = m.vertex_count();
@@ -170,7 +170,7 @@ void check_record(const CmdlModel& m, std::size_t r, const CmdlMesh& rec, std::s
               "< " + std::to_string(rec.bones.size()));
 }
 
-void check_tail(const CmdlModel& m, Diagnostics& out) {
+void check_tail(const CmdlFile& m, Diagnostics& out) {
   const CmdlTail& t = m.tail;
   const std::size_t n = m.vertex_count();
   if (t.n_indices % 3 != 0)
@@ -188,7 +188,8 @@ void check_tail(const CmdlModel& m, Diagnostics& out) {
 
 }  // namespace
 
-void validate_cmdl(const CmdlModel& m, Diagnostics& out) {
+Diagnostics validate_cmdl(const CmdlFile& m) {
+  Diagnostics out;
   if (m.version != kCmdlVersion)
     out.add(Severity::warning, 4, "header version", "version differs from every known file", "1", std::to_string(m.version));
   if (m.tail_offset % 16 != 0)
@@ -196,6 +197,7 @@ void validate_cmdl(const CmdlModel& m, Diagnostics& out) {
   check_table(m, out);
   check_values(m, out);
   check_tail(m, out);
+  return out;
 }
 
 }  // namespace boneyard::mgs2

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <string>
 
-#include "boneyard/mgs2_layout.h"
+#include "boneyard/mgs2/mgs2_layout.h"
 #include "read_helpers.h"
 
 namespace boneyard::mgs2 {

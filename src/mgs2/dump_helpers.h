@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <string>
 
-#include "boneyard/json_writer.h"
-#include "boneyard/mgs2_layout.h"
-#include "boneyard/strcode.h"
-#include "boneyard/strips.h"
+#include "boneyard/core/json_writer.h"
+#include "boneyard/mgs2/mgs2_layout.h"
+#include "boneyard/mgs2/strcode.h"
+#include "boneyard/mgs2/strips.h"
 
 namespace boneyard::mgs2::detail {
 

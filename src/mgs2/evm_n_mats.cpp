@@ -2,7 +2,7 @@
 // docs/mgs2.md "n_mats". The V2 weight record is 4 weights then 4 palette bytes.
 #include <algorithm>
 
-#include "boneyard/evm.h"
+#include "boneyard/mgs2/evm.h"
 
 namespace boneyard::mgs2 {
 
@@ -12,7 +12,7 @@ std::optional<NMatsReading> parse_n_mats_reading(std::string_view name) {
   return std::nullopt;
 }
 
-std::uint32_t n_mats_for(const EvmModel& model, const EvmPacket& packet, NMatsReading reading) {
+std::uint32_t n_mats_for(const EvmFile& model, const EvmPacket& packet, NMatsReading reading) {
   std::uint32_t n = 0;
   if (reading == NMatsReading::spec) {
     for (std::uint32_t slot = 0; slot < packet.mat_id.size(); ++slot)
@@ -27,7 +27,7 @@ std::uint32_t n_mats_for(const EvmModel& model, const EvmPacket& packet, NMatsRe
   return n;
 }
 
-Result<std::size_t> set_n_mats(EvmModel& model, NMatsReading reading) {
+Result<std::size_t> set_n_mats(EvmFile& model, NMatsReading reading) {
   if (reading == NMatsReading::sealouse && !model.weights_v2())
     return Finding{Severity::error, 0, "type", "--n-mats sealouse writes influences per vertex, which only V2 weights have",
                    "type with 0x01000000 (V2)", "V1 weights (8 per vertex)"};

@@ -2,10 +2,9 @@
 #include <cstdio>
 #include <string>
 
-#include "boneyard/evm.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/evm.h"
 #include "dump_helpers.h"
-#include "boneyard/mgs2_report.h"
+#include "boneyard/mgs2/evm_report.h"
 
 namespace boneyard::mgs2 {
 
@@ -15,7 +14,7 @@ using detail::json_texture;
 using detail::json_vec3;
 using detail::json_vec4;
 
-void dump_packet(JsonWriter& w, const EvmModel& m, const EvmPacket& p, bool raw, const TextureNames* names) {
+void dump_packet(JsonWriter& w, const EvmFile& m, const EvmPacket& p, bool raw, const TextureNames* names) {
   const std::size_t n = p.vertex_count();
   w.begin_object();
   w.field("flag", static_cast<std::uint64_t>(p.flag));
@@ -74,7 +73,7 @@ void dump_packet(JsonWriter& w, const EvmModel& m, const EvmPacket& p, bool raw,
 
 }  // namespace
 
-std::string describe_evm(const EvmModel& m, const TextureNames* names) {
+std::string describe_evm(const EvmFile& m, const TextureNames* names) {
   const EvmHeader& h = m.header;
   std::string s;
   char b[256];
@@ -116,7 +115,7 @@ std::string describe_evm(const EvmModel& m, const TextureNames* names) {
   return s;
 }
 
-void dump_evm(JsonWriter& w, const EvmModel& m, bool raw, const TextureNames* names) {
+void dump_evm(JsonWriter& w, const EvmFile& m, bool raw, const TextureNames* names) {
   const EvmHeader& h = m.header;
   w.begin_object();
   w.field("format", "evm").field("layout", layout_name(m.layout));

@@ -1,6 +1,6 @@
 #include <string>
 
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/evm.h"
 #include "validate_common.h"
 
 namespace boneyard::mgs2 {
@@ -9,7 +9,7 @@ using detail::Extent;
 
 namespace {
 
-void check_header(const EvmModel& m, Diagnostics& out) {
+void check_header(const EvmFile& m, Diagnostics& out) {
   const EvmHeader& h = m.header;
   if (h.n_models > h.n_x_models) {
     out.add(Severity::error, 0, "header n_models", "more regular joints than joints in all",
@@ -23,7 +23,7 @@ void check_header(const EvmModel& m, Diagnostics& out) {
 }
 
 struct PacketContext {
-  const EvmModel& m;
+  const EvmFile& m;
   std::vector<detail::Aabb>& joint_points;  // per joint: the vertices weighted to it
   detail::Aabb& all_points;
   Diagnostics& out;
@@ -152,7 +152,7 @@ void check_weights(const PacketContext& c, const EvmPacket& p, PathFn path) {
 }
 
 void check_packet(const PacketContext& c, const EvmPacket& p, std::size_t j) {
-  const EvmModel& m = c.m;
+  const EvmFile& m = c.m;
   Diagnostics& out = c.out;
   const auto path = [j] { return "packet " + std::to_string(j); };
   const std::size_t ptr = m.layout == Layout::ps2 ? 4 : 8;
@@ -196,7 +196,8 @@ void check_packet(const PacketContext& c, const EvmPacket& p, std::size_t j) {
 
 }  // namespace
 
-void validate_evm(const EvmModel& m, Diagnostics& out) {
+Diagnostics validate_evm(const EvmFile& m) {
+  Diagnostics out;
   check_header(m, out);
   std::vector<Extent> extents;
   extents.reserve(2 + m.packets.size() * 6);
@@ -250,6 +251,7 @@ void validate_evm(const EvmModel& m, Diagnostics& out) {
     }
   }
   detail::check_overlaps(std::move(extents), false, out);
+  return out;
 }
 
 }  // namespace boneyard::mgs2

@@ -2,10 +2,9 @@
 #include <cstdio>
 #include <string>
 
-#include "boneyard/kms.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/kms.h"
 #include "dump_helpers.h"
-#include "boneyard/mgs2_report.h"
+#include "boneyard/mgs2/kms_report.h"
 
 namespace boneyard::mgs2 {
 
@@ -69,7 +68,7 @@ void dump_packet(JsonWriter& w, const KmsPacket& p, bool raw, const TextureNames
 
 }  // namespace
 
-std::string describe_kms(const KmsModel& m, const TextureNames* names) {
+std::string describe_kms(const KmsFile& m, const TextureNames* names) {
   const KmsHeader& h = m.header;
   std::string s;
   char b[256];
@@ -120,7 +119,7 @@ std::string describe_kms(const KmsModel& m, const TextureNames* names) {
   return s;
 }
 
-void dump_kms(JsonWriter& w, const KmsModel& m, bool raw, const TextureNames* names) {
+void dump_kms(JsonWriter& w, const KmsFile& m, bool raw, const TextureNames* names) {
   const KmsHeader& h = m.header;
   w.begin_object();
   w.field("format", "kms").field("layout", layout_name(m.layout));

@@ -1,6 +1,6 @@
 #include <string>
 
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/kms.h"
 #include "validate_common.h"
 
 namespace boneyard::mgs2 {
@@ -9,7 +9,7 @@ using detail::Extent;
 
 namespace {
 
-void check_header(const KmsModel& m, Diagnostics& out) {
+void check_header(const KmsFile& m, Diagnostics& out) {
   const std::uint32_t f = m.format();
   if (f != kKmsNorm && f != kKmsMultitex && f != kKmsNormA && f != kKmsMultitexA) {
     out.add(Severity::error, 0, "header data_format", "unknown data format",
@@ -31,7 +31,7 @@ void check_header(const KmsModel& m, Diagnostics& out) {
 // unit's offset is computed once, from its parent's (walked iteratively: a chain may be 100k deep),
 // so the whole table costs time linear in the number of units. Callers have checked the parents
 // are acyclic; a parent out of range ends the chain.
-std::vector<Vec3> unit_offsets(const KmsModel& m) {
+std::vector<Vec3> unit_offsets(const KmsFile& m) {
   const std::size_t n = m.units.size();
   std::vector<Vec3> world(n);
   std::vector<std::uint8_t> done(n, 0);
@@ -60,7 +60,7 @@ std::vector<Vec3> unit_offsets(const KmsModel& m) {
   return world;
 }
 
-void check_packet(const KmsModel& m, const KmsPacket& p, std::size_t ui, std::size_t pi, Diagnostics& out) {
+void check_packet(const KmsFile& m, const KmsPacket& p, std::size_t ui, std::size_t pi, Diagnostics& out) {
   const auto path = [ui, pi] { return "unit " + std::to_string(ui) + " packet " + std::to_string(pi); };
   const std::size_t ptr = m.layout == Layout::ps2 ? 4 : 8;
   const std::uint64_t ptr_at = p.file_offset + (m.layout == Layout::ps2 ? 0x14 : 0x20);
@@ -93,7 +93,8 @@ void check_packet(const KmsModel& m, const KmsPacket& p, std::size_t ui, std::si
 
 }  // namespace
 
-void validate_kms(const KmsModel& m, Diagnostics& out) {
+Diagnostics validate_kms(const KmsFile& m) {
+  Diagnostics out;
   check_header(m, out);
   const std::size_t unit_size = kms_unit_size(m.layout);
   const std::size_t pack_size = kms_packet_size(m.layout);
@@ -169,6 +170,7 @@ void validate_kms(const KmsModel& m, Diagnostics& out) {
     }
   }
   detail::check_overlaps(std::move(extents), true, out);
+  return out;
 }
 
 }  // namespace boneyard::mgs2

@@ -16,7 +16,7 @@
 
 #include "scene/extras_json.h"
 
-#include "boneyard/mgs2_layout.h"
+#include "boneyard/mgs2/mgs2_layout.h"
 
 namespace boneyard::mgs2::detail {
 
@@ -76,15 +76,23 @@ inline Vec4 jvec4(const Json& j, const char* key, Vec4 fallback) {
 // the size of a JSON number array and parsed as one string.
 inline std::string to_b64(const std::uint8_t* data, std::size_t size) {
   static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out = "b64:";
-  out.reserve(4 + (size + 2) / 3 * 4);
-  for (std::size_t i = 0; i < size; i += 3) {
-    const std::uint32_t v = (std::uint32_t(data[i]) << 16) | (i + 1 < size ? std::uint32_t(data[i + 1]) << 8 : 0) |
-                            (i + 2 < size ? std::uint32_t(data[i + 2]) : 0);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += i + 1 < size ? kAlphabet[(v >> 6) & 63] : '=';
-    out += i + 2 < size ? kAlphabet[v & 63] : '=';
+  // Sized once and filled by index: an EVM's weights are most of its export's extras.
+  std::string out(4 + (size + 2) / 3 * 4, '=');
+  out.replace(0, 4, "b64:");
+  char* o = out.data() + 4;
+  std::size_t i = 0;
+  for (; i + 3 <= size; i += 3, o += 4) {
+    const std::uint32_t v = (std::uint32_t(data[i]) << 16) | (std::uint32_t(data[i + 1]) << 8) | data[i + 2];
+    o[0] = kAlphabet[(v >> 18) & 63];
+    o[1] = kAlphabet[(v >> 12) & 63];
+    o[2] = kAlphabet[(v >> 6) & 63];
+    o[3] = kAlphabet[v & 63];
+  }
+  if (i < size) {  // one or two bytes left: the '=' padding is already in place
+    const std::uint32_t v = (std::uint32_t(data[i]) << 16) | (i + 1 < size ? std::uint32_t(data[i + 1]) << 8 : 0);
+    o[0] = kAlphabet[(v >> 18) & 63];
+    o[1] = kAlphabet[(v >> 12) & 63];
+    if (i + 1 < size) o[2] = kAlphabet[(v >> 6) & 63];
   }
   return out;
 }

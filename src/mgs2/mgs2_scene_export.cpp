@@ -2,16 +2,17 @@
 // are stored (so an unedited file comes back byte for byte), triangles decoded from the kick
 // flags. Everything glTF has no place for goes to extras (docs/mgs2-gltf.md).
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
 
-#include "boneyard/limits.h"
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/strcode.h"
-#include "boneyard/strips.h"
+#include "boneyard/core/limits.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/mgs2/strcode.h"
+#include "boneyard/mgs2/strips.h"
 #include "mgs2_scene_common.h"
 
 namespace boneyard::mgs2 {
@@ -28,10 +29,10 @@ namespace {
 class VertexBudget {
  public:
   explicit VertexBudget(std::uint64_t file_size) : left_(file_size / 2 + kSharedVertexSlack) {}
-  std::optional<Finding> take(std::size_t n, std::uint64_t offset, const std::string& path) {
+  Status take(std::size_t n, std::uint64_t offset, const std::string& path) {
     if (n <= left_) {
       left_ -= n;
-      return std::nullopt;
+      return {};
     }
     return Finding{Severity::error, offset, path,
                    "packets share vertex arrays so much that decoding them would take far more memory than the file",
@@ -57,7 +58,7 @@ std::string texture_label(std::uint32_t id, const TextureNames* names) {
 // One material per distinct texture set (and sidedness, and whether UV0 exists to map it).
 class Materials {
  public:
-  Materials(scene::Scene& s, const ExportOptions& o) : s_(s), o_(o) {}
+  Materials(scene::Scene& s, const Mgs2ExportOptions& o) : s_(s), o_(o) {}
 
   std::uint32_t get(const std::array<std::uint32_t, 3>& tex, bool double_sided, bool has_uv0) {
     const auto key = std::make_tuple(tex[0], tex[1], tex[2], double_sided, has_uv0);
@@ -89,7 +90,7 @@ class Materials {
 
  private:
   scene::Scene& s_;
-  const ExportOptions& o_;
+  const Mgs2ExportOptions& o_;
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, bool, bool>, std::uint32_t> index_;
 };
 
@@ -98,7 +99,6 @@ class Materials {
 void decode_normals(Bytes norms, std::size_t n, std::vector<float>& out, Json& raw) {
   out.resize(n * 3);
   bool exact = true;
-  std::vector<std::uint8_t> stored;
   for (std::size_t i = 0; i < n; ++i) {
     const std::int16_t s[3] = {s16_at(norms, i, 0), s16_at(norms, i, 1), s16_at(norms, i, 2)};
     const double x = s[0] / 4096.0, y = s[1] / 4096.0, z = s[2] / 4096.0;
@@ -108,12 +108,16 @@ void decode_normals(Bytes norms, std::size_t n, std::vector<float>& out, Json& r
       for (int k = 0; k < 3; ++k) f[k] = static_cast<float>((k == 0 ? x : k == 1 ? y : z) / len);
     for (int k = 0; k < 3; ++k) {
       out[i * 3 + k] = f[k];
-      if (std::lround(double(f[k]) * 4096.0) != s[k]) exact = false;
-      stored.push_back(static_cast<std::uint8_t>(s[k] & 0xFF));
-      stored.push_back(static_cast<std::uint8_t>((s[k] >> 8) & 0xFF));
+      // lround without the library call: f * 4096 has at most 24 significant bits, so adding
+      // 0.5 (away from zero) is exact and truncating it rounds half away from zero.
+      const double v = double(f[k]) * 4096.0;
+      if (static_cast<long>(v + std::copysign(0.5, v)) != s[k]) exact = false;
     }
   }
-  if (!exact) raw = detail::to_b64(stored.data(), stored.size());
+  if (exact) return;
+  std::vector<std::uint8_t> stored(n * 6);  // the three s16 of each record, as stored
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(&stored[i * 6], norms.data() + i * 8, 6);
+  raw = detail::to_b64(stored.data(), stored.size());
 }
 
 // UV sets 0..last present (an absent set below a present one is zero-filled so that TEXCOORD_n
@@ -143,11 +147,26 @@ std::vector<std::uint32_t> triangle_indices(Bytes kick_records, std::size_t n) {
 
 // One s16 column of 8-byte records, or all the s16 of an array, as base64 (extras).
 Json column(Bytes records, std::size_t n, std::size_t stride, std::size_t at) {
-  std::vector<std::uint8_t> b;
-  b.reserve(n * 2);
-  for (std::size_t i = 0; i < n; ++i) b.insert(b.end(), records.data() + i * stride + at, records.data() + i * stride + at + 2);
+  std::vector<std::uint8_t> b(n * 2);
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(&b[i * 2], records.data() + i * stride + at, 2);
   return detail::to_b64(b.data(), b.size());
 }
+
+// A JSON object built from members given in key order: nlohmann keeps an object's members in a
+// std::map, so each goes in at the end without a search (the same object as Json{{k, v}, ...},
+// which sorts them itself, at a fraction of the cost: thousands of packets each get one).
+class SortedObject {
+ public:
+  template <class Value>
+  SortedObject& add(const char* key, Value&& value) {
+    members_.emplace_hint(members_.end(), key, Json(std::forward<Value>(value)));
+    return *this;
+  }
+  Json done() { return Json(std::move(members_)); }
+
+ private:
+  Json::object_t members_;
+};
 Json all_s16(Bytes data) { return detail::to_b64(data.data(), data.size() / 2 * 2); }
 
 // A packet that draws no triangle has no place in glTF: its arrays go to extras whole.
@@ -177,7 +196,7 @@ Json scene_header(const char* format, Layout layout, double scale) {
 }
 
 // The error for a scale that cannot place anything (both exporters check it first).
-std::optional<Finding> scale_error(const ExportOptions& o) {
+std::optional<Finding> scale_error(const Mgs2ExportOptions& o) {
   if (!(o.scale > 0) || !std::isfinite(o.scale))
     return Finding{Severity::error, 0, "--scale", "scale must be a positive number", "> 0", std::to_string(o.scale)};
   return std::nullopt;
@@ -202,13 +221,54 @@ void decode_normals_and_uvs(const Packet& p, std::size_t n, std::size_t uv_strid
   e["uv_sets"] = std::move(present);
 }
 
+// Where a packet's kick flags and UVs are: KMS keeps kick flags with its normals and UVs as 4-byte
+// records, EVM with its vertices and UVs as 8-byte records.
+struct PacketArrays {
+  Bytes kick_records;
+  std::size_t uv_stride;
+  std::string path;  // "unit 3 packet 2", for errors
+};
+
+// One packet as a primitive of `mesh` (or, when it draws nothing, kept in `without`): positions
+// from `position(vertex, axis)` in glTF units, the skin from `skin(n, prim)`, the packet's fields
+// from `extras(n)`.
+template <class Packet, class Extras, class Position, class Skin>
+Status add_packet(const Packet& p, const PacketArrays& arrays, const Extras& extras, const Position& position,
+                  const Skin& skin, VertexBudget& vertices, Materials& materials, scene::Mesh& mesh, Json& without) {
+  const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
+  if (auto taken = vertices.take(n, p.file_offset, arrays.path); !taken) return taken;
+  Json e = extras(n);
+  scene::Primitive prim;
+  prim.indices = triangle_indices(arrays.kick_records, n);
+  if (prim.indices.empty()) {
+    keep_without_triangles(p, std::move(e), without);
+    return {};
+  }
+  prim.positions.resize(n * 3);
+  for (std::size_t v = 0; v < n; ++v)
+    for (int c = 0; c < 3; ++c) prim.positions[v * 3 + c] = float(position(v, c));
+  decode_normals_and_uvs(p, n, arrays.uv_stride, prim, e);
+  skin(n, prim);
+  prim.material = materials.get(p.tex_id, double_sided(p.flag, arrays.kick_records, n), !prim.uvs.empty());
+  json_of(prim.extras)[detail::kPacketKey] = std::move(e);
+  mesh.primitives.push_back(std::move(prim));
+  return {};
+}
+
 // The KMS packet fields glTF has no place for, as our primitive extras.
 Json kms_packet_extras(const KmsPacket& p, std::size_t k, std::size_t n) {
-  Json e{{"index", k},   {"flag", p.flag},       {"n_verts", p.n_verts}, {"tex_id", p.tex_id},
-         {"tex_pad", p.tex_pad}, {"rgbs", p.rgbs}, {"pad", p.pad},         {"pad2", p.pad2}};
-  e["kicks"] = column(p.norms.data, n, 8, 6);
-  e["w"] = column(p.verts.data, n, 8, 6);
-  return e;
+  return SortedObject()
+      .add("flag", p.flag)
+      .add("index", k)
+      .add("kicks", column(p.norms.data, n, 8, 6))
+      .add("n_verts", p.n_verts)
+      .add("pad", p.pad)
+      .add("pad2", p.pad2)
+      .add("rgbs", p.rgbs)
+      .add("tex_id", p.tex_id)
+      .add("tex_pad", p.tex_pad)
+      .add("w", column(p.verts.data, n, 8, 6))
+      .done();
 }
 
 // Weights of a KMS packet of unit `unit`: an envelope packet gives w/4096 to the unit and the
@@ -234,7 +294,7 @@ void kms_skin(const KmsPacket& p, std::size_t n, std::size_t unit, int parent, s
 // Joints from the EVM bones. The bind pose is pure translation: world = root offset, so the
 // inverse bind matrix is the translation by the negated root offset; parent-relative
 // translations follow from it.
-void evm_joints(const EvmModel& m, const ExportOptions& o, Diagnostics& warnings, scene::Scene& s) {
+void evm_joints(const EvmFile& m, const Mgs2ExportOptions& o, Diagnostics& warnings, scene::Scene& s) {
   for (std::size_t i = 0; i < m.bones.size(); ++i) {
     const EvmBone& b = m.bones[i];
     scene::Joint j;
@@ -261,27 +321,32 @@ void evm_joints(const EvmModel& m, const ExportOptions& o, Diagnostics& warnings
 
 // The packet fields glTF has no place for, as our primitive extras.
 Json evm_packet_extras(const EvmPacket& p, std::size_t k, std::size_t n) {
-  Json e{{"index", k},     {"flag", p.flag},         {"flag_pad", p.flag_pad}, {"tex_id", p.tex_id},
-         {"tex_pad", p.tex_pad}, {"n_verts", p.n_verts}, {"n_mats", p.n_mats},    {"mat_id", p.mat_id},
-         {"rgbs", p.rgbs}, {"pad", p.pad}};
-  e["kicks"] = column(p.verts.data, n, 8, 6);
-  e["norm_pad"] = column(p.norms.data, n, 8, 6);
   Json uvwp = Json::array();  // the w and pad of each UV record (w is 1.0 = 4096 in practice)
   for (const auto& a : p.uvs)
-    uvwp.push_back(a.present() && a.data.size() >= n * 8 ? Json{{"w", column(a.data, n, 8, 4)}, {"pad", column(a.data, n, 8, 6)}}
-                                                         : Json(nullptr));
-  e["uv_wp"] = std::move(uvwp);
-  if (p.weights.present()) {
-    e["weights"] = detail::to_b64(p.weights.data.data(), p.weights.data.size());
-  } else {
-    e["weights"] = nullptr;
-  }
-  return e;
+    uvwp.push_back(a.present() && a.data.size() >= n * 8
+                       ? SortedObject().add("pad", column(a.data, n, 8, 6)).add("w", column(a.data, n, 8, 4)).done()
+                       : Json(nullptr));
+  return SortedObject()
+      .add("flag", p.flag)
+      .add("flag_pad", p.flag_pad)
+      .add("index", k)
+      .add("kicks", column(p.verts.data, n, 8, 6))
+      .add("mat_id", p.mat_id)
+      .add("n_mats", p.n_mats)
+      .add("n_verts", p.n_verts)
+      .add("norm_pad", column(p.norms.data, n, 8, 6))
+      .add("pad", p.pad)
+      .add("rgbs", p.rgbs)
+      .add("tex_id", p.tex_id)
+      .add("tex_pad", p.tex_pad)
+      .add("uv_wp", std::move(uvwp))
+      .add("weights", p.weights.present() ? Json(detail::to_b64(p.weights.data.data(), p.weights.data.size())) : Json(nullptr))
+      .done();
 }
 
 // Up to 4 influences per vertex of an EVM packet, heaviest first, on joints below nb; counts the
 // vertices that had more and the influences whose palette slot names no joint.
-void evm_skin(const EvmModel& m, const EvmPacket& p, std::size_t n, std::size_t nb, scene::Primitive& prim,
+void evm_skin(const EvmFile& m, const EvmPacket& p, std::size_t n, std::size_t nb, scene::Primitive& prim,
               std::size_t& over_four, std::size_t& unresolved) {
   prim.joints.assign(n * 4, 0);
   prim.weights.assign(n * 4, 0.0f);
@@ -311,7 +376,7 @@ void evm_skin(const EvmModel& m, const EvmPacket& p, std::size_t n, std::size_t 
 
 }  // namespace
 
-Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Diagnostics& warnings) {
+Result<scene::Scene> kms_to_scene(const KmsFile& m, const Mgs2ExportOptions& o, Diagnostics& warnings) {
   if (auto e = scale_error(o)) return *e;
   scene::Scene s = new_scene("kms");
   const KmsHeader& h = m.header;
@@ -364,25 +429,12 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
     Json without = Json::array();  // packets that draw nothing: glTF cannot hold them, extras can
     for (std::size_t k = 0; k < u.packets.size(); ++k) {
       const KmsPacket& p = u.packets[k];
-      const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
-      if (auto err = vertices.take(n, p.file_offset, "unit " + std::to_string(i) + " packet " + std::to_string(k)))
-        return *err;
-      Json e = kms_packet_extras(p, k, n);
-      scene::Primitive prim;
-      prim.indices = triangle_indices(p.norms.data, n);
-      if (prim.indices.empty()) {
-        keep_without_triangles(p, std::move(e), without);
-        continue;
-      }
-      prim.positions.resize(n * 3);
-      for (std::size_t v = 0; v < n; ++v)
-        for (int c = 0; c < 3; ++c)
-          prim.positions[v * 3 + c] = float((world[i][c] + s16_at(p.verts.data, v, c)) * o.scale);
-      decode_normals_and_uvs(p, n, 4, prim, e);
-      kms_skin(p, n, i, parent[i], prim);
-      prim.material = materials.get(p.tex_id, double_sided(p.flag, p.norms.data, n), !prim.uvs.empty());
-      json_of(prim.extras)[detail::kPacketKey] = std::move(e);
-      mesh.primitives.push_back(std::move(prim));
+      const PacketArrays arrays{p.norms.data, 4, "unit " + std::to_string(i) + " packet " + std::to_string(k)};
+      const auto positions = [&](std::size_t v, int c) { return (world[i][c] + s16_at(p.verts.data, v, c)) * o.scale; };
+      const auto skin = [&](std::size_t n, scene::Primitive& prim) { kms_skin(p, n, i, parent[i], prim); };
+      const auto extras = [&](std::size_t n) { return kms_packet_extras(p, k, n); };
+      if (auto added = add_packet(p, arrays, extras, positions, skin, vertices, materials, mesh, without); !added)
+        return added.error();
     }
     json_of(mesh.extras)[detail::kMeshKey] = {{"unit", i}, {"packets", u.packets.size()}};
     if (!without.empty()) json_of(mesh.extras)[detail::kMeshKey]["without_triangles"] = std::move(without);
@@ -391,7 +443,7 @@ Result<scene::Scene> kms_to_scene(const KmsModel& m, const ExportOptions& o, Dia
   return s;
 }
 
-Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Diagnostics& warnings) {
+Result<scene::Scene> evm_to_scene(const EvmFile& m, const Mgs2ExportOptions& o, Diagnostics& warnings) {
   if (auto e = scale_error(o)) return *e;
   scene::Scene s = new_scene("evm");
   const EvmHeader& h = m.header;
@@ -417,23 +469,14 @@ Result<scene::Scene> evm_to_scene(const EvmModel& m, const ExportOptions& o, Dia
   VertexBudget vertices(m.file_size);
   for (std::size_t k = 0; k < m.packets.size(); ++k) {
     const EvmPacket& p = m.packets[k];
-    const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
-    if (auto err = vertices.take(n, p.file_offset, "packet " + std::to_string(k))) return *err;
-    Json e = evm_packet_extras(p, k, n);
-    scene::Primitive prim;
-    prim.indices = triangle_indices(p.verts.data, n);
-    if (prim.indices.empty()) {
-      keep_without_triangles(p, std::move(e), without);
-      continue;
-    }
-    prim.positions.resize(n * 3);
-    for (std::size_t v = 0; v < n; ++v)
-      for (int c = 0; c < 3; ++c) prim.positions[v * 3 + c] = float(s16_at(p.verts.data, v, c) * pscale);
-    decode_normals_and_uvs(p, n, 8, prim, e);
-    if (nb > 0) evm_skin(m, p, n, nb, prim, over_four, unresolved);
-    prim.material = materials.get(p.tex_id, double_sided(p.flag, p.verts.data, n), !prim.uvs.empty());
-    json_of(prim.extras)[detail::kPacketKey] = std::move(e);
-    mesh.primitives.push_back(std::move(prim));
+    const PacketArrays arrays{p.verts.data, 8, "packet " + std::to_string(k)};
+    const auto positions = [&](std::size_t v, int c) { return s16_at(p.verts.data, v, c) * pscale; };
+    const auto skin = [&](std::size_t n, scene::Primitive& prim) {
+      if (nb > 0) evm_skin(m, p, n, nb, prim, over_four, unresolved);
+    };
+    const auto extras = [&](std::size_t n) { return evm_packet_extras(p, k, n); };
+    if (auto added = add_packet(p, arrays, extras, positions, skin, vertices, materials, mesh, without); !added)
+      return added.error();
   }
   if (over_four != 0)
     warnings.add(Severity::warning, 0, "weights", "vertices with more than 4 influences: the smallest were dropped",

@@ -6,7 +6,8 @@
 #include <cstdio>
 #include <map>
 
-#include "boneyard/strcode.h"
+#include "boneyard/mgs2/strcode.h"
+#include "core/byte_reader.h"
 #include "mgs2_scene_import.h"
 
 namespace boneyard::mgs2::detail {
@@ -82,7 +83,7 @@ std::vector<std::uint16_t> stored_source_kicks(const SrcPrimitive& p) {
   return source_kicks;
 }
 
-Layout choose_layout(const ImportOptions& o, const Json* header, std::optional<Layout> from_template, Diagnostics& warnings) {
+Layout choose_layout(const Mgs2ImportOptions& o, const Json* header, std::optional<Layout> from_template, Diagnostics& warnings) {
   if (o.layout) return *o.layout;
   if (const Json* v = header ? jget(*header, "layout") : nullptr; v && v->is_string())
     if (auto l = parse_layout(v->get_ref<const std::string&>())) return *l;
@@ -111,7 +112,7 @@ namespace {
 // The steps of gather over one scene; the members are what the steps share.
 class Gatherer {
  public:
-  Gatherer(const scene::Scene& s, const ImportOptions& o, const char* format, Diagnostics& warnings)
+  Gatherer(const scene::Scene& s, const Mgs2ImportOptions& o, const char* format, Diagnostics& warnings)
       : s_(s), o_(o), format_(format), warnings_(warnings), joints_(s.skeleton.joints), nodes_(joints_.size()) {}
 
   Gathered run() {
@@ -420,7 +421,7 @@ class Gatherer {
   }
 
   const scene::Scene& s_;
-  const ImportOptions& o_;
+  const Mgs2ImportOptions& o_;
   const char* format_;
   Diagnostics& warnings_;
   const std::vector<scene::Joint>& joints_;
@@ -436,7 +437,7 @@ class Gatherer {
 
 }  // namespace
 
-Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const char* format, Diagnostics& warnings) {
+Result<Gathered> gather(const scene::Scene& s, const Mgs2ImportOptions& o, const char* format, Diagnostics& warnings) {
   return catch_parse_errors([&] { return Gatherer(s, o, format, warnings).run(); });
 }
 

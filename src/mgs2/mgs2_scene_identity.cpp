@@ -8,8 +8,8 @@
 #include <cmath>
 #include <map>
 
-#include "boneyard/strcode.h"
-#include "boneyard/strips.h"
+#include "boneyard/mgs2/strcode.h"
+#include "boneyard/mgs2/strips.h"
 #include "mgs2_scene_import.h"
 
 namespace boneyard::mgs2::detail {
@@ -196,7 +196,7 @@ void add_packet(TemplateView& t, const Packet& p, std::size_t unit, Json fields,
   for_each_strip_triangle(kicks, n, [&](const Triangle& tri) { t.by_triangle.emplace(key_of({at(tri[0]), at(tri[1]), at(tri[2])}), id); });
 }
 
-std::shared_ptr<const TemplateView> kms_view(const KmsModel& m) {
+std::shared_ptr<const TemplateView> kms_view(const KmsFile& m) {
   auto t = std::make_shared<TemplateView>();
   t->joint_name = "unit";
   const Vec3& base = m.header.position;
@@ -221,7 +221,7 @@ std::shared_ptr<const TemplateView> kms_view(const KmsModel& m) {
   return t;
 }
 
-std::shared_ptr<const TemplateView> evm_view(const EvmModel& m) {
+std::shared_ptr<const TemplateView> evm_view(const EvmFile& m) {
   auto t = std::make_shared<TemplateView>();
   t->joint_name = "joint";
   for (std::size_t i = 0; i < m.bones.size(); ++i) {
@@ -244,7 +244,7 @@ std::shared_ptr<const TemplateView> evm_view(const EvmModel& m) {
 
 }  // namespace
 
-std::shared_ptr<const TemplateView> template_view(const ImportOptions& o, bool kms) {
+std::shared_ptr<const TemplateView> template_view(const Mgs2ImportOptions& o, bool kms) {
   if (kms && o.kms_template) return kms_view(*o.kms_template);
   if (!kms && o.evm_template) return evm_view(*o.evm_template);
   return nullptr;

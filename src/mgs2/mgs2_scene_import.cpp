@@ -5,7 +5,8 @@
 #include <cmath>
 #include <map>
 
-#include "boneyard/strcode.h"
+#include "boneyard/mgs2/strcode.h"
+#include "core/byte_reader.h"
 #include "mgs2_scene_import.h"
 
 namespace boneyard::mgs2 {
@@ -75,11 +76,13 @@ struct PacketOut {
 // The steps of scene_to_kms over one gathered scene; the members are what the steps share.
 class KmsBuilder {
  public:
-  KmsBuilder(const Gathered& g, const ImportOptions& o, Diagnostics& warnings)
+  KmsBuilder(const Gathered& g, const Mgs2ImportOptions& o, Diagnostics& warnings)
       : g_(g), o_(o), warnings_(warnings), h_(g.header ? *g.header : empty_), tpl_(o.kms_template),
         n_units_(g.skeleton.parent.size()) {}
 
-  std::vector<std::uint8_t> build() {
+  // Header, units and packets from the gathered scene. Fails through fail(), which scene_to_kms
+  // turns into its Result.
+  void assemble() {
     if (n_units_ > 0x7FFFFFFF) fail(0, "skeleton", "too many units", "< 2^31", std::to_string(n_units_));
     build_header();
     build_units();
@@ -96,13 +99,15 @@ class KmsBuilder {
                     "influences outside a vertex's unit and its parent were moved to them (KMS holds two)",
                     "0 weight moved", std::to_string(moved_.vertices) + " vertices, total " + std::to_string(moved_.total) +
                         ", largest " + std::to_string(moved_.max));
+  }
+
+  // The bytes: at the template's offsets when its placement still fits, else a fresh layout.
+  Result<std::vector<std::uint8_t>> finish() {
     if (keeps_template_placement()) {
       copy_template_placement();
       return write_kms(m_);
     }
-    auto built = build_kms(m_, m_.layout);
-    if (!built) throw ParseError(built.error());
-    return std::move(built).value();
+    return build_kms(m_, m_.layout);
   }
 
  private:
@@ -309,12 +314,12 @@ class KmsBuilder {
 
   const Json empty_ = Json::object();
   const Gathered& g_;
-  const ImportOptions& o_;
+  const Mgs2ImportOptions& o_;
   Diagnostics& warnings_;
   const Json& h_;
-  const KmsModel* tpl_;
+  const KmsFile* tpl_;
   const std::size_t n_units_;
-  KmsModel m_;
+  KmsFile m_;
   Vec3 stored_min_{}, stored_max_{};
   std::vector<std::array<double, 3>> world_;  // unit rest positions, model space
   std::size_t limit_ = 0;
@@ -326,10 +331,10 @@ class KmsBuilder {
 
 }  // namespace
 
-Result<std::vector<std::uint8_t>> scene_to_kms(const scene::Scene& s, const ImportOptions& o, Diagnostics& warnings) {
+Result<std::vector<std::uint8_t>> scene_to_kms(const scene::Scene& s, const Mgs2ImportOptions& o, Diagnostics& warnings) {
   auto gathered = gather(s, o, "kms", warnings);
   if (!gathered) return gathered.error();
-  return catch_parse_errors([&]() -> std::vector<std::uint8_t> { return KmsBuilder(gathered.value(), o, warnings).build(); });
+  return run_builder<KmsBuilder>(gathered.value(), o, warnings);
 }
 
 }  // namespace boneyard::mgs2

@@ -12,8 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/strips.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/mgs2/strips.h"
+#include "core/byte_reader.h"
 #include "mgs2_scene_common.h"
 
 namespace boneyard::mgs2::detail {
@@ -81,7 +82,7 @@ struct TemplateView {
   std::vector<Packet> packets;
   std::map<TriangleKey, std::size_t> by_triangle;
 };
-std::shared_ptr<const TemplateView> template_view(const ImportOptions& o, bool kms);  // nullptr without one
+std::shared_ptr<const TemplateView> template_view(const Mgs2ImportOptions& o, bool kms);  // nullptr without one
 // The template packet that holds most of the primitive's triangles, or nullptr.
 const TemplateView::Packet* template_packet(const TemplateView& tpl, const SrcPrimitive& p);
 
@@ -121,7 +122,7 @@ struct Gathered {
 
 // Reads the scene into model units and model joints. `format` "kms" or "evm" (checked against
 // our extras). Errors: no usable geometry, joints that cannot be mapped.
-Result<Gathered> gather(const scene::Scene& s, const ImportOptions& o, const char* format, Diagnostics& warnings);
+Result<Gathered> gather(const scene::Scene& s, const Mgs2ImportOptions& o, const char* format, Diagnostics& warnings);
 
 // Rounds a value to s16, or fails with a message naming `where` + `what` (and suggesting --scale
 // when `scale_hint`). The name is put together only on failure: this runs for every coordinate.
@@ -190,7 +191,7 @@ std::vector<std::uint16_t> stored_source_kicks(const SrcPrimitive& p);
 // The layout to write: --layout, else the one our export recorded in the header extras, else the
 // template's, else PS2. Falling back to PS2 is said once in `warnings` (Master Collection files
 // come back in the PS2 layout otherwise without a word).
-Layout choose_layout(const ImportOptions& o, const Json* header, std::optional<Layout> from_template, Diagnostics& warnings);
+Layout choose_layout(const Mgs2ImportOptions& o, const Json* header, std::optional<Layout> from_template, Diagnostics& warnings);
 
 // Appends vertex i's normal as 3 s16 (4096 = 1): the stored one (raw_n, 3 per vertex of n) when it
 // still points the glTF's way, else the glTF's.
@@ -218,5 +219,21 @@ void copy_array_pointers(const Packet& from, Packet& to) {
 // reading of the box's space, which real files leave open): unchanged files keep theirs.
 void fit_box(const std::vector<std::array<double, 3>>& pts, float* lo, float* hi, const float* stored_lo,
              const float* stored_hi, const std::vector<std::array<double, 3>>* alt = nullptr);
+
+// Runs a KMS or EVM builder: `assemble()` lays out the model from the gathered scene (failing
+// through fail(), caught here), `finish()` then writes it. Its bytes come out at the template's
+// offsets when the template's placement still fits (`keeps_template_placement`), else in a fresh
+// layout.
+template <class Builder>
+Result<std::vector<std::uint8_t>> run_builder(const Gathered& g, const Mgs2ImportOptions& o, Diagnostics& warnings) {
+  std::optional<Builder> builder;
+  const auto assembled = catch_parse_errors([&] {
+    builder.emplace(g, o, warnings);
+    builder->assemble();
+    return true;
+  });
+  if (!assembled) return assembled.error();
+  return builder->finish();
+}
 
 }  // namespace boneyard::mgs2::detail

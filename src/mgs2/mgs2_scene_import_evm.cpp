@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "boneyard/strcode.h"
+#include "boneyard/mgs2/strcode.h"
+#include "core/byte_reader.h"
 #include "mgs2_scene_import.h"
 
 namespace boneyard::mgs2 {
@@ -85,11 +86,13 @@ struct PacketOut {
 // The steps of scene_to_evm over one gathered scene; the members are what the steps share.
 class EvmBuilder {
  public:
-  EvmBuilder(const Gathered& g, const ImportOptions& o, Diagnostics& warnings)
+  EvmBuilder(const Gathered& g, const Mgs2ImportOptions& o, Diagnostics& warnings)
       : g_(g), o_(o), warnings_(warnings), h_(g.header ? *g.header : empty_), tpl_(o.evm_template),
         nb_(g.skeleton.parent.size()) {}
 
-  std::vector<std::uint8_t> build() {
+  // Header, bones and packets from the gathered scene. Fails through fail(), which scene_to_evm
+  // turns into its Result.
+  void assemble() {
     if (nb_ > 255) fail(0, "skeleton", "more joints than an EVM palette can address", "<= 255", std::to_string(nb_));
     build_header();
     build_bones();
@@ -99,17 +102,20 @@ class EvmBuilder {
     for (auto& po : out_) m_.packets.push_back(std::move(po.packet));
     // An EVM without packets has no packet pointer, and so no recognisable layout.
     if (m_.packets.empty()) fail(0, "meshes", "no triangles to write", ">= 1 triangle", "0");
+  }
+
+  // n_mats, weight warnings and boxes, then the bytes: at the template's offsets when its
+  // placement still fits, else a fresh layout.
+  Result<std::vector<std::uint8_t>> finish() {
     if (o_.n_mats)
-      if (auto r = set_n_mats(m_, *o_.n_mats); !r) throw ParseError(r.error());
+      if (auto r = set_n_mats(m_, *o_.n_mats); !r) return r.error();
     warn_weights();
     fit_boxes();
     if (keeps_template_placement()) {
       copy_template_placement();
       return write_evm(m_);
     }
-    auto built = build_evm(m_, m_.layout);
-    if (!built) throw ParseError(built.error());
-    return std::move(built).value();
+    return build_evm(m_, m_.layout);
   }
 
  private:
@@ -377,12 +383,12 @@ class EvmBuilder {
 
   const Json empty_ = Json::object();
   const Gathered& g_;
-  const ImportOptions& o_;
+  const Mgs2ImportOptions& o_;
   Diagnostics& warnings_;
   const Json& h_;
-  const EvmModel* tpl_;
+  const EvmFile* tpl_;
   const std::size_t nb_;  // bones
-  EvmModel m_;
+  EvmFile m_;
   Vec3 stored_min_{}, stored_max_{};
   double to_stored_ = 16.0;  // model units -> stored position units
   bool v2_ = false;          // weights as 4 (weight, slot) pairs
@@ -397,10 +403,10 @@ class EvmBuilder {
 
 }  // namespace
 
-Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& s, const ImportOptions& o, Diagnostics& warnings) {
+Result<std::vector<std::uint8_t>> scene_to_evm(const scene::Scene& s, const Mgs2ImportOptions& o, Diagnostics& warnings) {
   auto gathered = gather(s, o, "evm", warnings);
   if (!gathered) return gathered.error();
-  return catch_parse_errors([&]() -> std::vector<std::uint8_t> { return EvmBuilder(gathered.value(), o, warnings).build(); });
+  return run_builder<EvmBuilder>(gathered.value(), o, warnings);
 }
 
 }  // namespace boneyard::mgs2

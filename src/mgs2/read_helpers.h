@@ -7,9 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/bytes.h"
-#include "boneyard/diagnostics.h"
-#include "boneyard/mgs2_layout.h"
+#include "boneyard/core/bytes.h"
+#include "boneyard/core/diagnostics.h"
+#include "boneyard/mgs2/mgs2_layout.h"
+#include "core/byte_reader.h"
 
 namespace boneyard::mgs2::detail {
 

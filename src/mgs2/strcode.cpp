@@ -1,6 +1,4 @@
-#include "boneyard/strcode.h"
-
-#include "boneyard/file_io.h"
+#include "boneyard/mgs2/strcode.h"
 
 namespace boneyard {
 
@@ -36,15 +34,6 @@ void TextureNames::load_text(std::string_view text) {
     if (!line.empty()) add(std::string(line));
     pos = nl + 1;
   }
-}
-
-Status TextureNames::load_file(const std::string& path) {
-  // Through FileData, like every input: a FIFO or /dev/zero is refused instead of read forever.
-  auto opened = FileData::open(path);
-  if (!opened) return io_error_finding({}, path + ": cannot read names file: " + opened.error().message);
-  const Bytes bytes = opened.value()->bytes();
-  load_text(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-  return {};
 }
 
 const std::string* TextureNames::find(std::uint32_t id) const {

@@ -1,4 +1,4 @@
-#include "boneyard/strips.h"
+#include "boneyard/mgs2/strips.h"
 
 #include <algorithm>
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/diagnostics.h"
-#include "boneyard/mgs2_layout.h"
+#include "boneyard/core/diagnostics.h"
+#include "boneyard/mgs2/mgs2_layout.h"
 
 namespace boneyard::mgs2::detail {
 

@@ -1,7 +1,7 @@
 // The `boneyard` Python module: the library as the CLI uses it (docs/python.md).
 #include <pybind11/stl.h>
 
-#include "boneyard/diagnostics.h"
+#include "boneyard/core/diagnostics.h"
 #include "python_support.h"
 
 namespace boneyard::python {

@@ -1,5 +1,6 @@
-// boneyard.open / boneyard.convert and the Document class: the registry as the CLI uses it, with
-// the same checks in the same order (target, options that apply, validation errors, then write).
+// boneyard.open / boneyard.convert and the Document class: the registry as the CLI uses it. A
+// conversion is the registry's convert request (registry/convert_request.h), with convert()'s
+// keywords read from the option table (py_convert_options.cpp): the CLI's steps, checks and messages.
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -8,9 +9,11 @@
 #include <memory>
 #include <string>
 
-#include "boneyard/document.h"
-#include "boneyard/json_writer.h"
-#include "boneyard/strcode.h"
+#include "boneyard/core/json_writer.h"
+#include "boneyard/mgs2/strcode.h"
+#include "boneyard/registry/convert_request.h"
+#include "boneyard/registry/document.h"
+#include "py_convert_options.h"
 #include "python_support.h"
 
 namespace boneyard::python {
@@ -23,140 +26,43 @@ namespace fs = std::filesystem;
 struct PyDocument {
   std::unique_ptr<Document> doc;
   std::shared_ptr<TextureNames> names;
-  std::string file;  // the path, or the name given for bytes ("" when none)
+  std::string file;        // the path, or the name given for bytes ("" when none)
+  OptionSet opened_with;   // the options that opened it (input_layout, names): they count as given to convert()
 };
 
-struct OpenRequest {
-  std::string layout;
-  std::string names_file;
-  bool allow_outside_uris = false;
-};
-
-std::shared_ptr<PyDocument> open_request(const py::object& source, std::string name, const OpenRequest& r) {
-  if (!r.layout.empty() && r.layout != "ps2" && r.layout != "mc")
-    raise_usage("input_layout must be 'ps2' or 'mc', not '" + r.layout + "'");
+// Opens `source` (a path or bytes) with the open rows of `settings`: input_layout, names and
+// allow_outside_uris, checked as the option table says.
+std::shared_ptr<PyDocument> open_with(const py::object& source, std::string name, const ConvertSettings& settings,
+                                      const OptionSet& given) {
   auto out = std::make_shared<PyDocument>();
-  OpenOptions options;
-  options.layout = r.layout;
-  options.allow_outside_uris = r.allow_outside_uris;
-  if (!r.names_file.empty()) {
+  for (const auto& row : convert_option_rows())
+    if (row.opens && given.test(convert_option_index(row))) out->opened_with.set(convert_option_index(row));
+  if (!settings.names.empty()) {
     out->names = std::make_shared<TextureNames>();
-    if (auto loaded = out->names->load_file(r.names_file); !loaded) raise_finding(loaded.error(), r.names_file);
-    options.names = out->names.get();
+    if (auto loaded = load_texture_names(*out->names, settings.names); !loaded)
+      raise_finding(loaded.error(), settings.names.string());
   }
   auto file = file_from(source, name);
   out->file = name;
-  auto opened = open_document(std::move(file), name, options);
+  auto opened = open_document(std::move(file), name, open_options_for(settings, out->names.get()));
   if (!opened) raise_finding(opened.error(), name);
   out->doc = std::move(opened).value();
   return out;
 }
 
-std::string lower_extension(const fs::path& p) {
-  std::string e = p.extension().string();
-  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return e;
-}
-
-// The keyword options of convert(), as ConvertOptions and the ConvertOption bits given.
-struct ConvertRequest {
-  ConvertOptions options;
-  unsigned given = 0;
-  bool force = false;
-};
-
-ConvertRequest convert_request(const py::kwargs& kwargs, bool open_options_given) {
-  ConvertRequest r;
-  if (open_options_given) r.given |= kOptInputLayout;
-  for (const auto& [key, value] : kwargs) {
-    const std::string k = key.cast<std::string>();
-    if (value.is_none()) continue;
-    if (k == "skeleton") {
-      r.options.xray.skeleton = r.options.mgs2.skeleton = path_from(py::reinterpret_borrow<py::object>(value));
-      r.given |= kOptSkeleton;
-    } else if (k == "meshes") {
-      r.options.xray.meshes_root = path_from(py::reinterpret_borrow<py::object>(value));
-      r.given |= kOptMeshes;
-    } else if (k == "textures") {
-      r.options.xray.textures = r.options.mgs2.textures = path_from(py::reinterpret_borrow<py::object>(value));
-      r.given |= kOptTextures;
-    } else if (k == "template") {
-      r.options.xray.template_omf = r.options.mgs2.template_model = path_from(py::reinterpret_borrow<py::object>(value));
-      r.given |= kOptTemplate;
-    } else if (k == "keep_going") {
-      r.options.xray.keep_going = value.cast<bool>();
-      if (r.options.xray.keep_going) r.given |= kOptKeepGoing;
-    } else if (k == "hq") {
-      r.options.xray.hq = value.cast<bool>();
-      if (r.options.xray.hq) r.given |= kOptHq;
-    } else if (k == "scale") {
-      const double s = value.cast<double>();
-      if (!(s > 0) || s > 1e30) raise_usage("scale must be a positive finite number of metres per model unit");
-      r.options.mgs2.scale = s;
-      r.given |= kOptScale;
-    } else if (k == "layout") {
-      r.options.mgs2.layout = value.cast<std::string>();
-      if (r.options.mgs2.layout != "ps2" && r.options.mgs2.layout != "mc")
-        raise_usage("layout must be 'ps2' or 'mc', not '" + r.options.mgs2.layout + "'");
-      r.given |= kOptLayout;
-    } else if (k == "n_mats") {
-      r.options.mgs2.n_mats = value.cast<std::string>();
-      if (r.options.mgs2.n_mats != "spec" && r.options.mgs2.n_mats != "sealouse")
-        raise_usage("n_mats must be 'spec' or 'sealouse', not '" + r.options.mgs2.n_mats + "'");
-      r.given |= kOptNMats;
-    } else if (k == "cmdl") {
-      r.options.mgs2.cmdl = path_from(py::reinterpret_borrow<py::object>(value));
-      r.given |= kOptCmdl;
-    } else if (k == "no_cmdl") {
-      r.options.mgs2.no_cmdl = value.cast<bool>();
-      if (r.options.mgs2.no_cmdl) r.given |= kOptNoCmdl;
-    } else if (k == "float_rotations") {
-      r.options.xray.float_rotations = value.cast<bool>();
-      if (r.options.xray.float_rotations) r.given |= kOptFloatRotations;
-    } else if (k == "motions") {
-      r.options.xray.motions = value.cast<std::vector<std::string>>();
-      if (!r.options.xray.motions.empty()) r.given |= kOptMotions;
-    } else if (k == "force") {
-      r.force = value.cast<bool>();
-    } else {
-      throw py::type_error("convert() got an unexpected keyword argument '" + k +
-                           "' (options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, n_mats, cmdl, no_cmdl, float_rotations, motions, force; "
-                           "input_layout, names and allow_outside_uris belong to open())");
-    }
-  }
-  if ((r.given & kOptCmdl) != 0 && (r.given & kOptNoCmdl) != 0) raise_usage("cmdl and no_cmdl exclude each other");
-  return r;
-}
-
-// The checks and the write of `boneyard convert IN -o OUT`; returns the conversion's warnings.
-std::vector<Finding> convert_document(const PyDocument& d, const std::string& output, ConvertRequest r) {
-  const Document& doc = *d.doc;
-  const std::string ext = lower_extension(output);
-  const auto targets = doc.convert_targets();
-  if (std::find(targets.begin(), targets.end(), ext) == targets.end()) {
-    std::string list;
-    for (const auto& t : targets) list += (list.empty() ? "" : ", ") + t;
-    raise_usage("cannot convert " + std::string(doc.format()) + " to '" + ext + "' (possible: " + list + ")");
-  }
-  if (!d.file.empty() && same_file(d.file, output)) raise_usage("refusing to overwrite the input file " + output);
-  Diagnostics warnings;
-  r.options.input = d.file;
-  r.options.output = output;
-  r.options.warnings = &warnings;
-  if (d.names) r.given |= kOptNames;
-  if (auto fits = doc.check_convert_options(ext, r.given, r.options); !fits) raise_finding(fits.error(), d.file);
-  if (auto errors = doc.conversion_blockers(ext, r.options); !errors.empty() && !r.force)
-    raise_finding(errors.front(), d.file, errors);
+// `boneyard convert` through the registry's request: the same steps, checks and messages; returns
+// the conversion's warnings.
+std::vector<Finding> convert_document(const PyDocument& d, ConvertOptions request) {
+  request.input = d.file;
+  request.given |= d.opened_with;
+  ConvertOutcome outcome;
   Status converted;
   {
     py::gil_scoped_release unlocked;  // a conversion takes milliseconds to seconds: let Python threads run
-    converted = convert_to_files(doc, ext, r.options);
+    converted = convert_request(*d.doc, request, outcome);
   }
-  if (!converted) raise_finding(converted.error(), d.file);
-  std::vector<Finding> out;
-  for (auto& f : warnings.findings())
-    if (f.severity != Severity::info) out.push_back(f);
-  return out;
+  if (!converted) raise_finding(converted.error(), d.file, outcome.blocked ? outcome.blockers : std::vector<Finding>{});
+  return std::move(outcome.warnings);
 }
 
 py::object dump_as_dict(const Document& doc, bool raw, const TextureNames* names) {
@@ -199,12 +105,14 @@ void bind_documents(py::module_& m) {
            py::arg("raw") = false, "The documented JSON dump (docs/json-schema.md) as Python objects.")
       .def("convert",
            [](const PyDocument& d, const py::object& output, const py::kwargs& kwargs) {
-             return convert_document(d, path_from(output), convert_request(kwargs, false));
+             ConvertOptions request;
+             request.output = path_from(output);
+             read_convert_keywords(kwargs, false, request.settings, request.given);
+             return convert_document(d, std::move(request));
            },
            py::arg("output"),
-           "convert(output, **options) -> list of warning Findings. The format follows the extension, as in "
-           "`boneyard convert`; options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, "
-           "n_mats, cmdl, no_cmdl, float_rotations, motions, force.")
+           ("convert(output, **options) -> list of warning Findings. The format follows the extension, as in "
+            "`boneyard convert`; options: " + convert_keywords(false) + ".").c_str())
       .def("__repr__", [](const PyDocument& d) {
         return "<boneyard.Document " + std::string(d.doc->format()) + (d.file.empty() ? "" : " '" + d.file + "'") + ">";
       });
@@ -213,9 +121,14 @@ void bind_documents(py::module_& m) {
       "open",
       [](const py::object& source, const py::object& name, const py::object& input_layout, const py::object& names,
          bool allow_outside_uris) {
-        OpenRequest r{input_layout.is_none() ? "" : input_layout.cast<std::string>(), path_from(names),
-                      allow_outside_uris};
-        return open_request(source, name.is_none() ? "" : path_from(name), r);
+        ConvertSettings settings;
+        OptionSet given;
+        py::kwargs open_options;
+        open_options["input_layout"] = input_layout;
+        open_options["names"] = names;
+        read_convert_keywords(open_options, true, settings, given);
+        settings.allow_outside_uris = allow_outside_uris;
+        return open_with(source, name.is_none() ? "" : path_from(name), settings, given);
       },
       py::arg("source"), py::kw_only(), py::arg("name") = py::none(), py::arg("input_layout") = py::none(),
       py::arg("names") = py::none(), py::arg("allow_outside_uris") = false, kOpenDoc);
@@ -223,25 +136,27 @@ void bind_documents(py::module_& m) {
   m.def(
       "convert",
       [](const py::object& input, const py::object& output, const py::kwargs& kwargs) {
-        OpenRequest open;
-        py::kwargs rest;
-        for (const auto& [key, value] : kwargs) {
-          const std::string k = key.cast<std::string>();
-          if (k == "input_layout") open.layout = value.is_none() ? "" : value.cast<std::string>();
-          else if (k == "names") open.names_file = path_from(py::reinterpret_borrow<py::object>(value));
-          else if (k == "allow_outside_uris") open.allow_outside_uris = value.cast<bool>();
-          else rest[key] = value;
+        ConvertOptions request;
+        request.output = path_from(output);
+        read_convert_keywords(kwargs, true, request.settings, request.given);
+        // A path: refused before it is read when the request cannot be done, as by the CLI.
+        if (PyObject_CheckBuffer(input.ptr()) == 0) {
+          request.input = path_from(input);
+          if (auto files = check_request_files(request); !files) raise_finding(files.error(), request.input.string());
         }
-        auto doc = open_request(input, "", open);
-        return convert_document(*doc, path_from(output), convert_request(rest, !open.layout.empty()));
+        auto doc = open_with(input, "", request.settings, request.given);
+        return convert_document(*doc, std::move(request));
       },
       py::arg("input"), py::arg("output"),
-      "convert(input, output, **options) -> list of warning Findings: `boneyard convert input -o output`.\n"
-      "Options: skeleton, meshes, textures, template, keep_going, hq, scale, layout, n_mats, cmdl, no_cmdl,\n"
-      "float_rotations, motions (a list of globs), force, and the open()\n"
-      "options input_layout, names, allow_outside_uris. Raises InvalidFile (a broken input, or one with\n"
-      "validation errors unless force=True) or UsageError (an option that does not apply, a target the\n"
-      "input cannot become, a file that cannot be read or written); nothing is written then.");
+      ("convert(input, output, **options) -> list of warning Findings: `boneyard convert input -o output`.\n"
+       "Options: " + convert_keywords(true) + " (motions: a list of globs; input_layout, names and\n"
+       "allow_outside_uris open the input). Raises InvalidFile (a broken input, or one with validation errors\n"
+       "unless force=True) or UsageError (an option that does not apply, a target the input cannot become, a\n"
+       "file that cannot be read or written); nothing is written then.").c_str());
+
+  m.def("convert_options", &convert_option_table,
+        "The option table both convert() and `boneyard convert` are made from: one dict per option (name, flag, "
+        "keyword, kind, the conversions that read it as 'from>to' words, choices, whether it opens the input, help).");
 }
 
 }  // namespace boneyard::python

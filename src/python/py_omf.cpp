@@ -1,6 +1,7 @@
 // boneyard.Omf: the `boneyard omf` edits on an .omf held in memory. Each edit applies to a copy
-// and replaces the file only when it succeeded, so a refused edit changes nothing; save() writes
-// only what validates, like the CLI (errors the input already had are not held against it).
+// and replaces the file only when it succeeded, so a refused edit changes nothing; reading,
+// checking and saving are the CLI's (registry/omf_edits.h): save() writes only what validates,
+// errors the input already had excepted.
 #include <pybind11/stl.h>
 
 #include <memory>
@@ -8,10 +9,10 @@
 #include <string>
 #include <utility>
 
-#include "boneyard/omf.h"
-#include "boneyard/omf_edit.h"
-#include "boneyard/omf_validate.h"
-#include "boneyard/text.h"
+#include "boneyard/core/text.h"
+#include "boneyard/registry/omf_edits.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf_edit.h"
 #include "python_support.h"
 
 namespace boneyard::python {
@@ -21,22 +22,20 @@ namespace {
 using xray::EditReport;
 using xray::OmfFile;
 
+// The file and what it came from: the registry's edit flow (registry/omf_edits.h), as the CLI's.
 struct PyOmf {
-  OmfFile file;
-  Diagnostics inherited;  // the findings of the file(s) it came from
-  std::string path;       // "" when it came from bytes or from an edit
+  OmfEdit edit;
+  OmfFile& file() { return edit.file; }
+  const OmfFile& file() const { return edit.file; }
+  std::string path() const { return edit.path.string(); }  // "" when it came from bytes or from an edit
 };
 
 std::shared_ptr<PyOmf> read(const py::object& source) {
   std::string name;
   auto data = file_from(source, name);
-  auto parsed = xray::read_omf(std::move(data));
+  auto parsed = read_omf_edit(std::move(data), name);
   if (!parsed) raise_finding(parsed.error(), name);
-  auto out = std::make_shared<PyOmf>();
-  out->file = std::move(parsed).value();
-  out->inherited = xray::validate_omf(out->file);
-  out->path = name;
-  return out;
+  return std::make_shared<PyOmf>(PyOmf{std::move(parsed).value()});
 }
 
 // The report's changes, with its warnings issued as boneyard.EditWarning.
@@ -48,42 +47,32 @@ std::vector<std::string> finish(EditReport report) {
 
 template <class Edit>
 std::vector<std::string> apply(PyOmf& omf, Edit edit) {
-  OmfFile copy = omf.file;
+  OmfFile copy = omf.file();
   Result<EditReport> r = edit(copy);
-  if (!r) raise_edit_failure(r.error(), omf.path);
-  omf.file = std::move(copy);
+  if (!r) raise_edit_failure(r.error(), omf.path());
+  omf.file() = std::move(copy);
   return finish(std::move(r).value());
 }
 
-std::shared_ptr<PyOmf> derived(const PyOmf& from, OmfFile file) {
-  auto out = std::make_shared<PyOmf>();
-  out->file = std::move(file);
-  out->inherited = from.inherited;
-  return out;
-}
-
 py::bytes checked_bytes(const PyOmf& omf) {
-  auto checked = xray::checked_omf_bytes(xray::write_omf(omf.file), &omf.inherited);
-  if (!checked) raise_finding(checked.error(), omf.path);
+  auto checked = omf_edit_bytes(omf.edit);
+  if (!checked) raise_finding(checked.error(), omf.path());
   const auto& b = checked.value();
   return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
 // save(path) writes atomically; save() replaces the file it was read from, keeping a backup.
 py::object save(const PyOmf& omf, const py::object& target) {
-  auto checked = xray::checked_omf_bytes(xray::write_omf(omf.file), &omf.inherited);
-  if (!checked) raise_finding(checked.error(), omf.path);
-  const Bytes bytes{checked.value().data(), checked.value().size()};
-  if (target.is_none()) {
-    if (omf.path.empty()) raise_usage("this .omf was not read from a file: say where it goes, save(path)");
-    auto backup = replace_keeping_backup(omf.path, omf.file.source->bytes(), bytes);
-    if (!backup) raise_finding(backup.error(), omf.path);
-    return py::str(backup.value().string());
+  if (target.is_none() && omf.path().empty())
+    raise_usage("this .omf was not read from a file: say where it goes, save(path)");
+  const std::string path = target.is_none() ? std::string() : path_from(target);
+  auto saved = save_omf_edit(omf.edit, path);
+  if (!saved) {
+    const Finding& f = saved.error();
+    if (f.usage) raise_usage(f.message + "; save() without a path replaces it and keeps a .bak");
+    raise_finding(f, f.io && !path.empty() ? path : omf.path());
   }
-  const std::string path = path_from(target);
-  if (!omf.path.empty() && same_file(omf.path, path))
-    raise_usage("refusing to overwrite the input; save() without a path replaces it and keeps a .bak");
-  if (auto written = write_file_atomic(path, bytes); !written) raise_finding(written.error(), path);
+  if (target.is_none()) return py::str(saved.value().backup.string());
   return py::none();
 }
 
@@ -165,18 +154,18 @@ void bind_omf(py::module_& m) {
       .def_property_readonly("motions",
                              [](const PyOmf& o) {
                                py::list out;
-                               for (std::size_t i = 0; i < o.file.motions.params.motions.size(); ++i)
-                                 out.append(motion_dict(o.file, i));
+                               for (std::size_t i = 0; i < o.file().motions.params.motions.size(); ++i)
+                                 out.append(motion_dict(o.file(), i));
                                return out;
                              },
                              "Each motion's name, frames, flags, params and marks (a snapshot, as dicts).")
       .def_property_readonly("names",
                              [](const PyOmf& o) {
                                std::vector<std::string> out;
-                               for (const auto& p : o.file.motions.params.motions) out.push_back(cp1251_to_utf8(p.name));
+                               for (const auto& p : o.file().motions.params.motions) out.push_back(cp1251_to_utf8(p.name));
                                return out;
                              })
-      .def("validate", [](const PyOmf& o) { return xray::validate_omf(o.file).findings(); })
+      .def("validate", [](const PyOmf& o) { return xray::validate_omf(o.file()).findings(); })
       .def("rename",
            [](PyOmf& o, const std::string& from, const std::string& to) {
              return apply(o, [&](OmfFile& f) { return xray::rename_motion(f, from, to); });
@@ -207,10 +196,10 @@ void bind_omf(py::module_& m) {
       .def("extract",
            [](const PyOmf& o, const py::object& patterns) {
              EditReport report;
-             auto out = xray::extract_motions(o.file, patterns_from(patterns), report);
-             if (!out) raise_edit_failure(out.error(), o.path);
+             auto out = xray::extract_motions(o.file(), patterns_from(patterns), report);
+             if (!out) raise_edit_failure(out.error(), o.path());
              finish(std::move(report));
-             return derived(o, std::move(out).value());
+             return std::make_shared<PyOmf>(PyOmf{derived_omf_edit(o.edit, std::move(out).value())});
            },
            py::arg("patterns"), "A new Omf with the chosen motions.")
       .def("to_bytes", &checked_bytes, "The file's bytes (validated, as save() would write them).")
@@ -222,18 +211,13 @@ void bind_omf(py::module_& m) {
       "merge",
       [](const std::vector<std::shared_ptr<PyOmf>>& inputs, bool rename_clashes) {
         if (inputs.size() < 2) raise_usage("merge takes two or more Omf objects");
-        std::vector<OmfFile> files;
-        auto out = std::make_shared<PyOmf>();
-        for (const auto& in : inputs) {
-          files.push_back(in->file);
-          for (const auto& f : in->inherited.findings()) out->inherited.add(f);
-        }
+        std::vector<OmfEdit> edits;
+        for (const auto& in : inputs) edits.push_back(in->edit);
         EditReport report;
-        auto merged = xray::merge_omfs(std::move(files), rename_clashes, report);
-        if (!merged) raise_edit_failure(merged.error(), inputs.front()->path);
+        auto merged = merge_omf_edits(std::move(edits), rename_clashes, report);
+        if (!merged) raise_edit_failure(merged.error(), inputs.front()->path());
         finish(std::move(report));
-        out->file = std::move(merged).value();
-        return out;
+        return std::make_shared<PyOmf>(PyOmf{std::move(merged).value()});
       },
       py::arg("inputs"), py::arg("rename_clashes") = false,
       "Joins Omf objects whose bone parts match; a repeated motion name is an error unless rename_clashes.");

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/diagnostics.h"
-#include "boneyard/file_io.h"
+#include "boneyard/core/diagnostics.h"
+#include "boneyard/core/file_io.h"
 
 namespace boneyard::python {
 

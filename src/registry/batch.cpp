@@ -1,33 +1,29 @@
 // Batch conversion: a sequential discovery pass (which OMFs do the models refer to?), then a
 // pool of std::threads taking items from an atomic counter. Each item is independent: its own
 // file mappings, scene and output, so a broken file fails alone.
-#include "boneyard/batch.h"
+#include "boneyard/registry/batch.h"
 
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
-#include <functional>
 #include <mutex>
 #include <set>
 #include <thread>
 
-#include "boneyard/interrupt.h"
-#include "boneyard/omf_validate.h"
-#include "boneyard/ogf.h"
-#include "boneyard/text.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/core/interrupt.h"
+#include "boneyard/core/text.h"
+#include "boneyard/registry/convert_request.h"
+#include "boneyard/registry/xray_files.h"
+#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 
 namespace boneyard {
 
-using namespace xray;  // the batch is X-Ray models and motions
-
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string lower_ext(const fs::path& p) { return lower_ascii(p.extension().string()); }
 
 // Which file a path names (symlinks followed): one stat, where comparing canonical paths costs a
 // readlink per path component.
@@ -46,93 +42,57 @@ std::shared_ptr<const FileData> open_or_finding(const fs::path& p, std::vector<F
   return std::move(opened).value();
 }
 
-bool iequal(std::string_view a, std::string_view b) { return lower_ascii(a) == lower_ascii(b); }
-
 // --meshes, else the model's nearest "meshes" ancestor, else the batch's input folder (a loose
 // tree of models and motions is most likely rooted there).
 fs::path meshes_root_for(const fs::path& model, const BatchOptions& o) {
-  if (!o.meshes_root.empty()) return o.meshes_root;
-  fs::path r = default_meshes_root(model);
-  return iequal(r.filename().string(), "meshes") ? r : o.input_dir;
+  if (!o.settings.meshes.empty()) return o.settings.meshes;
+  return xray::meshes_folder_of(fs::absolute(model)).value_or(o.input_dir);
 }
 
-// The validation errors that stop this item's conversion (unless --force).
-std::vector<Finding> blockers_of(const OgfFile& ogf, const BatchOptions& o) {
-  return ogf_conversion_blockers(ogf, o.keep_going);
-}
-std::vector<Finding> blockers_of(const OmfFile& omf, const BatchOptions&) {
-  std::vector<Finding> errors;
-  const Diagnostics found = validate_omf(omf);
-  for (const auto& f : found.findings())
-    if (f.severity == Severity::error) errors.push_back(f);
-  return errors;
-}
-
-// Reads the input, checks it like `convert` does, and builds its scene. With --force the
-// validation errors become warnings on the item, followed by one saying it was forced.
-template <class File>
-Result<scene::Scene> checked_scene(const Result<File>& file, const BatchOptions& o, BatchItem& item,
-                                   const std::function<Result<scene::Scene>(const File&)>& to_scene) {
-  if (!file) return file.error();
-  const auto errors = blockers_of(file.value(), o);
-  if (!errors.empty() && !o.force) {
-    item.findings.insert(item.findings.end(), errors.begin() + 1, errors.end());
-    return errors.front();  // the item's error; the rest follow it
-  }
-  for (Finding f : errors) {
-    f.severity = Severity::warning;
-    item.findings.push_back(std::move(f));
-  }
-  if (!errors.empty())
-    item.findings.push_back(Finding{Severity::warning, 0, {},
-                                    "converting despite " + std::to_string(errors.size()) +
-                                        " validation error(s) (--force)",
-                                    {}, {}});
-  return to_scene(file.value());
-}
-
+// One item as a convert request; with --force its validation errors become warnings on the item,
+// followed by one saying it was forced.
 void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache& textures,
-                 std::vector<xray::ResolvedMotionRef> refs) {
-  Diagnostics warnings;
-  std::optional<Finding> error;
+                 const std::vector<ResolvedMotionRef>& refs) {
   auto data = open_or_finding(item.input, item.findings);
   if (!data) {
     item.status = BatchItem::Status::failed;
     return;
   }
-  XrayExportOptions x{item.input, meshes_root_for(item.input, o), {}, o.keep_going};
-  x.motions = {o.float_rotations, o.motions};
-  x.resolved_refs = std::move(refs);
-  Result<scene::Scene> sc = Finding{};
-  if (lower_ext(item.input) == ".ogf") {
-    sc = checked_scene<OgfFile>(read_ogf(data), o, item,
-                                [&](const OgfFile& f) { return ogf_to_scene(f, x, warnings); });
-  } else {
-    sc = checked_scene<OmfFile>(read_omf(data), o, item,
-                                [&](const OmfFile& f) { return omf_to_scene(f.motions, x, warnings); });
+  // Opened as what its extension says, not sniffed: a broken .ogf gets the .ogf reader's error.
+  const bool ogf = lower_extension(item.input.string()) == ".ogf";
+  auto doc = ogf ? registry::open_ogf(std::move(data), {}) : registry::open_omf(std::move(data), {});
+  ConvertOutcome outcome;
+  Status converted = doc ? Status() : Status(doc.error());
+  if (doc) {
+    ConvertOptions request;
+    request.input = item.input;
+    request.output = item.output;
+    request.settings = o.settings;
+    request.settings.meshes = meshes_root_for(item.input, o);
+    request.texture_cache = &textures;
+    request.motion_refs = &refs;
+    request.make_folders = true;
+    converted = convert_request(*doc.value(), request, outcome);
   }
-  if (!sc) {
-    error = sc.error();
-  } else {
-    boneyard::ConvertOptions c;
-    c.input = item.input;
-    c.output = item.output;
-    c.xray.textures = o.textures;
-    registry::attach_textures(sc.value(), registry::xray_textures_root(c), warnings, &textures);
-    std::error_code ec;
-    fs::create_directories(item.output.parent_path(), ec);
-    if (auto written = registry::encode_gltf_to_files(sc, warnings, c); !written) {
-      if (interrupted()) {  // the write was abandoned, not failed: no finding for it
-        item.status = BatchItem::Status::interrupted;
-        return;
-      }
-      error = written.error();
+  if (!converted && !outcome.blocked && interrupted()) {  // the write was abandoned, not failed: no finding for it
+    item.status = BatchItem::Status::interrupted;
+    return;
+  }
+  if (outcome.blocked) {
+    item.findings.insert(item.findings.end(), outcome.blockers.begin() + 1, outcome.blockers.end());
+  } else if (!outcome.blockers.empty()) {
+    for (Finding f : outcome.blockers) {
+      f.severity = Severity::warning;
+      item.findings.push_back(std::move(f));
     }
+    item.findings.push_back(Finding{Severity::warning, 0, {},
+                                    "converting despite " + std::to_string(outcome.blockers.size()) +
+                                        " validation error(s) (--force)",
+                                    {}, {}});
   }
-  for (auto& f : warnings.findings())
-    if (f.severity != Severity::info) item.findings.push_back(std::move(f));
-  if (error) {
-    item.findings.insert(item.findings.begin(), *error);
+  for (auto& f : outcome.warnings) item.findings.push_back(std::move(f));
+  if (!converted) {
+    item.findings.insert(item.findings.begin(), converted.error());
     item.status = BatchItem::Status::failed;
   } else {
     item.status = item.findings.empty() ? BatchItem::Status::converted : BatchItem::Status::warnings;
@@ -148,7 +108,7 @@ BatchResult convert_tree(const BatchOptions& o) {
   for (fs::recursive_directory_iterator it(o.input_dir, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
     if (!it->is_regular_file(ec)) continue;
-    const std::string ext = lower_ext(it->path());
+    const std::string ext = lower_extension(it->path().string());
     if (ext == ".ogf") ogfs.push_back(it->path());
     if (ext == ".omf") omfs.push_back(it->path());
   }
@@ -159,11 +119,11 @@ BatchResult convert_tree(const BatchOptions& o) {
   // refs found here are the ones its conversion uses (looked up once: stats and, where a name's
   // case differs, folder listings).
   std::set<std::pair<dev_t, ino_t>> referenced;
-  std::vector<std::vector<xray::ResolvedMotionRef>> refs_of(ogfs.size());
+  std::vector<std::vector<ResolvedMotionRef>> refs_of(ogfs.size());
   for (std::size_t i = 0; i < ogfs.size(); ++i) {
     auto opened = FileData::open(ogfs[i]);
     if (!opened.ok()) continue;  // reported by its item
-    auto ogf = read_ogf(std::move(opened).value());
+    auto ogf = xray::read_ogf(std::move(opened).value());
     if (!ogf) continue;
     refs_of[i] = resolve_motion_refs(meshes_root_for(ogfs[i], o), ogf->motion_refs);
     for (const auto& ref : refs_of[i])
@@ -202,8 +162,8 @@ BatchResult convert_tree(const BatchOptions& o) {
     for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < total;) {
       BatchItem& item = result.items[i];
       try {
-        convert_one(item, o, textures,
-                    i < refs_of.size() ? std::move(refs_of[i]) : std::vector<xray::ResolvedMotionRef>{});
+        static const std::vector<ResolvedMotionRef> kNoRefs;
+        convert_one(item, o, textures, i < refs_of.size() ? refs_of[i] : kNoRefs);
       } catch (const std::exception& e) {  // e.g. bad_alloc on a hostile file: fail this item only
         item.findings.insert(item.findings.begin(),
                              Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}});

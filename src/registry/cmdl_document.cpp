@@ -3,10 +3,9 @@
 // its .cmdl (validate --cmdl).
 #include <system_error>
 
-#include "boneyard/cmdl.h"
-#include "boneyard/mgs2_report.h"
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl_report.h"
+#include "boneyard/mgs2/mgs2_scene.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -29,23 +28,19 @@ std::vector<fs::path> model_candidates(const fs::path& cmdl) {
 
 class CmdlDocument final : public Document {
  public:
-  CmdlDocument(std::shared_ptr<const FileData> file, mgs2::CmdlModel model, Diagnostics notes, const TextureNames* names)
+  CmdlDocument(std::shared_ptr<const FileData> file, mgs2::CmdlFile model, Diagnostics notes, const TextureNames* names)
       : file_(std::move(file)), m_(std::move(model)), notes_(std::move(notes)), names_(names) {}
 
-  const mgs2::CmdlModel& model() const { return m_; }
+  const mgs2::CmdlFile& model() const { return m_; }
   std::string_view format() const override { return "cmdl"; }
   std::string info() const override { return mgs2::describe_cmdl(m_); }
   void dump(JsonWriter& out, const DumpOptions& o) const override { mgs2::dump_cmdl(out, m_, o.raw); }
   Diagnostics validate() const override {
     Diagnostics d = notes_;
-    mgs2::validate_cmdl(m_, d);
+    d.append(mgs2::validate_cmdl(m_));
     return d;
   }
   std::vector<std::string> convert_targets() const override { return {".cmdl", ".glb", ".gltf"}; }
-  unsigned convert_options(std::string_view ext) const override {
-    if (ext == ".cmdl") return 0;
-    return kOptSkeleton | kOptScale | kOptNames | kOptTextures;
-  }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (ext == ".cmdl") return write_converted(mgs2::write_cmdl(m_), out);
     if (!is_gltf_extension(ext))
@@ -56,8 +51,8 @@ class CmdlDocument final : public Document {
     if (!file) return io_error_finding({}, model_path.value().string() + ": " + file.error().message);
     const Bytes bytes = file.value()->bytes();
     const std::string_view kind = detect_format(bytes, model_path.value().string());
-    mgs2::ExportOptions e;
-    if (o.mgs2.scale != 0) e.scale = o.mgs2.scale;
+    mgs2::Mgs2ExportOptions e;
+    if (o.settings.scale != 0) e.scale = o.settings.scale;
     e.names = names_;
     Diagnostics warnings;
     const auto in_model = [&](Finding f) {
@@ -66,16 +61,16 @@ class CmdlDocument final : public Document {
     };
     // The model's materials name its textures; the registry attaches them as for the model itself.
     const auto textured = [&](Result<scene::Scene> sc) {
-      if (sc) attach_textures(sc.value(), o.mgs2.textures, warnings);
+      if (sc) attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache);
       return encode_gltf(sc, warnings, ext, o, out);
     };
     if (kind == "kms") {
-      auto m = mgs2::read_kms(bytes);
+      auto m = mgs2::read_kms(FileData::from_view(bytes, nullptr));
       if (!m) return in_model(m.error());
       return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings));
     }
     if (kind == "evm") {
-      auto m = mgs2::read_evm(bytes);
+      auto m = mgs2::read_evm(FileData::from_view(bytes, nullptr));
       if (!m) return in_model(m.error());
       return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings));
     }
@@ -85,7 +80,7 @@ class CmdlDocument final : public Document {
 
  private:
   Result<fs::path> find_model(const ConvertOptions& o) const {
-    if (!o.mgs2.skeleton.empty()) return o.mgs2.skeleton;
+    if (!o.settings.skeleton.empty()) return o.settings.skeleton;
     std::string tried;
     for (const auto& p : model_candidates(o.input)) {
       std::error_code ec;
@@ -97,7 +92,7 @@ class CmdlDocument final : public Document {
   }
 
   std::shared_ptr<const FileData> file_;  // the views in m_ point into it
-  mgs2::CmdlModel m_;
+  mgs2::CmdlFile m_;
   Diagnostics notes_;
   const TextureNames* names_;
 };
@@ -106,12 +101,12 @@ class CmdlDocument final : public Document {
 
 Opened open_cmdl(std::shared_ptr<const FileData> file, const OpenOptions& options) {
   Diagnostics notes;
-  auto m = mgs2::read_cmdl(file->bytes(), &notes);
+  auto m = mgs2::read_cmdl(file, &notes);
   if (!m) return m.error();
   return std::unique_ptr<Document>(new CmdlDocument(std::move(file), std::move(m).value(), std::move(notes), options.names));
 }
 
-const mgs2::CmdlModel* cmdl_model_of(const Document& d) {
+const mgs2::CmdlFile* cmdl_model_of(const Document& d) {
   const auto* c = dynamic_cast<const CmdlDocument*>(&d);
   return c != nullptr ? &c->model() : nullptr;
 }
@@ -122,9 +117,9 @@ Result<Diagnostics> validate_pair(const Document& model, const Document& compani
   const Document* a = &model;
   const Document* b = &companion;
   if (registry::cmdl_model_of(*a) != nullptr) std::swap(a, b);
-  const mgs2::CmdlModel* cmdl = registry::cmdl_model_of(*b);
-  const mgs2::KmsModel* kms = registry::kms_model_of(*a);
-  const mgs2::EvmModel* evm = registry::evm_model_of(*a);
+  const mgs2::CmdlFile* cmdl = registry::cmdl_model_of(*b);
+  const mgs2::KmsFile* kms = registry::kms_model_of(*a);
+  const mgs2::EvmFile* evm = registry::evm_model_of(*a);
   if (cmdl == nullptr || (kms == nullptr && evm == nullptr))
     return usage_error_finding("a pair to check is a .kms or .evm and its .cmdl (given: " + std::string(model.format()) + " and " +
                                std::string(companion.format()) + ")");

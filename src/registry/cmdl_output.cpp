@@ -4,8 +4,7 @@
 // together with the model).
 #include <system_error>
 
-#include "boneyard/cmdl.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/cmdl.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -15,7 +14,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // The template model's own .cmdl (read), or nothing with a note saying why there is none.
-std::optional<mgs2::CmdlModel> template_cmdl(const fs::path& tpl_model, std::shared_ptr<const FileData>& keep, Diagnostics& notes) {
+std::optional<mgs2::CmdlFile> template_cmdl(const fs::path& tpl_model, std::shared_ptr<const FileData>& keep, Diagnostics& notes) {
   if (tpl_model.empty()) return std::nullopt;
   const fs::path path = cmdl_beside(tpl_model);
   std::error_code ec;
@@ -30,7 +29,7 @@ std::optional<mgs2::CmdlModel> template_cmdl(const fs::path& tpl_model, std::sha
               path.string());
     return std::nullopt;
   }
-  auto m = mgs2::read_cmdl(file.value()->bytes());
+  auto m = mgs2::read_cmdl(file.value());
   if (!m) {
     notes.add(Severity::warning, m.error().offset, "cmdl", "the template's .cmdl is not readable (" + m.error().path + ": " +
               m.error().message + "): derived without it", path.string());
@@ -41,15 +40,15 @@ std::optional<mgs2::CmdlModel> template_cmdl(const fs::path& tpl_model, std::sha
 }
 
 template <class Model>
-Result<std::vector<std::uint8_t>> derive_checked(const Model& model, const mgs2::CmdlModel* tpl, Diagnostics& notes) {
+Result<std::vector<std::uint8_t>> derive_checked(const Model& model, const mgs2::CmdlFile* tpl, Diagnostics& notes) {
   auto cmdl = mgs2::derive_cmdl(model, tpl, &notes);
   if (!cmdl) return cmdl.error();
   // Never write a .cmdl boneyard itself would reject: it must read, validate and match its model.
   const Bytes b(cmdl.value());
-  auto back = mgs2::read_cmdl(b);
+  auto back = mgs2::read_cmdl(FileData::from_view(b, nullptr));
   if (!back) return back.error();
   Diagnostics found;
-  mgs2::validate_cmdl(back.value(), found);
+  found.append(mgs2::validate_cmdl(back.value()));
   mgs2::check_cmdl_pair(model, back.value(), found);
   for (const auto& f : found.findings())
     if (f.severity == Severity::error) {
@@ -61,7 +60,7 @@ Result<std::vector<std::uint8_t>> derive_checked(const Model& model, const mgs2:
 }
 
 Status usage(const ConvertOptions& o, const std::string& why) {
-  const std::string option = !o.mgs2.cmdl.empty() ? "--cmdl" : "--no-cmdl";
+  const std::string option = !o.settings.cmdl.empty() ? "--cmdl" : "--no-cmdl";
   return usage_error_finding(option + " does not apply: " + why);
 }
 
@@ -74,14 +73,14 @@ Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::str
   if (!bytes) return bytes.error();
   const Bytes b(bytes.value());
   const bool kms = ext == ".kms";
-  const bool asked = !o.mgs2.cmdl.empty() || o.mgs2.no_cmdl;
+  const bool asked = !o.settings.cmdl.empty() || o.settings.no_cmdl;
   const bool mc = kms ? mgs2::detect_kms_layout(b) == mgs2::Layout::mc : mgs2::detect_evm_layout(b) == mgs2::Layout::mc;
   if (!mc) {
     if (asked) return usage(o, o.output.string() + " is written in the PS2 layout; a .cmdl goes only with a Master Collection model (--layout mc)");
     return out.main().write(b);
   }
-  if (o.mgs2.no_cmdl) return out.main().write(b);
-  const fs::path path = o.mgs2.cmdl.empty() ? cmdl_beside(o.output) : o.mgs2.cmdl;
+  if (o.settings.no_cmdl) return out.main().write(b);
+  const fs::path path = o.settings.cmdl.empty() ? cmdl_beside(o.output) : o.settings.cmdl;
   if (path == o.output || same_file(path, o.output)) return usage(o, "it names the output model itself");
   if (!o.input.empty() && same_file(path, o.input)) return usage(o, "it names the input file; choose another .cmdl");
   Diagnostics scratch;
@@ -90,11 +89,11 @@ Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::str
   const auto tpl = template_cmdl(template_model, tpl_file, notes);
   Result<std::vector<std::uint8_t>> cmdl = Finding{};
   if (kms) {
-    auto m = mgs2::read_kms(b);
+    auto m = mgs2::read_kms(FileData::from_view(b, nullptr));
     if (!m) return m.error();
     cmdl = derive_checked(m.value(), tpl ? &*tpl : nullptr, notes);
   } else {
-    auto m = mgs2::read_evm(b);
+    auto m = mgs2::read_evm(FileData::from_view(b, nullptr));
     if (!m) return m.error();
     cmdl = derive_checked(m.value(), tpl ? &*tpl : nullptr, notes);
   }

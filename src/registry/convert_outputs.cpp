@@ -2,9 +2,13 @@
 // through temporary files and renamed into place only once the whole conversion succeeded.
 #include <cctype>
 #include <deque>
+#include <variant>
 #include <system_error>
 
-#include "boneyard/document.h"
+#include "boneyard/core/text.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/registry/gltf_files.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -28,20 +32,63 @@ class MemoryOutputs final : public ConvertOutputs {
   std::deque<VectorSink> sinks_;  // a deque: the sinks handed out stay where they are
 };
 
+// The main output of a conversion that makes its own folders (ConvertOptions::make_folders, a
+// batch writing into a tree): they and the file are made at the first write, so a conversion that
+// fails before writing leaves no folder behind.
+class FolderMakingFile final : public ByteSink {
+ public:
+  explicit FolderMakingFile(fs::path path) : path_(std::move(path)) {}
+  Status write(Bytes data) override {
+    if (auto made = make(); !made) return made;
+    return file_->write(data);
+  }
+  Status commit() {
+    if (auto made = make(); !made) return made;
+    return file_->commit();
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  Status make() {
+    if (file_) return {};
+    std::error_code ec;
+    fs::create_directories(path_.parent_path(), ec);
+    auto file = AtomicFile::create(path_);
+    if (!file) return file.error();
+    file_ = std::move(file).value();
+    return {};
+  }
+  fs::path path_;
+  std::unique_ptr<AtomicFile> file_;
+};
+
+// The main file of a conversion: created before it (an output that cannot be created is refused
+// before any work), or with its folders at its first write.
+using MainFile = std::variant<std::unique_ptr<AtomicFile>, std::unique_ptr<FolderMakingFile>>;
+
+Result<MainFile> create_main(const fs::path& path, bool make_folders) {
+  if (make_folders) return MainFile(std::make_unique<FolderMakingFile>(path));
+  auto main = AtomicFile::create(path);
+  if (!main) return main.error();
+  return MainFile(std::move(main).value());
+}
+
 class FileOutputs final : public ConvertOutputs {
  public:
-  explicit FileOutputs(std::unique_ptr<AtomicFile> main) : main_(std::move(main)) {}
+  explicit FileOutputs(MainFile main) : main_(std::move(main)) {}
   // Not committed: the temporary files go, then the folders made for side files (empty again).
   ~FileOutputs() override {
     if (committed_) return;
     side_.clear();
-    main_.reset();
+    main_ = MainFile();
     for (auto it = made_.rbegin(); it != made_.rend(); ++it) {
       std::error_code ec;
       fs::remove(*it, ec);
     }
   }
-  ByteSink& main() override { return *main_; }
+  ByteSink& main() override {
+    return std::visit([](auto& file) -> ByteSink& { return *file; }, main_);
+  }
   // A side file may go into a folder that does not exist yet (a Master Collection model's
   // `_win/`): it is made, and removed again when the conversion fails.
   Result<ByteSink*> side_file(const fs::path& path) override {
@@ -62,7 +109,7 @@ class FileOutputs final : public ConvertOutputs {
       if (!status) break;
       renamed.push_back(file->path());
     }
-    if (status) status = main_->commit();
+    if (status) status = std::visit([](auto& file) { return file->commit(); }, main_);
     if (status) {
       committed_ = true;
       return status;
@@ -91,7 +138,7 @@ class FileOutputs final : public ConvertOutputs {
     return {};
   }
 
-  std::unique_ptr<AtomicFile> main_;
+  MainFile main_;
   std::vector<std::unique_ptr<AtomicFile>> side_;
   std::vector<fs::path> made_;  // folders made for side files, outermost first
   bool committed_ = false;
@@ -108,7 +155,7 @@ Result<ConvertedFiles> convert_in_memory(const Document& document, std::string_v
 }
 
 Status convert_to_files(const Document& document, std::string_view target_extension, const ConvertOptions& options) {
-  auto main = AtomicFile::create(options.output);
+  auto main = create_main(options.output, options.make_folders);
   if (!main) return main.error();
   FileOutputs out(std::move(main).value());
   if (auto s = document.convert(target_extension, options, out); !s) return s;
@@ -117,21 +164,29 @@ Status convert_to_files(const Document& document, std::string_view target_extens
 
 namespace registry {
 
-Status encode_gltf_to_files(Result<scene::Scene>& sc, Diagnostics& adapter_warnings, const ConvertOptions& options) {
-  auto main = AtomicFile::create(options.output);
-  if (!main) return main.error();
-  FileOutputs out(std::move(main).value());
-  std::string ext = options.output.extension().string();
-  for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (auto s = encode_gltf(sc, adapter_warnings, ext, options, out); !s) return s;
-  return out.commit();
-}
-
 Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOutputs& out) {
   if (!bytes) return bytes.error();
   return out.main().write(bytes.value());
 }
 
 }  // namespace registry
+
+Status write_gltf_files(const scene::Scene& scene, const fs::path& path) {
+  const auto container = gltf::container_for(path);
+  if (!container) return io_error_finding({}, path.string() + ": not a .glb or .gltf file name");
+  fs::path bin = path;
+  bin.replace_extension(".bin");
+  const gltf::Encoding encoding(scene, *container, bin.filename().string());
+  auto main = create_main(path, false);
+  if (!main) return main.error();
+  FileOutputs out(std::move(main).value());
+  if (*container == gltf::Container::gltf && encoding.bin_size() > 0) {
+    auto sink = out.side_file(bin);
+    if (!sink) return sink.error();
+    if (auto s = encoding.write_bin(*sink.value()); !s) return s;
+  }
+  if (auto s = encoding.write(out.main()); !s) return s;
+  return out.commit();
+}
 
 }  // namespace boneyard

@@ -1,15 +1,25 @@
+// A glTF file as a Document: read once into a scene, then converted by the game the output's
+// extension names, with the models its options name (--skeleton, --template) read here: the
+// import mirrors the export (docs/architecture.md "Export and import").
 #include <cstdio>
+#include <optional>
 
-#include "boneyard/gltf_read.h"
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/xray_import.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/registry/gltf_files.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 
 namespace boneyard::registry {
 
 namespace {
 
-Status template_mismatch(const std::filesystem::path& tpl, std::string_view ext);
+namespace fs = std::filesystem;
+
+Status template_mismatch(const ConvertOptions& o, std::string_view ext);
+Result<std::vector<std::uint8_t>> to_omf(const scene::Scene& s, const ConvertOptions& o, Diagnostics& warnings);
+Result<std::vector<std::uint8_t>> to_mgs2_model(const scene::Scene& s, std::string_view ext, const ConvertOptions& o,
+                                                Diagnostics& warnings);
 
 // A glTF file: read once (meshes, skin, animations sampled at 30 fps), then converted by the game
 // that asks for it: .omf (X-Ray motions) or .kms/.evm (MGS2 models).
@@ -65,24 +75,18 @@ class GltfDocument final : public Document {
 
   Diagnostics validate() const override { return read_; }
   std::vector<std::string> convert_targets() const override { return {".omf", ".kms", ".evm"}; }
-  unsigned convert_options(std::string_view ext) const override {
-    if (ext == ".omf") return kOptSkeleton | kOptTemplate | kOptHq;
-    return kOptTemplate | kOptLayout | kOptScale | kOptCmdl | kOptNoCmdl | (ext == ".evm" ? unsigned{kOptNMats} : 0u);  // .kms, .evm
-  }
-  Status check_convert_options(std::string_view ext, unsigned given, const ConvertOptions& o) const override {
-    if (auto fits = Document::check_convert_options(ext, given, o); !fits) return fits;
-    if ((given & kOptTemplate) == 0) return {};
-    return template_mismatch(ext == ".omf" ? o.xray.template_omf : o.mgs2.template_model, ext);
+  Status check_convert_options(std::string_view ext, const OptionSet& given, const ConvertOptions& o) const override {
+    if (!option_given(given, "template")) return {};
+    return template_mismatch(o, ext);
   }
 
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     Diagnostics scratch;
     Diagnostics& warnings = o.warnings ? *o.warnings : scratch;
     for (const auto& f : read_.findings()) warnings.add(f);
-    if (ext == ".omf") return write_converted(xray::scene_to_omf_bytes(s_, o.xray, warnings), out);
+    if (ext == ".omf") return write_converted(to_omf(s_, o, warnings), out);
     if (ext == ".kms" || ext == ".evm")
-      return write_mgs2_model(mgs2::scene_to_model(s_, ext, o.mgs2, o.output.stem().string(), warnings), ext, o,
-                              o.mgs2.template_model, out);
+      return write_mgs2_model(to_mgs2_model(s_, ext, o, warnings), ext, o, o.settings.template_file, out);
     return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .kms or .evm", std::string(ext)};
   }
 
@@ -93,15 +97,84 @@ class GltfDocument final : public Document {
 
 // A --template must be a file of the target's format (an .omf for .omf, ...). Only the sniffers
 // look at it here; a template that cannot be read is left to the conversion, which says why.
-Status template_mismatch(const std::filesystem::path& tpl, std::string_view ext) {
+Status template_mismatch(const ConvertOptions& o, std::string_view ext) {
+  const fs::path& tpl = o.settings.template_file;
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(tpl, ec)) return {};
-  auto opened = FileData::open(tpl);
+  if (!fs::is_regular_file(tpl, ec)) return {};
+  auto opened = open_option_file(o, tpl);
   if (!opened) return {};
   const std::string_view format = detect_format(opened.value()->bytes(), tpl.string());
   if (format.empty() || ext == "." + std::string(format)) return {};
   return usage_error_finding("--template " + tpl.string() + " holds " + std::string(format) + " data: converting to " + std::string(ext) +
          " takes the original " + std::string(ext) + " file as template");
+}
+
+// A model an option names (--skeleton, --template), read from the request's files with `reader`;
+// errors name the option and the file.
+template <class Model, class Reader>
+Result<Model> read_option_model(const ConvertOptions& o, const char* option, const fs::path& path, Reader reader) {
+  auto opened = open_option_file(o, path);
+  if (!opened) return io_error_finding(option, "cannot read " + path.string() + ": " + opened.error().message);
+  auto r = reader(std::move(opened).value());
+  if (!r) {
+    Finding f = r.error();
+    f.path = std::string(option) + " " + path.string() + (f.path.empty() ? "" : ": " + f.path);
+    return f;
+  }
+  return std::move(r).value();
+}
+
+// glTF -> .omf: the X-Ray library builds it on the --skeleton and --template models read here.
+Result<std::vector<std::uint8_t>> to_omf(const scene::Scene& s, const ConvertOptions& o, Diagnostics& warnings) {
+  if (auto motions = xray::check_has_motions(s); !motions) return motions.error();
+  std::optional<xray::OgfFile> ogf;
+  std::optional<xray::OmfFile> tpl;
+  if (!o.settings.skeleton.empty()) {
+    auto r = read_option_model<xray::OgfFile>(o, "--skeleton", o.settings.skeleton,
+                                              [](auto f) { return xray::read_ogf(std::move(f)); });
+    if (!r) return r.error();
+    ogf = std::move(r).value();
+  }
+  if (!o.settings.template_file.empty()) {
+    auto r = read_option_model<xray::OmfFile>(o, "--template", o.settings.template_file,
+                                              [](auto f) { return xray::read_omf(std::move(f)); });
+    if (!r) return r.error();
+    tpl = std::move(r).value();
+  }
+  xray::XrayImportOptions io;
+  io.skeleton = ogf ? &*ogf : nullptr;
+  io.template_omf = tpl ? &*tpl : nullptr;
+  io.hq = o.settings.hq;
+  return xray::scene_to_omf_bytes(s, io, warnings);
+}
+
+// glTF -> .kms/.evm: the MGS2 library builds it with the options and the --template model read here.
+Result<std::vector<std::uint8_t>> to_mgs2_model(const scene::Scene& s, std::string_view ext, const ConvertOptions& o,
+                                                Diagnostics& warnings) {
+  mgs2::Mgs2ImportOptions io;
+  if (o.settings.scale != 0) io.scale = o.settings.scale;
+  io.layout = mgs2::parse_layout(o.settings.layout);
+  const auto n_mats = n_mats_option(o.settings);
+  if (!n_mats) return n_mats.error();
+  io.n_mats = n_mats.value();
+  std::optional<mgs2::KmsFile> kms;
+  std::optional<mgs2::EvmFile> evm;
+  if (!o.settings.template_file.empty()) {
+    // The model keeps the template's bytes open while the builder reads views of them.
+    const fs::path& path = o.settings.template_file;
+    if (ext == ".kms") {
+      auto r = read_option_model<mgs2::KmsFile>(o, "--template", path, [](auto f) { return mgs2::read_kms(std::move(f)); });
+      if (!r) return r.error();
+      kms = std::move(r).value();
+      io.kms_template = &*kms;
+    } else {
+      auto r = read_option_model<mgs2::EvmFile>(o, "--template", path, [](auto f) { return mgs2::read_evm(std::move(f)); });
+      if (!r) return r.error();
+      evm = std::move(r).value();
+      io.evm_template = &*evm;
+    }
+  }
+  return mgs2::scene_to_model(s, ext, std::move(io), o.output.stem().string(), warnings);
 }
 
 }  // namespace
@@ -116,8 +189,7 @@ Opened open_gltf(std::shared_ptr<const FileData> file, const OpenOptions& option
   const auto base = std::filesystem::path(options.file_name).parent_path();
   gltf::ReadOptions ro;
   ro.require_animations = false;  // motions need them (checked on conversion to .omf), models do not
-  ro.allow_outside_uris = options.allow_outside_uris;
-  auto s = gltf::read(file->bytes(), base, ro, warnings);
+  auto s = gltf::read(file->bytes(), gltf_buffer_files(base, options.allow_outside_uris), ro, warnings);
   if (!s) return s.error();
   return std::unique_ptr<Document>(new GltfDocument(std::move(s).value(), std::move(warnings)));
 }

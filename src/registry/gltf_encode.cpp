@@ -2,8 +2,8 @@
 #include <cctype>
 #include <set>
 
-#include "boneyard/gltf.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/core/text.h"
+#include "boneyard/gltf/gltf_write.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -12,17 +12,8 @@ namespace fs = std::filesystem;
 
 bool is_gltf_extension(std::string_view ext) { return ext == ".glb" || ext == ".gltf"; }
 
-fs::path xray_textures_root(const ConvertOptions& o) {
-  if (!o.xray.textures.empty()) return o.xray.textures;
-  return o.input.empty() ? fs::path() : xray::default_textures_root(o.input);
-}
-
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // A .gltf's images become files beside it: <name>.png, then <name>_2.png, ... when names repeat
 // (ignoring case, for case-insensitive file systems).
@@ -36,8 +27,8 @@ Status write_images_beside(scene::Scene& sc, const fs::path& dir, ConvertOutputs
     if (!used[i] || !im.uri.empty() || im.data.empty()) continue;
     const std::string base = im.name.empty() ? std::string("image") : im.name;
     std::string name = base + ".png";
-    for (int k = 2; taken.count(lower(name)); ++k) name = base + "_" + std::to_string(k) + ".png";
-    taken.insert(lower(name));
+    for (int k = 2; taken.count(lower_ascii(name)); ++k) name = base + "_" + std::to_string(k) + ".png";
+    taken.insert(lower_ascii(name));
     auto sink = out.side_file(dir / name);
     if (!sink) return sink.error();
     if (auto s = sink.value()->write(im.data); !s) return s;

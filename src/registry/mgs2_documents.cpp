@@ -1,8 +1,10 @@
 // MGS2 models (.kms, .evm) as Documents: one class for both, the differences in a traits struct.
 // The MGS2 library reads, reports, validates and builds the scene; this file routes targets.
-#include "boneyard/mgs2_report.h"
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/kms_report.h"
+#include "boneyard/mgs2/evm_report.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -10,41 +12,39 @@ namespace boneyard::registry {
 namespace {
 
 struct KmsTraits {
-  using Model = mgs2::KmsModel;
+  using Model = mgs2::KmsFile;
   static constexpr std::string_view format = "kms";
   static constexpr std::string_view extension = ".kms";
-  static constexpr auto read = [](Bytes b, std::optional<mgs2::Layout> l, Diagnostics* d) { return mgs2::read_kms(b, l, d); };
+  static constexpr auto read = &mgs2::read_kms;
   static constexpr auto describe = &mgs2::describe_kms;
   static constexpr auto dump = &mgs2::dump_kms;
   static constexpr auto validate = &mgs2::validate_kms;
   static constexpr auto to_scene = &mgs2::kms_to_scene;
-  static constexpr unsigned rewrite_options = 0;
-  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const mgs2::ConvertOptions&,
+  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const ConvertSettings&,
                                                  Diagnostics* warnings) {
     return target == m.layout ? mgs2::write_kms(m) : mgs2::convert_kms_layout(m, target, warnings);
   }
 };
 
 struct EvmTraits {
-  using Model = mgs2::EvmModel;
+  using Model = mgs2::EvmFile;
   static constexpr std::string_view format = "evm";
   static constexpr std::string_view extension = ".evm";
-  static constexpr auto read = [](Bytes b, std::optional<mgs2::Layout> l, Diagnostics* d) { return mgs2::read_evm(b, l, d); };
+  static constexpr auto read = &mgs2::read_evm;
   static constexpr auto describe = &mgs2::describe_evm;
   static constexpr auto dump = &mgs2::dump_evm;
   static constexpr auto validate = &mgs2::validate_evm;
   static constexpr auto to_scene = &mgs2::evm_to_scene;
-  static constexpr unsigned rewrite_options = kOptNMats;
   // --n-mats rewrites only the n_mats fields; everything else stays as stored.
-  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const mgs2::ConvertOptions& o,
+  static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const ConvertSettings& o,
                                                  Diagnostics*) {
     const Model* out = &m;
     Model edited;
-    if (!o.n_mats.empty()) {
-      const auto reading = mgs2::parse_n_mats_reading(o.n_mats);
-      if (!reading) return Finding{Severity::error, 0, "--n-mats", "unknown n_mats reading", "spec or sealouse", o.n_mats};
+    const auto reading = n_mats_option(o);
+    if (!reading) return reading.error();
+    if (reading.value()) {
       edited = m;
-      if (auto r = mgs2::set_n_mats(edited, *reading); !r) return r.error();
+      if (auto r = mgs2::set_n_mats(edited, *reading.value()); !r) return r.error();
       out = &edited;
     }
     return target == out->layout ? mgs2::write_evm(*out) : mgs2::build_evm(*out, target);
@@ -66,38 +66,32 @@ class Mgs2Document final : public Document {
   }
   Diagnostics validate() const override {
     Diagnostics d = notes_;
-    Traits::validate(m_, d);
+    d.append(Traits::validate(m_));
     return d;
   }
   std::vector<std::string> convert_targets() const override { return {std::string(Traits::extension), ".glb", ".gltf"}; }
-  // --input-layout changes how the input is read, so it applies to both; --layout only to a rewrite.
-  unsigned convert_options(std::string_view ext) const override {
-    if (ext == Traits::extension) return kOptInputLayout | kOptLayout | kOptCmdl | kOptNoCmdl | Traits::rewrite_options;
-    return kOptInputLayout | kOptScale | kOptNames | kOptTextures;
-  }
   // --cmdl / --no-cmdl only for a Master Collection output, whose layout is known here.
-  Status check_convert_options(std::string_view ext, unsigned given, const ConvertOptions& o) const override {
-    if (auto fits = Document::check_convert_options(ext, given, o); !fits) return fits;
-    const unsigned cmdl = given & (kOptCmdl | kOptNoCmdl);
-    if (cmdl == 0 || mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout) == mgs2::Layout::mc) return {};
-    return usage_error_finding(std::string(convert_option_name(cmdl & (~cmdl + 1))) + " does not apply: " + o.output.string() +
+  Status check_convert_options(std::string_view, const OptionSet& given, const ConvertOptions& o) const override {
+    const char* cmdl = option_given(given, "cmdl") ? "--cmdl" : option_given(given, "no-cmdl") ? "--no-cmdl" : nullptr;
+    if (cmdl == nullptr || mgs2::parse_layout(o.settings.layout).value_or(m_.layout) == mgs2::Layout::mc) return {};
+    return usage_error_finding(std::string(cmdl) + " does not apply: " + o.output.string() +
                                " is written in the PS2 layout; a .cmdl goes only with a Master Collection model (--layout mc)");
   }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (is_gltf_extension(ext)) {
-      mgs2::ExportOptions e;
-      if (o.mgs2.scale != 0) e.scale = o.mgs2.scale;
+      mgs2::Mgs2ExportOptions e;
+      if (o.settings.scale != 0) e.scale = o.settings.scale;
       e.names = names_;
       Diagnostics warnings;
       auto sc = Traits::to_scene(m_, e, warnings);
-      if (sc) attach_textures(sc.value(), o.mgs2.textures, warnings);
+      if (sc) attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache);
       return encode_gltf(sc, warnings, ext, o, out);
     }
     if (ext != Traits::extension)
       return Finding{Severity::error, 0, {}, "unsupported conversion", std::string(Traits::extension), std::string(ext)};
     // A rewrite takes the input's own .cmdl as its template: unedited, it comes back as it was.
-    return write_mgs2_model(Traits::write(m_, mgs2::parse_layout(o.mgs2.layout).value_or(m_.layout), o.mgs2, o.warnings), ext, o,
-                            o.input, out);
+    return write_mgs2_model(Traits::write(m_, mgs2::parse_layout(o.settings.layout).value_or(m_.layout), o.settings, o.warnings),
+                            ext, o, o.input, out);
   }
 
  private:
@@ -110,7 +104,7 @@ class Mgs2Document final : public Document {
 template <class Traits>
 Opened open_model(std::shared_ptr<const FileData> file, const OpenOptions& options) {
   Diagnostics notes;
-  auto m = Traits::read(file->bytes(), mgs2::parse_layout(options.layout), &notes);
+  auto m = Traits::read(file, mgs2::parse_layout(options.layout), &notes);
   if (!m) return m.error();
   return std::unique_ptr<Document>(
       new Mgs2Document<Traits>(std::move(file), std::move(m).value(), std::move(notes), options.names));
@@ -118,11 +112,18 @@ Opened open_model(std::shared_ptr<const FileData> file, const OpenOptions& optio
 
 }  // namespace
 
-const mgs2::KmsModel* kms_model_of(const Document& d) {
+Result<std::optional<mgs2::NMatsReading>> n_mats_option(const ConvertSettings& settings) {
+  if (settings.n_mats.empty()) return std::optional<mgs2::NMatsReading>();
+  const auto reading = mgs2::parse_n_mats_reading(settings.n_mats);
+  if (!reading) return Finding{Severity::error, 0, "--n-mats", "unknown n_mats reading", "spec or sealouse", settings.n_mats};
+  return std::optional<mgs2::NMatsReading>(*reading);
+}
+
+const mgs2::KmsFile* kms_model_of(const Document& d) {
   const auto* m = dynamic_cast<const Mgs2Document<KmsTraits>*>(&d);
   return m != nullptr ? &m->model() : nullptr;
 }
-const mgs2::EvmModel* evm_model_of(const Document& d) {
+const mgs2::EvmFile* evm_model_of(const Document& d) {
   const auto* m = dynamic_cast<const Mgs2Document<EvmTraits>*>(&d);
   return m != nullptr ? &m->model() : nullptr;
 }

@@ -1,16 +1,22 @@
 // The format table: each entry sniffs bytes and opens a Document. Formats live in their folders;
 // only this file knows the list.
-#include "boneyard/document.h"
+#include "boneyard/core/text.h"
+#include "boneyard/registry/document.h"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdio>
 
-#include "boneyard/ctxr.h"
-#include "boneyard/dds.h"
-#include "boneyard/mgs2_report.h"
-#include "boneyard/omf_report.h"
+#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/ctxr_report.h"
+#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds_report.h"
+#include "boneyard/mgs2/kms_report.h"
+#include "boneyard/mgs2/evm_report.h"
+#include "boneyard/mgs2/cmdl_report.h"
+#include "boneyard/xray/omf_report.h"
+#include "boneyard/xray/ogf_report.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -42,15 +48,6 @@ constexpr std::array kFormats = {
     FormatEntry{"ctxr", texture::sniff_ctxr, registry::open_ctxr},
 };
 
-std::string lower_extension(std::string_view file_name) {
-  const auto slash = file_name.find_last_of("/\\");
-  const auto base = slash == std::string_view::npos ? file_name : file_name.substr(slash + 1);
-  const auto dot = base.rfind('.');
-  std::string ext(dot == std::string_view::npos ? std::string_view{} : base.substr(dot));
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
-}
-
 const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
   const std::string ext = lower_extension(file_name);
   const FormatEntry* best = nullptr;
@@ -65,34 +62,9 @@ const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
   return best;
 }
 
-constexpr std::array<std::string_view, 15> kOptionNames = {
-    "--layout", "--input-layout", "--skeleton", "--meshes", "--textures", "--keep-going", "--template", "--scale",
-    "--hq",     "--names",        "--n-mats",   "--float-rotations",      "--motions",    "--cmdl",     "--no-cmdl"};
-
 }  // namespace
 
-std::string_view convert_option_name(unsigned option) {
-  for (std::size_t i = 0; i < kOptionNames.size(); ++i)
-    if (option == (1u << i)) return kOptionNames[i];
-  return "an option";
-}
-
-std::string convert_option_list(unsigned options) {
-  std::string out;
-  for (std::size_t i = 0; i < kOptionNames.size(); ++i)
-    if (options & (1u << i)) out += (out.empty() ? "" : ", ") + std::string(kOptionNames[i]);
-  return out.empty() ? "none" : out;
-}
-
-Status Document::check_convert_options(std::string_view ext, unsigned given, const ConvertOptions&) const {
-  const unsigned applies = convert_options(ext);
-  const unsigned ignored = given & ~applies;
-  if (ignored == 0) return {};
-  const unsigned first = ignored & (~ignored + 1);  // the lowest bit: name one option per message
-  return usage_error_finding(std::string(convert_option_name(first)) + " does not apply when converting " +
-                             std::string(format()) + " to " + std::string(ext) +
-                             " (options that do: " + convert_option_list(applies) + ")");
-}
+Status Document::check_convert_options(std::string_view, const OptionSet&, const ConvertOptions&) const { return {}; }
 
 std::string_view detect_format(Bytes bytes, std::string_view file_name) {
   if (bytes.empty()) return {};

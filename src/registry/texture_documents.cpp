@@ -1,8 +1,10 @@
 // Textures as Documents, so that info, dump, validate and convert treat them like every format:
 // the texture layer reads, reports and validates; this file routes the targets (a lossless
 // rewrite, or the top level as PNG). `boneyard texture` has the texture-specific options.
-#include "boneyard/ctxr.h"
-#include "boneyard/dds.h"
+#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/ctxr_report.h"
+#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds_report.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -24,7 +26,6 @@ class DdsDocument final : public Document {
   void dump(JsonWriter& out, const DumpOptions& o) const override { texture::dump_dds(out, file_, o.raw); }
   Diagnostics validate() const override { return texture::validate_dds(file_); }
   std::vector<std::string> convert_targets() const override { return {".dds", ".png"}; }
-  unsigned convert_options(std::string_view) const override { return 0; }
   Status convert(std::string_view ext, const ConvertOptions&, ConvertOutputs& out) const override {
     if (ext == ".dds") return write_converted(texture::write_dds(file_), out);
     if (file_.cube)
@@ -44,7 +45,6 @@ class CtxrDocument final : public Document {
   void dump(JsonWriter& out, const DumpOptions& o) const override { texture::dump_ctxr(out, file_, o.raw); }
   Diagnostics validate() const override { return texture::validate_ctxr(file_); }
   std::vector<std::string> convert_targets() const override { return {".ctxr", ".png"}; }
-  unsigned convert_options(std::string_view) const override { return 0; }
   Status convert(std::string_view ext, const ConvertOptions&, ConvertOutputs& out) const override {
     if (ext == ".ctxr") return write_converted(texture::write_ctxr(file_), out);
     return write_png_target(texture::decode_ctxr(file_), {texture::ctxr_png_chunk(file_)}, out);

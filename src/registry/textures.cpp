@@ -8,10 +8,10 @@
 #include <map>
 #include <mutex>
 
-#include "boneyard/strcode.h"
-#include "boneyard/text.h"
-#include "boneyard/texture_convert.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/mgs2/strcode.h"
+#include "boneyard/core/text.h"
+#include "boneyard/texture/texture_convert.h"
+#include "boneyard/registry/xray_files.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -20,10 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The extensions a texture may have, in the order they are preferred: the game's own format first.
 constexpr std::array<std::string_view, 3> kXrayOrder = {".dds", ".png", ""};
@@ -43,7 +39,7 @@ std::map<std::uint32_t, fs::path> index_by_strcode(const fs::path& root) {
   for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
        it.increment(ec)) {
     if (!it->is_regular_file(ec)) continue;
-    const std::string ext = lower(it->path().extension().string());
+    const std::string ext = lower_extension(it->path().string());
     const int r = rank(ext, kMgs2Order);
     if (r < 0) continue;
     const std::string stem = it->path().stem().string();
@@ -90,15 +86,21 @@ Result<std::shared_ptr<const texture::PngTexture>> TextureCache::get(const fs::p
   }
   auto data = FileData::open(file);
   if (!data) return data.error();
-  auto png = texture::texture_as_png(data.value()->bytes(), lower(file.extension().string()));
+  const Bytes bytes = data.value()->bytes();
+  const std::string ext = lower_extension(file.string());
+  // What this decode will hold, from the header: the threads of a batch decode at most
+  // kDecodingBytes together.
+  const auto hold = decoding_.acquire(texture::texture_decoded_bytes(bytes, ext));
+  auto png = texture::texture_as_png(bytes, ext);
   if (!png) return png.error();
   auto shared = std::make_shared<const texture::PngTexture>(std::move(png).value());
+  const std::uint64_t charge = std::max<std::uint64_t>(shared->png.size(), std::uint64_t{shared->width} * shared->height * 4);
   std::lock_guard lock(mutex_);
   // A batch over a whole game folder meets thousands of textures: the cache holds at most
-  // kCacheBytes of PNG and starts again when full (models of one folder share textures, so the
+  // kCacheBytes (decoded) and starts again when full (models of one folder share textures, so the
   // textures still in use come back soon).
-  if (bytes_ + shared->png.size() > kCacheBytes) entries_.clear(), bytes_ = 0;
-  if (entries_.emplace(key, shared).second) bytes_ += shared->png.size();
+  if (bytes_ + charge > kCacheBytes) entries_.clear(), bytes_ = 0;
+  if (entries_.emplace(key, shared).second) bytes_ += charge;
   return std::shared_ptr<const texture::PngTexture>(shared);
 }
 
@@ -115,12 +117,12 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
     if (ref.empty()) continue;
     std::optional<fs::path> file;
     std::string looked;
-    const std::string key = ref.path.empty() ? id_text(ref.id) : lower(ref.path);
+    const std::string key = ref.path.empty() ? id_text(ref.id) : lower_ascii(ref.path);
     if (!ref.path.empty()) {
       const std::string name = cp1251_to_utf8(ref.path);
       for (const auto ext : kXrayOrder) {
         if (ext.empty()) break;
-        if ((file = xray::find_ignoring_case(root, name + std::string(ext)))) break;
+        if ((file = find_ignoring_case(root, name + std::string(ext)))) break;
       }
       std::string shown = name;
       std::replace(shown.begin(), shown.end(), '\\', '/');

@@ -1,21 +1,39 @@
 // X-Ray files as Documents: the X-Ray library reads, reports, validates and builds the scene;
-// this file only routes each target to it (.omf/.ogf rewrites) or through the scene to glTF.
-#include "boneyard/ogf.h"
-#include "boneyard/omf_report.h"
-#include "boneyard/omf_validate.h"
-#include "boneyard/xray_scene.h"
+// this file routes each target to it (.omf/.ogf rewrites) or through the scene to glTF, and
+// reads the files that go with it (--skeleton, the motion files of refs: xray_files.cpp).
+#include <optional>
+
+#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/omf_report.h"
+#include "boneyard/xray/ogf_report.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 
 namespace boneyard::registry {
 
 namespace {
 
-xray::XrayExportOptions export_options(const ConvertOptions& o, bool with_skeleton) {
-  const xray::ConvertOptions& x = o.xray;
-  xray::XrayExportOptions e{o.input, x.meshes_root, {}, x.keep_going};
-  if (with_skeleton) e.skeleton = x.skeleton;
-  e.motions = {x.float_rotations, x.motions};
+xray::XrayExportOptions export_options(const ConvertOptions& o) {
+  xray::XrayExportOptions e;
+  e.input = o.input;
+  e.keep_going = o.settings.keep_going;
+  e.motions = {o.settings.float_rotations, o.settings.motions};
   return e;
+}
+
+// The --skeleton model of an .omf's motions, read from the request's files; errors name the file.
+Result<xray::OgfFile> read_skeleton(const ConvertOptions& o) {
+  const auto& path = o.settings.skeleton;
+  auto opened = open_option_file(o, path);
+  if (!opened) return io_error_finding("--skeleton", "cannot read " + path.string() + ": " + opened.error().message);
+  auto read = xray::read_ogf(std::move(opened).value());
+  if (!read) {
+    Finding f = read.error();
+    f.path = path.string() + (f.path.empty() ? "" : " " + f.path);
+    return f;
+  }
+  return read;
 }
 
 class OmfDocument final : public Document {
@@ -26,14 +44,19 @@ class OmfDocument final : public Document {
   void dump(JsonWriter& out, const DumpOptions& o) const override { xray::dump_omf(out, file_, o.raw); }
   Diagnostics validate() const override { return xray::validate_omf(file_); }
   std::vector<std::string> convert_targets() const override { return {".omf", ".glb", ".gltf"}; }
-  // The rewrite is byte for byte: nothing to choose. glTF: the skeleton to play the motions on.
-  unsigned convert_options(std::string_view ext) const override {
-    return ext == ".omf" ? 0u : unsigned{kOptSkeleton | kOptFloatRotations | kOptMotions};
-  }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (ext == ".omf") return write_converted(xray::write_omf(file_), out);
+    xray::XrayExportOptions e = export_options(o);
+    std::optional<xray::OgfFile> skeleton;
+    if (!o.settings.skeleton.empty()) {
+      auto read = read_skeleton(o);
+      if (!read) return read.error();
+      skeleton = std::move(read).value();
+      e.skeleton = &*skeleton;
+      e.skeleton_path = o.settings.skeleton.string();
+    }
     Diagnostics warnings;
-    auto sc = xray::omf_to_scene(file_.motions, export_options(o, true), warnings);
+    auto sc = xray::omf_to_scene(file_.motions, e, warnings);
     return encode_gltf(sc, warnings, ext, o, out);
   }
 
@@ -49,21 +72,17 @@ class OgfDocument final : public Document {
   void dump(JsonWriter& out, const DumpOptions& o) const override { xray::dump_ogf(out, file_, o.raw); }
   Diagnostics validate() const override { return xray::validate_ogf(file_); }
   std::vector<Finding> conversion_blockers(std::string_view ext, const ConvertOptions& o) const override {
-    return xray::ogf_conversion_blockers(file_, o.xray.keep_going && is_gltf_extension(ext));
+    return xray::ogf_conversion_blockers(file_, o.settings.keep_going && is_gltf_extension(ext));
   }
   std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".glb", ".gltf"}; }
-  // .ogf and .omf are copies of what is stored; glTF looks up motion refs, textures and meshes.
-  unsigned convert_options(std::string_view ext) const override {
-    return ext == ".ogf" || ext == ".omf" ? 0u
-                                          : unsigned{kOptMeshes | kOptTextures | kOptKeepGoing | kOptFloatRotations |
-                                                     kOptMotions};
-  }
+  // .ogf and .omf are copies of what is stored; glTF reads the motion files the refs name and the
+  // textures.
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (ext == ".ogf") return write_converted(xray::write_ogf(file_), out);
     if (ext == ".omf") return write_converted(xray::extract_omf(file_), out);
     Diagnostics warnings;
-    auto sc = xray::ogf_to_scene(file_, export_options(o, false), warnings);
-    if (sc) attach_textures(sc.value(), xray_textures_root(o), warnings);
+    auto sc = xray_model_scene(file_, export_options(o), o.settings.meshes, o.motion_refs, warnings);
+    if (sc) attach_textures(sc.value(), xray_textures_root(o), warnings, o.texture_cache);
     return encode_gltf(sc, warnings, ext, o, out);
   }
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "boneyard/scene.h"
+#include "boneyard/scene/scene.h"
 
 namespace boneyard::scene {
 

@@ -1,4 +1,4 @@
-#include "boneyard/scene.h"
+#include "boneyard/scene/scene.h"
 
 #include <cmath>
 #include <utility>

@@ -1,7 +1,8 @@
 // What `info` and `dump` show of a CTXR.
 #include <string>
 
-#include "boneyard/ctxr.h"
+#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/ctxr_report.h"
 
 namespace boneyard::texture {
 

@@ -6,7 +6,7 @@
 #include <bit>
 #include <cstring>
 
-#include "boneyard/dds.h"
+#include "boneyard/texture/dds.h"
 #include "dds_internal.h"
 
 namespace boneyard::texture {
@@ -80,19 +80,26 @@ void decode_masks(const DdsEncoding& e, const DdsLevel& l, Image& im) {
 
 }  // namespace
 
-Result<Image> decode_dds(const DdsFile& dds, unsigned face, unsigned level) {
+Status check_decodable(const DdsFile& dds, unsigned face, unsigned level) {
   const DdsEncoding& e = dds.encoding;
   if (e.codec == DdsCodec::unsupported)
     return Finding{Severity::error, 84, "pixel format", "cannot decode this pixel format",
                    "DXT1-DXT5, ATI1/BC4, ATI2/BC5 or uncompressed 8-32 bit", e.name};
   const DdsLevel* l = dds.level(face, level);
-  if (l == nullptr) {
-    const std::string where = (dds.cube ? "face " + std::string(kCubeFaceNames[std::min(face, 5u)]) + " " : std::string()) +
-                              "level " + std::to_string(level);
+  const std::string where = (dds.cube ? "face " + std::string(kCubeFaceNames[std::min(face, 5u)]) + " " : std::string()) +
+                            "level " + std::to_string(level);
+  if (l == nullptr)
     return Finding{Severity::error, dds.data_offset, where, "level not stored (or truncated)",
                    "one of " + std::to_string(dds.faces) + " face(s) x " + std::to_string(dds.declared_mips) + " level(s)",
                    std::to_string(dds.levels.size()) + " complete level(s)"};
-  }
+  // The size comes from the header's height and width (offsets 12 and 16).
+  return check_decoded_pixels(l->width, l->height, 12, where);
+}
+
+Result<Image> decode_dds(const DdsFile& dds, unsigned face, unsigned level) {
+  if (auto ok = check_decodable(dds, face, level); !ok) return ok.error();
+  const DdsEncoding& e = dds.encoding;
+  const DdsLevel* l = dds.level(face, level);
   Image im;
   im.width = l->width;
   im.height = l->height;
@@ -121,6 +128,8 @@ std::optional<DdsOutputFormat> parse_dds_output_format(std::string_view name) {
 }
 
 Result<std::vector<std::uint8_t>> build_dds(const Image& image, const DdsBuildOptions& o) {
+  // The size before the pixels: an image may not hold more than one decode makes.
+  if (auto ok = check_decoded_pixels(image.width, image.height, 0, {}); !ok) return ok.error();
   if (image.width == 0 || image.height == 0 || image.width > kMaxDimension || image.height > kMaxDimension ||
       image.rgba.size() != std::size_t{image.width} * image.height * 4)
     return Finding{Severity::error, 0, {}, "cannot write a DDS of this size",
@@ -140,7 +149,11 @@ Result<std::vector<std::uint8_t>> build_dds(const Image& image, const DdsBuildOp
   const unsigned mips = o.mips ? full_mip_count(image.width, image.height) : 1;
   const bool compressed = e.block_bytes != 0;
 
+  // The whole file's size first, so that it is allocated once (no doubling while it grows).
+  std::uint64_t size = kDdsHeaderSize;
+  for (unsigned l = 0; l < mips; ++l) size += level_bytes(e, std::max(1u, image.width >> l), std::max(1u, image.height >> l));
   std::vector<std::uint8_t> out;
+  out.reserve(size);
   ByteWriter w(out);
   w.u32(kDdsMagic);
   w.u32(124);
@@ -165,9 +178,12 @@ Result<std::vector<std::uint8_t>> build_dds(const Image& image, const DdsBuildOp
   w.u32(kDdsCapsTexture | (mips > 1 ? kDdsCapsComplex | kDdsCapsMipMap : 0));
   w.zeros(16);  // caps2, caps3, caps4, reserved2
 
-  Image level = image;
+  // Each level from the one above, the top one being the image itself: at most two levels besides
+  // the image are held.
+  Image mip;
   for (unsigned i = 0; i < mips; ++i) {
-    if (i > 0) level = next_mip(level);
+    if (i > 0) mip = next_mip(i == 1 ? image : mip);
+    const Image& level = i == 0 ? image : mip;
     const std::size_t at = out.size();
     out.resize(at + level_bytes(e, level.width, level.height));
     if (compressed) {

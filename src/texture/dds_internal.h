@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "boneyard/dds.h"
+#include "boneyard/texture/dds.h"
 
 namespace boneyard::texture {
 

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "boneyard/dds.h"
+#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds_report.h"
+#include "core/byte_reader.h"
 #include "dds_internal.h"
 
 namespace boneyard::texture {

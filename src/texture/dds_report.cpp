@@ -1,7 +1,8 @@
 // What `info`, `dump` and `validate` show of a DDS (docs/textures.md "Checks").
 #include <string>
 
-#include "boneyard/dds.h"
+#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds_report.h"
 #include "dds_internal.h"
 
 namespace boneyard::texture {
@@ -56,6 +57,10 @@ Diagnostics validate_dds(const DdsFile& dds) {
   Diagnostics d;
   (void)read_dds(dds.file, &d);
   header_checks(dds, d);
+  if (!check_decoded_pixels(dds.header.width, dds.header.height, 12, {}))
+    d.add(Severity::warning, 12, "width x height", "too many pixels to decode: read, checked and rewritten, not converted",
+          "at most " + std::to_string(kMaxTexturePixels) + " pixels",
+          std::to_string(dds.header.width) + "x" + std::to_string(dds.header.height));
   d.sort_by_offset();
   return d;
 }

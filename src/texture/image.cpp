@@ -3,7 +3,7 @@
 #include <array>
 #include <cmath>
 
-#include "boneyard/texture.h"
+#include "boneyard/texture/texture.h"
 
 namespace boneyard::texture {
 
@@ -29,6 +29,15 @@ std::uint8_t linear_to_srgb(double l) {
 }
 
 }  // namespace
+
+Status check_decoded_pixels(std::uint64_t width, std::uint64_t height, std::uint64_t offset, std::string path) {
+  if (width == 0 || height <= kMaxTexturePixels / width) return {};
+  return Finding{Severity::error, offset, std::move(path), "too many pixels to decode",
+                 "at most " + std::to_string(kMaxTexturePixels) + " pixels (8192x8192, " +
+                     std::to_string(kMaxTextureBytes >> 20) + " MiB as RGBA)",
+                 std::to_string(width) + "x" + std::to_string(height) +
+                     (width >> 32 || height >> 32 ? std::string() : " = " + std::to_string(width * height) + " pixels")};
+}
 
 AlphaKind alpha_kind_of(const std::uint8_t* rgba, std::size_t pixels) {
   AlphaKind kind = AlphaKind::opaque;

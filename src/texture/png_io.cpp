@@ -4,16 +4,22 @@
 #include <png.h>
 
 #include <algorithm>
+#include <cctype>
 #include <csetjmp>
 #include <cstring>
+#include <optional>
 
-#include "boneyard/texture.h"
+#include "boneyard/texture/texture.h"
 
 namespace boneyard::texture {
 
 namespace {
 
 constexpr std::array<char, 4> kKeptChunks[] = {{'c', 't', 'X', 'r'}};
+// Chunks of variable length that boneyard has no use for: libpng skips them unread (no text is
+// inflated, no profile kept) instead of storing them.
+constexpr png_byte kSkippedChunks[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0eXIf\0pCAL\0sCAL\0hIST\0";
+constexpr int kSkippedChunkCount = 9;
 
 struct PngIo {
   // Writing
@@ -23,6 +29,7 @@ struct PngIo {
   Bytes data;
   std::size_t pos = 0;
   std::vector<PngChunk>* chunks = nullptr;
+  std::uint32_t chunks_seen = 0;  // kept chunks met, at most kPngChunkCacheMax of them returned
   // Both
   std::string error;
 };
@@ -54,13 +61,17 @@ int on_unknown_chunk(png_structp png, png_unknown_chunkp chunk) {
   auto* io = static_cast<PngIo*>(png_get_user_chunk_ptr(png));
   for (const auto& type : kKeptChunks)
     if (std::memcmp(chunk->name, type.data(), 4) == 0) {
+      if (++io->chunks_seen > kPngChunkCacheMax) return 1;  // dropped: a file needs one
       PngChunk c;
       std::memcpy(c.type.data(), chunk->name, 4);
       c.data.assign(chunk->data, chunk->data + chunk->size);
       io->chunks->push_back(std::move(c));
       return 1;
     }
-  return 0;  // libpng's default: drop an unknown ancillary chunk, fail on a critical one
+  // Any other ancillary chunk is dropped here: declined (0), libpng would keep a copy of it in
+  // the info struct (its behaviour when a callback declines a chunk). A critical chunk nobody
+  // knows is declined, and libpng fails on it.
+  return (chunk->name[0] & 0x20) != 0 ? 1 : 0;
 }
 
 // The writer's state outside libpng's reach: buffers allocated before the jump point.
@@ -152,26 +163,42 @@ namespace {
 struct ReadJob {
   PngFile* out;
   std::vector<png_bytep> pointers;
-  std::string limit_error;  // set when the header asks for more than the file can hold
+  std::optional<Finding> limit;  // set when the header asks for more than may be decoded
 };
+
+// libpng's own limits, set before it reads a chunk: the size (kMaxDimension each way), how large
+// a chunk may be allocated (kPngChunkMax, and never past the file), how many ancillary chunks it
+// keeps; and the chunks boneyard does not read are skipped.
+void set_limits(png_structp png, std::size_t file_size) {
+  png_set_user_limits(png, kMaxDimension, kMaxDimension);
+  // 0 would mean "no limit": a file has at least its 8-byte signature, so the bound is never 0.
+  png_set_chunk_malloc_max(png, static_cast<png_alloc_size_t>(std::min<std::uint64_t>(kPngChunkMax, std::max<std::size_t>(file_size, 8))));
+  png_set_chunk_cache_max(png, kPngChunkCacheMax);
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, kSkippedChunks, kSkippedChunkCount);
+}
 
 bool read_header(png_structp png, png_infop info, ReadJob& job, std::size_t file_size) {
   if (setjmp(png_jmpbuf(png))) return false;
-  png_set_user_limits(png, kMaxDimension, kMaxDimension);
+  set_limits(png, file_size);
   png_read_info(png, info);
   png_uint_32 w = 0, h = 0;
   int depth = 0, color = 0, interlace = 0;
   png_get_IHDR(png, info, &w, &h, &depth, &color, &interlace, nullptr, nullptr);
   job.out->color_type = static_cast<std::uint8_t>(color);
   job.out->bit_depth = static_cast<std::uint8_t>(depth);
+  if (auto ok = check_decoded_pixels(w, h, 16, "IHDR"); !ok) {
+    job.limit = ok.error();
+    return false;
+  }
   // The inflated stream holds one filter byte and the packed samples of every row; zlib cannot
   // give more than 1032 bytes per compressed byte, so a header that needs more lies.
   const int channels = png_get_channels(png, info);
   const std::uint64_t raw = std::uint64_t{h} * (1 + (std::uint64_t{w} * channels * depth + 7) / 8);
   if (raw > std::uint64_t{1032} * file_size + 1024) {
-    job.limit_error = std::to_string(w) + "x" + std::to_string(h) + " needs " + std::to_string(raw) +
-                      " inflated bytes; " + std::to_string(file_size) + " bytes of PNG hold at most " +
-                      std::to_string(std::uint64_t{1032} * file_size + 1024);
+    job.limit = Finding{Severity::error, 16, "IHDR", "image size larger than the file can hold", "a size the data can fill",
+                        std::to_string(w) + "x" + std::to_string(h) + " needs " + std::to_string(raw) +
+                            " inflated bytes; " + std::to_string(file_size) + " bytes of PNG hold at most " +
+                            std::to_string(std::uint64_t{1032} * file_size + 1024)};
     return false;
   }
   job.out->image.width = w;
@@ -192,6 +219,40 @@ bool read_pixels(png_structp png, png_infop info, ReadJob& job) {
   return true;
 }
 
+std::uint32_t be32_at(Bytes b, std::uint64_t at) {
+  return std::uint32_t{b[at]} << 24 | std::uint32_t{b[at + 1]} << 16 | std::uint32_t{b[at + 2]} << 8 | b[at + 3];
+}
+
+// A chunk type for messages: its four letters, or their hex when they are not letters.
+std::string chunk_type_text(Bytes b, std::uint64_t at) {
+  std::string s;
+  for (int i = 0; i < 4; ++i) {
+    const unsigned char c = b[at + i];
+    if (!std::isalpha(c)) return "chunk type " + hex(be32_at(b, at));
+    s += static_cast<char>(c);
+  }
+  return s;
+}
+
+// Every chunk's length against the bytes that follow it, up to IEND, before libpng allocates
+// anything for one: a chunk that claims more than the file holds is the error, with its sizes.
+Status check_chunk_lengths(Bytes b) {
+  for (std::uint64_t at = 8; at < b.size();) {
+    const std::uint64_t left = b.size() - at;
+    if (left < 12)
+      return Finding{Severity::error, at, "chunk", "truncated chunk (truncated file)", "12 bytes of length, type and CRC",
+                     std::to_string(left) + " bytes"};
+    const std::uint64_t length = be32_at(b, at);
+    const std::string type = chunk_type_text(b, at + 4);
+    if (length > left - 12)
+      return Finding{Severity::error, at, type, "chunk runs past the end of the file (truncated file)",
+                     "at most " + std::to_string(left - 12) + " bytes", std::to_string(length) + " bytes"};
+    if (std::memcmp(b.data() + at + 4, "IEND", 4) == 0) break;
+    at += 12 + length;
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<PngFile> read_png(Bytes bytes) {
@@ -206,7 +267,9 @@ Result<PngFile> read_png(Bytes bytes) {
     if (w > kMaxDimension || h > kMaxDimension)
       return Finding{Severity::error, 16, "IHDR", "image too large", "at most " + std::to_string(kMaxDimension) + " each way",
                      std::to_string(w) + "x" + std::to_string(h)};
+    if (auto ok = check_decoded_pixels(w, h, 16, "IHDR"); !ok) return ok.error();
   }
+  if (auto ok = check_chunk_lengths(bytes); !ok) return ok.error();
   PngFile file;
   PngIo io;
   io.data = bytes;
@@ -230,9 +293,7 @@ Result<PngFile> read_png(Bytes bytes) {
     ok = read_pixels(png, info, job);
   }
   png_destroy_read_struct(&png, &info, nullptr);
-  if (!job.limit_error.empty())
-    return Finding{Severity::error, 16, "IHDR", "image size larger than the file can hold", "a size the data can fill",
-                   job.limit_error};
+  if (job.limit) return *job.limit;
   if (!ok) return Finding{Severity::error, io.pos, {}, "not a readable PNG: " + io.error, {}, {}};
   return file;
 }

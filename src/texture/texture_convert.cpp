@@ -1,26 +1,21 @@
-// Texture files to and from PNG (`boneyard texture`), and game textures as PNG for models.
-#include "boneyard/texture_convert.h"
+// Textures to and from PNG (`boneyard texture`; the registry reads and writes the files), and game
+// textures as PNG for models.
+#include "boneyard/core/text.h"
+#include "boneyard/texture/dds_report.h"
+#include "boneyard/texture/texture_convert.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
-#include <mutex>
-#include <thread>
+#include <cstring>
 
-#include "boneyard/ctxr.h"
-#include "boneyard/interrupt.h"
+#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/ctxr_report.h"
 
 namespace boneyard::texture {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string lower_ext(const fs::path& p) {
-  std::string e = p.extension().string();
-  for (auto& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e;
-}
 
 // A parsed input file.
 struct Source {
@@ -63,93 +58,96 @@ Result<Source> parse(std::shared_ptr<const FileData> file, std::string_view ext)
   return s;
 }
 
-Result<Image> decode(const Source& s, unsigned face, unsigned mip) {
-  switch (s.kind) {
-    case TextureKind::dds: return decode_dds(*s.dds, face, mip);
-    case TextureKind::ctxr: return decode_ctxr(*s.ctxr, mip);
-    case TextureKind::png:
-      if (mip != 0)
-        return Finding{Severity::error, 0, {}, "a PNG has one level", "--mip 0", std::to_string(mip)};
-      return s.png->image;
-  }
-  return Finding{};
+// The reader's first error, when there is one: it says why a level cannot be decoded (a
+// truncated level, an unknown FourCC) better than "not stored".
+Finding reader_error_or(const Source& s, Finding f) {
+  for (const auto& n : s.notes.findings())
+    if (n.severity == Severity::error) return n;
+  return f;
 }
 
-// One image of the source (level `mip`, face `face`). When it cannot be decoded, the reader's
-// first error says why (a truncated level, an unknown FourCC) better than "not stored".
-Result<Image> image_of(const Source& s, unsigned face, unsigned mip) {
-  auto im = decode(s, face, mip);
+// One image of the source (level `mip`, face `face`). A PNG's image is handed over, not copied
+// (each conversion takes it once).
+Result<Image> image_of(Source& s, unsigned face, unsigned mip) {
+  Result<Image> im = Finding{};
+  switch (s.kind) {
+    case TextureKind::dds: im = decode_dds(*s.dds, face, mip); break;
+    case TextureKind::ctxr: im = decode_ctxr(*s.ctxr, mip); break;
+    case TextureKind::png:
+      if (mip != 0) return Finding{Severity::error, 0, {}, "a PNG has one level", "--mip 0", std::to_string(mip)};
+      return std::move(s.png->image);
+  }
   if (im) return im;
-  for (const auto& f : s.notes.findings())
-    if (f.severity == Severity::error) return f;
-  return im;
+  return reader_error_or(s, im.error());
 }
 
 // Six faces in a horizontal cross, 4 faces wide and 3 high, as stored (no face is turned):
 //        +Y
 //   -X   +Z   +X   -Z
 //        -Y
-// Cells without a face stay transparent black.
-Image cross_of(const std::vector<Image>& faces) {
-  const std::uint32_t w = faces[0].width, h = faces[0].height;
+// Cells without a face stay transparent black. The faces are decoded one at a time into it.
+Result<Image> cross_of(Source& s, unsigned mip) {
+  const DdsLevel* first = s.dds->level(0, mip);
+  const std::uint32_t w = first->width, h = first->height;
+  if (auto ok = check_decoded_pixels(std::uint64_t{w} * 4, std::uint64_t{h} * 3, 12, "cross of level " + std::to_string(mip));
+      !ok)
+    return ok.error();
   Image out;
   out.width = w * 4;
   out.height = h * 3;
   out.rgba.assign(std::size_t{out.width} * out.height * 4, 0);
   static constexpr int kCell[6][2] = {{2, 1}, {0, 1}, {1, 0}, {1, 2}, {1, 1}, {3, 1}};  // +X -X +Y -Y +Z -Z
-  for (std::size_t f = 0; f < 6; ++f)
+  for (unsigned f = 0; f < 6; ++f) {
+    auto face = image_of(s, f, mip);
+    if (!face) return face.error();
     for (std::uint32_t y = 0; y < h; ++y)
-      std::copy_n(faces[f].rgba.data() + std::size_t{y} * w * 4, std::size_t{w} * 4,
+      std::copy_n(face->rgba.data() + std::size_t{y} * w * 4, std::size_t{w} * 4,
                   out.rgba.data() + ((std::size_t{h} * kCell[f][1] + y) * out.width + std::size_t{w} * kCell[f][0]) * 4);
+  }
   return out;
 }
 
-struct Output {
-  fs::path path;
-  std::vector<std::uint8_t> bytes;  // for .dds/.ctxr (validated before writing)
-  std::optional<Image> image;       // for .png (streamed into the file)
-  std::vector<PngChunk> chunks;
-};
-
-Result<std::vector<Output>> png_outputs(const Source& s, const fs::path& out, const TextureConvertOptions& o) {
-  std::vector<Output> outputs;
+Result<std::vector<TextureOutput>> png_outputs(const std::shared_ptr<Source>& source, const fs::path& out, const TextureConvertOptions& o) {
+  Source& s = *source;
+  std::vector<TextureOutput> outputs;
   const bool cube = s.kind == TextureKind::dds && s.dds->cube;
   if (!cube) {
     if (o.cross) return usage_error_finding("--cross applies only to cube maps");
     auto im = image_of(s, 0, o.mip);
     if (!im) return im.error();
-    Output x{out, {}, std::move(im).value(), {}};
+    auto shared = std::make_shared<Image>(std::move(im).value());
+    TextureOutput x{out, {}, [shared]() -> Result<Image> { return std::move(*shared); }, {}};
     if (s.kind == TextureKind::ctxr && o.mip == 0) x.chunks.push_back(ctxr_png_chunk(*s.ctxr));
     if (s.kind == TextureKind::png) x.chunks = s.png->chunks;
     outputs.push_back(std::move(x));
     return outputs;
   }
-  std::vector<Image> faces;
-  for (unsigned f = 0; f < s.dds->faces; ++f) {
-    auto im = image_of(s, f, o.mip);
-    if (!im) return im.error();
-    faces.push_back(std::move(im).value());
-  }
+  // Every face is checked before anything is decoded or written: all six or nothing.
+  for (unsigned f = 0; f < s.dds->faces; ++f)
+    if (auto ok = check_decodable(*s.dds, f, o.mip); !ok) return reader_error_or(s, ok.error());
   if (o.cross) {
-    if (faces.size() != 6)
-      return Finding{Severity::error, 112, "caps2", "--cross needs all six faces", "6 faces", std::to_string(faces.size())};
-    outputs.push_back({out, {}, cross_of(faces), {}});
+    if (s.dds->faces != 6)
+      return Finding{Severity::error, 112, "caps2", "--cross needs all six faces", "6 faces", std::to_string(s.dds->faces)};
+    auto cross = cross_of(s, o.mip);
+    if (!cross) return cross.error();
+    auto shared = std::make_shared<Image>(std::move(cross).value());
+    outputs.push_back({out, {}, [shared]() -> Result<Image> { return std::move(*shared); }, {}});
     return outputs;
   }
   // Faces are named by the caps2 bits present, in file order.
   std::vector<unsigned> present;
   for (unsigned k = 0; k < 6; ++k)
     if (s.dds->header.dx10 || (s.dds->header.caps2 & (0x400u << k))) present.push_back(k);
-  for (std::size_t i = 0; i < faces.size() && i < present.size(); ++i) {
+  for (unsigned i = 0; i < s.dds->faces && i < present.size(); ++i) {
     fs::path p = out;
     p.replace_filename(out.stem().string() + "_" + std::string(kCubeFaceNames[present[i]]) + out.extension().string());
-    outputs.push_back({p, {}, std::move(faces[i]), {}});
+    outputs.push_back({p, {}, [source, i, mip = o.mip] { return image_of(*source, i, mip); }, {}});
   }
   return outputs;
 }
 
-Status check_written(const std::vector<std::uint8_t>& bytes, std::string_view ext) {
-  auto file = FileData::from_vector(bytes);
+// Reads the written bytes back and validates them; they are not copied (the file shares them).
+Status check_written(const std::shared_ptr<const FileData>& file, std::string_view ext) {
   Diagnostics d;
   if (ext == ".dds") {
     auto r = read_dds(file, &d);
@@ -169,62 +167,47 @@ Status check_written(const std::vector<std::uint8_t>& bytes, std::string_view ex
   return {};
 }
 
-Result<std::vector<Output>> game_outputs(const Source& s, const fs::path& out, std::string_view ext,
+Result<std::vector<TextureOutput>> game_outputs(Source& s, const fs::path& out, std::string_view ext,
                                          const TextureConvertOptions& o, Diagnostics* notes) {
   if (s.kind == TextureKind::dds && s.dds->cube)
     return usage_error_finding("a cube map converts only to PNG (six faces or --cross)");
-  auto im = image_of(s, 0, o.mip);
-  if (!im) return im.error();
   Result<std::vector<std::uint8_t>> bytes = std::vector<std::uint8_t>{};
-  if (ext == ".dds") {
-    bytes = build_dds(im.value(), DdsBuildOptions{o.format, o.mips});
-  } else {
-    const std::vector<PngChunk> none;
-    bytes = build_ctxr(im.value(), s.kind == TextureKind::png ? s.png->chunks : none, CtxrBuildOptions{o.mips}, notes);
-  }
+  {
+    auto im = image_of(s, 0, o.mip);
+    if (!im) return im.error();
+    if (ext == ".dds") {
+      bytes = build_dds(im.value(), DdsBuildOptions{o.format, o.mips});
+    } else {
+      const std::vector<PngChunk> none;
+      bytes = build_ctxr(im.value(), s.kind == TextureKind::png ? s.png->chunks : none, CtxrBuildOptions{o.mips}, notes);
+    }
+  }  // the image is let go before the output is checked and written
   if (!bytes) return bytes.error();
-  if (auto ok = check_written(bytes.value(), ext); !ok) return ok.error();
-  std::vector<Output> outputs;
-  outputs.push_back({out, std::move(bytes).value(), std::nullopt, {}});
+  auto file = FileData::from_vector(std::move(bytes).value());
+  if (auto ok = check_written(file, ext); !ok) return ok.error();
+  std::vector<TextureOutput> outputs;
+  outputs.push_back({out, std::move(file), {}, {}});
   return outputs;
 }
 
-// Writes every output through a temporary file; renames them only when all were written, and
-// takes back those already renamed when a later rename fails.
-Status write_all(std::vector<Output>& outputs, const TextureConvertOptions& o, std::vector<fs::path>* written) {
-  std::vector<std::unique_ptr<AtomicFile>> files;
-  for (auto& x : outputs) {
-    auto f = AtomicFile::create(x.path);
-    if (!f) return f.error();
-    Status s;
-    if (x.image) {
-      PngWriteOptions po;
-      po.compression_level = o.png_level;
-      po.chunks = std::move(x.chunks);
-      s = write_png(*f.value(), *x.image, std::move(po));
-      x.image.reset();  // the next face need not share memory with this one
-    } else {
-      s = f.value()->write(x.bytes);
-    }
-    if (!s) return s;
-    files.push_back(std::move(f).value());
-  }
-  std::vector<fs::path> done;
-  for (auto& f : files) {
-    if (auto s = f->commit(); !s) {
-      for (const auto& p : done) {
-        std::error_code ec;
-        fs::remove(p, ec);
-      }
-      return s;
-    }
-    done.push_back(f->path());
-  }
-  if (written) written->insert(written->end(), done.begin(), done.end());
-  return {};
+}  // namespace
+
+DecodeBudget::Hold DecodeBudget::acquire(std::uint64_t bytes) {
+  bytes = std::min(bytes, limit_);
+  std::unique_lock lock(mutex_);
+  released_.wait(lock, [&] { return held_ == 0 || held_ + bytes <= limit_; });
+  held_ += bytes;
+  return Hold(this, bytes);
 }
 
-}  // namespace
+DecodeBudget::Hold::~Hold() {
+  if (!budget_) return;
+  {
+    std::lock_guard lock(budget_->mutex_);
+    budget_->held_ -= bytes_;
+  }
+  budget_->released_.notify_all();
+}
 
 std::optional<TextureKind> detect_texture(Bytes bytes, std::string_view extension) {
   if (sniff_dds(bytes, extension)) return TextureKind::dds;
@@ -242,79 +225,43 @@ std::string_view texture_kind_name(TextureKind kind) {
   return "?";
 }
 
-Status convert_texture(const fs::path& input, const fs::path& output, const TextureConvertOptions& o,
-                       std::vector<fs::path>* written, Diagnostics* notes) {
-  const std::string ext = lower_ext(output);
+Status check_texture_output(const fs::path& output, const TextureConvertOptions& o) {
+  const std::string ext = lower_extension(output.string());
   if (ext != ".png" && ext != ".dds" && ext != ".ctxr")
     return usage_error_finding("the output must end in .png, .dds or .ctxr (found '" + output.filename().string() + "')");
   if (o.format_given && ext != ".dds") return usage_error_finding("--format applies only to a .dds output");
   if (o.cross && ext != ".png") return usage_error_finding("--cross applies only to a .png output");
   if (!o.mips && ext == ".png") return usage_error_finding("--no-mips applies only to a .dds or .ctxr output");
-  auto file = FileData::open(input);
-  if (!file) return file.error();
-  auto source = parse(std::move(file).value(), lower_ext(input));
-  if (!source) return source.error();
-  auto outputs = ext == ".png" ? png_outputs(source.value(), output, o) : game_outputs(source.value(), output, ext, o, notes);
-  if (!outputs) return outputs.error();
-  return write_all(outputs.value(), o, written);
+  return {};
 }
 
-std::vector<TextureBatchItem> convert_textures(const std::vector<fs::path>& inputs, const fs::path& output_dir,
-                                               std::string_view extension, const TextureConvertOptions& o,
-                                               unsigned threads, const std::function<void(const TextureBatchItem&)>& progress) {
-  std::vector<TextureBatchItem> items;
-  const bool to_png = extension == ".png";
-  for (const auto& in : inputs) {
-    std::error_code ec;
-    if (!fs::is_directory(in, ec)) {
-      fs::path out = output_dir / in.filename();
-      out.replace_extension(extension);
-      items.push_back({in, out, {}, {}});
-      continue;
-    }
-    std::vector<fs::path> found;
-    for (fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-         it.increment(ec)) {
-      if (!it->is_regular_file(ec)) continue;
-      const std::string e = lower_ext(it->path());
-      if (to_png ? (e == ".dds" || e == ".ctxr") : e == ".png") found.push_back(it->path());
-    }
-    std::sort(found.begin(), found.end());
-    for (const auto& p : found) {
-      fs::path out = output_dir / p.lexically_relative(in);
-      out.replace_extension(extension);
-      items.push_back({p, out, {}, {}});
-    }
-  }
-  std::atomic<std::size_t> next{0};
-  std::mutex report;
-  auto worker = [&] {
-    for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < items.size();) {
-      TextureBatchItem& item = items[i];
-      std::error_code ec;
-      fs::create_directories(item.output.parent_path(), ec);
-      try {
-        item.status = convert_texture(item.input, item.output, o, nullptr, &item.notes);
-      } catch (const std::exception& e) {  // bad_alloc on a hostile file: this item fails alone
-        item.status = Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}};
-      }
-      std::lock_guard lock(report);
-      if (progress) progress(item);
-    }
-  };
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(items.size(), 1)));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  return items;
+Result<std::vector<TextureOutput>> texture_outputs(std::shared_ptr<const FileData> input, std::string_view input_extension,
+                                                   const fs::path& output, const TextureConvertOptions& o,
+                                                   Diagnostics* notes) {
+  if (auto fits = check_texture_output(output, o); !fits) return fits.error();
+  auto source = parse(std::move(input), input_extension);
+  if (!source) return source.error();
+  const std::string ext = lower_extension(output.string());
+  // A PNG output's image is made from the source while its file is written: the outputs share it.
+  auto shared = std::make_shared<Source>(std::move(source).value());
+  return ext == ".png" ? png_outputs(shared, output, o) : game_outputs(*shared, output, ext, o, notes);
+}
+
+Status write_texture_output(TextureOutput& output, ByteSink& out, const TextureConvertOptions& o) {
+  if (!output.image) return out.write(output.bytes->bytes());
+  auto image = output.image();  // decoded now, let go before the next output's
+  output.image = nullptr;
+  if (!image) return image.error();
+  PngWriteOptions po;
+  po.compression_level = o.png_level;
+  po.chunks = std::move(output.chunks);
+  return write_png(out, image.value(), std::move(po));
 }
 
 Result<PngTexture> texture_as_png(Bytes bytes, std::string_view extension) {
   auto source = parse(FileData::from_view(bytes, nullptr), extension);
   if (!source) return source.error();
-  const Source& s = source.value();
+  Source& s = source.value();
   PngTexture out;
   out.source = s.kind;
   if (s.kind == TextureKind::png) {
@@ -335,6 +282,30 @@ Result<PngTexture> texture_as_png(Bytes bytes, std::string_view extension) {
   if (!png) return png.error();
   out.png = std::move(png).value();
   return out;
+}
+
+std::uint64_t texture_decoded_bytes(Bytes bytes, std::string_view extension) {
+  const auto kind = detect_texture(bytes, extension);
+  if (!kind) return 0;
+  auto be = [&](std::size_t at, int n) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < n; ++i) v = v << 8 | bytes[at + static_cast<std::size_t>(i)];
+    return v;
+  };
+  std::uint64_t w = 0, h = 0;
+  switch (*kind) {
+    case TextureKind::dds:
+      if (bytes.size() >= 20) h = load_le<std::uint32_t>(bytes.data() + 12), w = load_le<std::uint32_t>(bytes.data() + 16);
+      break;
+    case TextureKind::ctxr:
+      if (bytes.size() >= 12) w = be(8, 2), h = be(10, 2);
+      break;
+    case TextureKind::png:
+      if (bytes.size() >= 24 && std::memcmp(bytes.data() + 12, "IHDR", 4) == 0) w = be(16, 4), h = be(20, 4);
+      break;
+  }
+  if (w > kMaxDimension || h > kMaxDimension) return 0;  // refused before anything is decoded
+  return w * h * 4;
 }
 
 }  // namespace boneyard::texture

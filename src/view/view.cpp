@@ -1,4 +1,4 @@
-#include "boneyard/view.h"
+#include "boneyard/view/view.h"
 
 #include <algorithm>
 #include <random>
@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "boneyard/document.h"
-#include "boneyard/file_io.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/core/file_io.h"
 #include "embedded_files.h"
 #include "view_config.h"
 
@@ -199,10 +199,9 @@ Item make_item(const Document& doc, std::string name, const ItemOptions& options
   Diagnostics warnings;
   convert.input = options.input;
   convert.output = std::filesystem::path(options.input).replace_extension(".glb");
-  convert.xray.skeleton = options.skeleton;
-  if (item.format == "cmdl") convert.mgs2.skeleton = options.skeleton;
-  convert.xray.meshes_root = options.meshes_root;
-  convert.xray.textures = convert.mgs2.textures = options.textures;
+  convert.settings.skeleton = options.skeleton;
+  convert.settings.meshes = options.meshes_root;
+  convert.settings.textures = options.textures;
   convert.warnings = &warnings;
   auto glb = convert_in_memory(doc, ".glb", convert);
   for (auto& f : warnings.findings())

@@ -1,8 +1,9 @@
 // Parts of the OGF reader shared between ogf.cpp, ogf_skeleton.cpp and ogf_mesh.cpp.
 #pragma once
 
-#include "boneyard/ogf.h"
-#include "boneyard/text.h"
+#include "boneyard/xray/ogf.h"
+#include "boneyard/core/text.h"
+#include "core/byte_reader.h"
 
 namespace boneyard::xray {
 

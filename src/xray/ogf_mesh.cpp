@@ -7,6 +7,8 @@
 
 #include "ogf_internal.h"
 
+#include "core/byte_reader.h"
+
 namespace boneyard::xray {
 
 namespace {
@@ -211,7 +213,7 @@ OgfChild overrun_child(const OverrunChunk& o) {
   OgfChild child;
   child.index = o.raw_id;
   child.offset = o.offset;
-  child.error = Finding{Severity::error, o.offset, child.path(),
+  child.readable = Finding{Severity::error, o.offset, child.path(),
                         "child cannot be read: its size runs past the end of chunk 0x9 (truncated)",
                         std::to_string(o.declared_size) + " bytes", std::to_string(o.available) + " bytes available"};
   return child;
@@ -233,7 +235,7 @@ void parse_ogf_children(OgfFile& f) {
     } catch (const ParseError& e) {
       ParseError located = e;
       located.prepend_path(child.path());
-      child.error = located.finding();
+      child.readable = located.finding();
     }
     f.children.push_back(std::move(child));
   }

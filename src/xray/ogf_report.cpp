@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "boneyard/ogf.h"
-#include "boneyard/omf_report.h"
-#include "boneyard/text.h"
+#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/omf_report.h"
+#include "boneyard/xray/ogf_report.h"
+#include "boneyard/core/text.h"
 
 namespace boneyard::xray {
 
@@ -21,7 +22,7 @@ void dump_meshes(JsonWriter& out, const OgfFile& file, bool raw) {
   for (const auto& c : file.children) {
     out.begin_object().field("chunk", c.path()).field("type", unsigned{c.header.type});
     out.field("texture", cp1251_to_utf8(c.texture)).field("shader", cp1251_to_utf8(c.shader));
-    if (c.error) out.field("error", c.error->message + (c.error->path.empty() ? "" : " in " + c.error->path));
+    if (!c.readable) out.field("error", c.readable.error().message + (c.readable.error().path.empty() ? "" : " in " + c.readable.error().path));
     if (c.vertices) {
       const auto& v = *c.vertices;
       out.field("vertex_format", std::uint64_t{v.format}).field("links", v.links());
@@ -101,8 +102,8 @@ std::string describe_ogf(const OgfFile& file) {
   if (!file.children.empty()) s += "  meshes: " + std::to_string(file.children.size()) + " child(ren)\n";
   for (const auto& c : file.children) {
     s += "  " + c.path() + " ";
-    if (c.error) {
-      s += "unreadable: " + c.error->message + " (" + c.error->path + ")\n";
+    if (!c.readable) {
+      s += "unreadable: " + c.readable.error().message + " (" + c.readable.error().path + ")\n";
       continue;
     }
     const auto [first, count] = c.full_detail();

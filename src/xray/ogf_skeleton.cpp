@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "boneyard/core/text.h"
+#include "core/byte_reader.h"
+
 namespace boneyard::xray {
 
 namespace {
@@ -183,13 +186,6 @@ void parse_description(const Chunk& c, OgfFile& f) {
 }
 
 }  // namespace
-
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (auto& ch : out)
-    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-  return out;
-}
 
 BoneLookup::BoneLookup(const std::vector<OgfBone>& bones) {
   first_by_lower_name_.reserve(bones.size());

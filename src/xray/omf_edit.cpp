@@ -7,8 +7,8 @@
 #include <cstring>
 #include <map>
 
-#include "boneyard/omf_edit.h"
-#include "boneyard/text.h"
+#include "boneyard/xray/omf_edit.h"
+#include "boneyard/core/text.h"
 
 namespace boneyard::xray {
 
@@ -46,7 +46,7 @@ std::optional<Finding> require_editable(const OmfFile& f) {
   const MotionSet& s = f.motions;
   if (!s.has_motions_chunk) return edit_error("file has no chunk 0xE", "chunks 0xE and 0xF", "0xF only");
   for (std::size_t i = 0; i < s.motions.size(); ++i)
-    if (s.motions[i].error) return s.motions[i].error;
+    if (!s.motions[i].readable) return s.motions[i].readable.error();
   if (s.motions.size() != s.params.motions.size())
     return edit_error("0xE and 0xF motion counts differ; fix the file first", std::to_string(s.params.motions.size()),
                       std::to_string(s.motions.size()));
@@ -164,7 +164,7 @@ Result<EditReport> rename_motion(OmfFile& file, const std::string& old_name, con
   }
   EditReport report;
   report.changes.push_back("renamed " + show(params[index].name) + " to " + show(to.value()));
-  if (index < file.motions.motions.size() && !file.motions.motions[index].error &&
+  if (index < file.motions.motions.size() && file.motions.motions[index].readable &&
       file.motions.motions[index].name == params[index].name) {
     file.motions.motions[index].name = to.value();  // keep the (ignored) 0xE name in step when it was
   }
@@ -226,7 +226,7 @@ std::optional<Finding> check_marks(const MotionSet& set, const std::vector<std::
       return edit_error("mark interval starts after it ends", "start <= end", fmt(m.start) + " > " + fmt(m.end));
     for (std::size_t i : selected) {
       const std::string& motion = set.params.motions[i].name;
-      if (i >= set.motions.size() || set.motions[i].error)
+      if (i >= set.motions.size() || !set.motions[i].readable)
         return edit_error("cannot check mark " + show(m.name) + " against motion " + show(motion) +
                               ": its keys do not read",
                           "a readable motion", "unreadable keys");

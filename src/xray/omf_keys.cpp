@@ -2,7 +2,7 @@
 // rotations, q * size + init for translations.
 #include <cstdio>
 
-#include "boneyard/omf.h"
+#include "boneyard/xray/omf.h"
 
 namespace boneyard::xray {
 

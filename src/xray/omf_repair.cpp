@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "boneyard/omf_edit.h"
-#include "boneyard/text.h"
+#include "boneyard/xray/omf_edit.h"
+#include "boneyard/core/text.h"
 
 namespace boneyard::xray {
 
@@ -95,8 +95,8 @@ EditReport repair_omf(OmfFile& file) {
                               std::to_string(s.params.motions.size()) + " (which ones belong together is unknown)");
   for (std::size_t i = 0; i < s.motions.size(); ++i) {
     MotionKeys& m = s.motions[i];
-    if (m.error) {
-      report.warnings.push_back("not fixed: " + path(i) + " cannot be parsed: " + m.error->message);
+    if (!m.readable) {
+      report.warnings.push_back("not fixed: " + path(i) + " cannot be parsed: " + m.readable.error().message);
       continue;
     }
     if (i < n && m.name != s.params.motions[i].name) {
@@ -150,7 +150,7 @@ Result<EditReport> retarget_omf(OmfFile& file, std::optional<int> params_version
     return Finding{Severity::error, 0, "0xF version", "params version 1 has no bone names to convert", "version 2, 3 or 4",
                    "1"};
   for (const auto& m : s.motions)
-    if (m.error) return *m.error;
+    if (!m.readable) return m.readable.error();
   if (s.params.version != target) {
     if (target == 3) {
       for (auto& mp : s.params.motions) {

@@ -2,7 +2,8 @@
 // motion-bone-index order, from --template, --skeleton or our extras, and their bind pose.
 #include <map>
 
-#include "boneyard/xray_scene.h"
+#include "boneyard/core/text.h"
+#include "boneyard/xray/xray_scene.h"
 #include "scene/extras_json.h"
 #include "xray_import_bones.h"
 #include "xray_import_internal.h"
@@ -99,7 +100,7 @@ void add_bind_pose(const scene::Scene& s, const OgfFile* ogf, const std::optiona
 
 }  // namespace
 
-Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, const nlohmann::json* extras_set) {
+Result<BoneTable> bone_table(const scene::Scene& s, const XrayImportOptions& o, const nlohmann::json* extras_set) {
   BoneTable t;
   const OgfFile* ogf = o.skeleton;
   std::optional<Params> from_extras = extras_set ? extras_params(*extras_set) : std::nullopt;

@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "boneyard/diagnostics.h"
-#include "boneyard/omf.h"
-#include "boneyard/scene.h"
-#include "boneyard/text.h"
-#include "boneyard/xray_import.h"
+#include "boneyard/core/diagnostics.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/scene/scene.h"
+#include "boneyard/core/text.h"
+#include "boneyard/xray/xray_scene.h"
 
 namespace boneyard::xray::import_detail {
 
@@ -72,6 +72,6 @@ std::optional<Params> extras_params(const nlohmann::json& set);
 // Equal ignoring ASCII case, as the engine compares bone names.
 bool same_names(const std::vector<std::string>& a, const std::vector<std::string>& b);
 // The bones, from --template, --skeleton or the extras (docs/xray-gltf-import.md section 2).
-Result<BoneTable> bone_table(const scene::Scene& s, const ImportOptions& o, const nlohmann::json* extras_set);
+Result<BoneTable> bone_table(const scene::Scene& s, const XrayImportOptions& o, const nlohmann::json* extras_set);
 
 }  // namespace boneyard::xray::import_detail

@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "boneyard/diagnostics.h"
-#include "boneyard/omf.h"
-#include "boneyard/scene.h"
+#include "boneyard/core/diagnostics.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/scene/scene.h"
 
 namespace boneyard::xray::import_detail {
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <map>
 
-#include "boneyard/text.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/core/text.h"
+#include "boneyard/xray/xray_scene.h"
 #include "xray_scene_internal.h"
 
 namespace boneyard::xray {

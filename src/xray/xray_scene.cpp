@@ -3,16 +3,15 @@
 // stores the standard matrix R(q), so the rotation the engine applies is R(q)^T = R(conj q). Mirroring
 // Z (S = diag(1, 1, -1)) maps a column-form transform A to S A S; for A = R(conj q) that is the
 // rotation with quaternion (x, y, -z, w) of the stored q, and translations become (x, y, -z).
-#include "boneyard/xray_scene.h"
+#include "boneyard/xray/xray_scene.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
 
-#include "boneyard/limits.h"
-#include "boneyard/text.h"
-#include "boneyard/xray_import.h"
+#include "boneyard/core/limits.h"
+#include "boneyard/core/text.h"
 #include "xray_scene_internal.h"
 
 namespace boneyard::xray {
@@ -302,8 +301,8 @@ Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, st
     if (!wanted(options.motions, p.motions[m].name)) continue;
     const MotionKeys& k = set.motions[m];
     const std::string where = std::string(source) + " motion " + std::to_string(m);
-    if (k.error) {
-      Finding f = *k.error;
+    if (!k.readable) {
+      Finding f = k.readable.error();
       f.path = where + " " + f.path;
       return f;
     }

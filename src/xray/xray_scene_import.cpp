@@ -3,7 +3,7 @@
 // Quantisation follows the SDK (../shared/docs/xray-motions.md 1.2); where the original bytes are
 // known (a template record, or the size/init the exporter put in extras) and the values still
 // quantise under them, those are reused, so an unedited round trip reproduces the file.
-#include "boneyard/xray_import.h"
+#include "boneyard/xray/xray_scene.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -11,10 +11,9 @@
 #include <cstring>
 #include <map>
 
-#include "boneyard/limits.h"
-#include "boneyard/omf_edit.h"
-#include "boneyard/text.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/core/limits.h"
+#include "boneyard/xray/omf_edit.h"
+#include "boneyard/core/text.h"
 #include "xray_import_bones.h"
 #include "xray_import_hints.h"
 #include "xray_import_internal.h"
@@ -126,7 +125,7 @@ RecordHint without_keys(RecordHint hint) {
 // can fail returns the error, the first of which ends the import.
 class OmfImporter {
  public:
-  OmfImporter(const scene::Scene& s, const ImportOptions& o, Diagnostics& warnings, ImportStats& st)
+  OmfImporter(const scene::Scene& s, const XrayImportOptions& o, Diagnostics& warnings, ImportStats& st)
       : s_(s), o_(o), warnings_(warnings), st_(st), tpl_(o.template_omf) {}
 
   Result<OmfFile> run() {
@@ -302,7 +301,7 @@ class OmfImporter {
     if (auto e = name_error(aw, "motion name", *name, OmfName::motion)) return e;
     if (auto e = map_channels(anim, aw, sampled)) return e;
     const std::size_t ti = template_motion(*name);
-    const MotionKeys* tmk = ti != kNone && !tpl_->motions.motions[ti].error &&
+    const MotionKeys* tmk = ti != kNone && tpl_->motions.motions[ti].readable &&
                                     tpl_->motions.motions[ti].bones.size() == n_ && tpl_->motions.motions[ti].frames > 0
                                 ? &tpl_->motions.motions[ti]
                                 : nullptr;
@@ -477,7 +476,7 @@ class OmfImporter {
   }
 
   const scene::Scene& s_;
-  const ImportOptions& o_;
+  const XrayImportOptions& o_;
   Diagnostics& warnings_;
   ImportStats& st_;
   const OmfFile* tpl_;
@@ -503,7 +502,7 @@ class OmfImporter {
 
 }  // namespace
 
-Result<OmfFile> scene_to_omf(const scene::Scene& s, const ImportOptions& o, Diagnostics& warnings, ImportStats* stats) {
+Result<OmfFile> scene_to_omf(const scene::Scene& s, const XrayImportOptions& o, Diagnostics& warnings, ImportStats* stats) {
   ImportStats local;
   ImportStats& st = stats ? *stats : local;
   st = {};

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "boneyard/omf.h"
-#include "boneyard/scene.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/scene/scene.h"
 #include "scene/extras_json.h"
 
 namespace boneyard::xray {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "boneyard/xray_scene.h"
+#include "boneyard/xray/xray_scene.h"
 #include "xray_import_internal.h"
 #include "xray_scene_internal.h"
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "boneyard/strcode.h"
+#include "boneyard/mgs2/strcode.h"
 #include "cmdl_fixture.h"
 #include "mgs2_branching_fixture.h"
 

@@ -6,14 +6,15 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "boneyard/bytes.h"
-#include "boneyard/chunks.h"
-#include "boneyard/crc32.h"
-#include "boneyard/diagnostics.h"
-#include "boneyard/file_io.h"
-#include "boneyard/interrupt.h"
-#include "boneyard/json_writer.h"
-#include "boneyard/text.h"
+#include "boneyard/core/bytes.h"
+#include "boneyard/core/chunks.h"
+#include "boneyard/core/crc32.h"
+#include "boneyard/core/diagnostics.h"
+#include "boneyard/core/file_io.h"
+#include "boneyard/core/interrupt.h"
+#include "boneyard/core/json_writer.h"
+#include "boneyard/core/text.h"
+#include "core/byte_reader.h"
 #include "test_support.h"
 
 namespace boneyard {

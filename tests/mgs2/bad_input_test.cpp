@@ -2,10 +2,11 @@
 // Every case must end in one clean Finding (or a valid read), never a crash or a hang.
 #include <gtest/gtest.h>
 
-#include "boneyard/document.h"
-#include "boneyard/mgs2_report.h"
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/mgs2/cmdl_report.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/cmdl.h"
 #include "cmdl_fixture.h"
 #include "mgs2_fixture.h"
 #include "mgs2_test_util.h"
@@ -48,7 +49,7 @@ void exercise(const std::vector<std::uint8_t>& b, const char* name) {
   doc.value()->dump(w, raw);
   for (const char* layout : {"ps2", "mc"}) {
     boneyard::ConvertOptions o;
-    o.mgs2.layout = layout;
+    o.settings.layout = layout;
     (void)convert_in_memory(*doc.value(), doc.value()->format() == "kms" ? ".kms" : ".evm", o);
   }
 }
@@ -58,7 +59,7 @@ TEST(BadInput, KmsTruncatedAtEveryByte) {
     const std::size_t data_end = full.size() - 5;  // the fixtures end with 5 trailing bytes
     for (std::size_t cut = 0; cut < full.size(); ++cut) {
       const Bytes part(full.data(), cut);
-      auto r = read_kms(part);
+      auto r = read_kms(FileData::from_view(part, nullptr));
       if (cut < data_end) {
         ASSERT_FALSE(r.ok()) << "cut at " << cut;
         EXPECT_LE(r.error().offset, full.size());
@@ -75,7 +76,7 @@ TEST(BadInput, EvmTruncatedAtEveryByte) {
   for (const auto& full : evm_fixtures()) {
     const std::size_t data_end = full.size() - 3;
     for (std::size_t cut = 0; cut < full.size(); ++cut) {
-      auto r = read_evm(Bytes(full.data(), cut));
+      auto r = read_evm(FileData::from_view(Bytes(full.data(), cut), nullptr));
       if (cut < data_end) {
         ASSERT_FALSE(r.ok()) << "cut at " << cut;
         EXPECT_LE(r.error().offset, full.size());
@@ -90,7 +91,7 @@ TEST(BadInput, EvmTruncatedAtEveryByte) {
 TEST(BadInput, KmsOffsetPastTheEnd) {
   auto b = kms_bytes(standard_kms(false, false));
   put32(b, 0xF0 + 0x18, 0xFFFFFF00);
-  auto r = read_kms(as_bytes(b));
+  auto r = read_kms(FileData::from_view(as_bytes(b), nullptr));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().offset, 0xF0U + 0x18);
   EXPECT_EQ(r.error().path, "unit 1 packet 0 normals");
@@ -99,13 +100,13 @@ TEST(BadInput, KmsOffsetPastTheEnd) {
   // MC: a non-zero high dword makes the 64-bit pointer absurd.
   b = kms_bytes(standard_kms(true, false));
   put32(b, 0xE0 + 0x20 + 4, 1);
-  r = read_kms(as_bytes(b));
+  r = read_kms(FileData::from_view(as_bytes(b), nullptr));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().path, "unit 0 packet 0 vertices");
   // The packet table itself past the end.
   b = kms_bytes(standard_kms(false, false));
   put32(b, 0x40 + 0x30, 0x10000);
-  r = read_kms(as_bytes(b));
+  r = read_kms(FileData::from_view(as_bytes(b), nullptr));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().path, "unit 0 packs");
   EXPECT_EQ(r.error().offset, 0x70U);
@@ -114,38 +115,38 @@ TEST(BadInput, KmsOffsetPastTheEnd) {
 TEST(BadInput, AbsurdCounts) {
   auto b = kms_bytes(standard_kms(false, false));
   put32(b, 0x08, 0xFFFFFFFF);  // n_x_models
-  auto r = read_kms(as_bytes(b));
+  auto r = read_kms(FileData::from_view(as_bytes(b), nullptr));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "count past the data");
   EXPECT_EQ(r.error().found, "4294967295");
   b = kms_bytes(standard_kms(false, false));
   put32(b, 0x40 + 0x04, 0xFFFFFFFF);  // n_packs
-  r = read_kms(as_bytes(b));
+  r = read_kms(FileData::from_view(as_bytes(b), nullptr));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().path, "unit 0 packs");
   b = kms_bytes(standard_kms(false, false));
   put32(b, 0xC0 + 0x04, 0xFFFF);  // n_verts: low half only, 65535 vertices do not fit
-  r = read_kms(as_bytes(b));
+  r = read_kms(FileData::from_view(as_bytes(b), nullptr));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().path, "unit 0 packet 0 vertices");
   b = kms_bytes(standard_kms(false, false));
   put32(b, 0xC0 + 0x04, 0xFFFFFFFF);
-  EXPECT_FALSE(read_kms(as_bytes(b)).ok());
+  EXPECT_FALSE(read_kms(FileData::from_view(as_bytes(b), nullptr)).ok());
 
   auto e = evm_bytes(standard_evm(false, false, false));
   put32(e, 0x28, 0xFFFFFFFF);  // n_packs
-  auto er = read_evm(as_bytes(e));
+  auto er = read_evm(FileData::from_view(as_bytes(e), nullptr));
   ASSERT_FALSE(er.ok());
   EXPECT_EQ(er.error().path, "header packet");
   e = evm_bytes(standard_evm(false, false, false));
   put32(e, 0x04, 0xFFFFFFFF);  // n_x_models: layout undetectable, then forced
-  EXPECT_FALSE(read_evm(as_bytes(e)).ok());
-  er = read_evm(as_bytes(e), Layout::ps2);
+  EXPECT_FALSE(read_evm(FileData::from_view(as_bytes(e), nullptr)).ok());
+  er = read_evm(FileData::from_view(as_bytes(e), nullptr), Layout::ps2);
   ASSERT_FALSE(er.ok());
   EXPECT_EQ(er.error().message, "count past the data");
   e = evm_bytes(standard_evm(false, false, false));
   put32(e, 0xF0 + 0x10, 0x7FFF);  // n_verts
-  EXPECT_FALSE(read_evm(as_bytes(e)).ok());
+  EXPECT_FALSE(read_evm(FileData::from_view(as_bytes(e), nullptr)).ok());
 }
 
 TEST(BadInput, ParentCyclesDoNotHang) {
@@ -153,10 +154,10 @@ TEST(BadInput, ParentCyclesDoNotHang) {
   f.units[0].parent = 1;
   f.units[1].parent = 0;
   const auto b = kms_bytes(f);
-  auto m = read_kms(as_bytes(b));
+  auto m = read_kms(FileData::from_view(as_bytes(b), nullptr));
   ASSERT_TRUE(m.ok());
   Diagnostics d;
-  validate_kms(m.value(), d);
+  d.append(validate_kms(m.value()));
   EXPECT_TRUE(d.has_errors());
   exercise(b, "c.kms");
 }
@@ -197,30 +198,30 @@ std::vector<CmdlPair> cmdl_pairs() {
 
 // Everything boneyard does with a .cmdl, alone and with its model, on damaged bytes.
 template <class Model>
-void exercise_pair(const Model& model, const CmdlModel& c) {
+void exercise_pair(const Model& model, const CmdlFile& c) {
   Diagnostics d;
   check_cmdl_pair(model, c, d);
   (void)derive_cmdl(model, &c, &d);
   Diagnostics w;
-  (void)cmdl_to_scene(c, model, ExportOptions{}, w);
+  (void)cmdl_to_scene(c, model, Mgs2ExportOptions{}, w);
 }
 void exercise_cmdl(const std::vector<std::uint8_t>& b, const CmdlPair& p) {
-  auto c = read_cmdl(as_bytes(b));
+  auto c = read_cmdl(FileData::from_view(as_bytes(b), nullptr));
   if (!c.ok()) {
     EXPECT_FALSE(c.error().message.empty());
     return;
   }
   Diagnostics d;
-  validate_cmdl(c.value(), d);
+  d.append(validate_cmdl(c.value()));
   JsonWriter w;
   dump_cmdl(w, c.value(), false);
   dump_cmdl(w, c.value(), true);
   (void)describe_cmdl(c.value());
   EXPECT_TRUE(same_bytes(as_bytes(write_cmdl(c.value())), as_bytes(b)));
   if (p.kms) {
-    exercise_pair(read_kms(as_bytes(p.model)).value(), c.value());
+    exercise_pair(read_kms(FileData::from_view(as_bytes(p.model), nullptr)).value(), c.value());
   } else {
-    exercise_pair(read_evm(as_bytes(p.model)).value(), c.value());
+    exercise_pair(read_evm(FileData::from_view(as_bytes(p.model), nullptr)).value(), c.value());
   }
 }
 
@@ -228,7 +229,7 @@ TEST(BadInput, CmdlTruncatedAtEveryByte) {
   for (const auto& p : cmdl_pairs()) {
     for (std::size_t cut = 0; cut < p.cmdl.size(); ++cut) {
       const std::vector<std::uint8_t> b(p.cmdl.begin(), p.cmdl.begin() + long(cut));
-      auto r = read_cmdl(as_bytes(b));
+      auto r = read_cmdl(FileData::from_view(as_bytes(b), nullptr));
       EXPECT_FALSE(r.ok()) << "cut at " << cut;  // the last record ends the file
       exercise_cmdl(b, p);
     }

@@ -6,8 +6,8 @@
 
 #include <deque>
 
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/strcode.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/mgs2/strcode.h"
 #include "mgs2/mgs2_scene_import.h"
 #include "mgs2_blender_shape.h"
 #include "mgs2_branching_fixture.h"
@@ -28,8 +28,8 @@ T must(Result<T> r) {
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_finding(r.error(), "model"));
   return r.ok() ? std::move(r).value() : T{};
 }
-KmsModel read_k(const std::vector<std::uint8_t>& b) { return must(read_kms(as_bytes(keep(b)))); }
-EvmModel read_e(const std::vector<std::uint8_t>& b) { return must(read_evm(as_bytes(keep(b)))); }
+KmsFile read_k(const std::vector<std::uint8_t>& b) { return must(read_kms(FileData::from_view(as_bytes(keep(b)), nullptr))); }
+EvmFile read_e(const std::vector<std::uint8_t>& b) { return must(read_evm(FileData::from_view(as_bytes(keep(b)), nullptr))); }
 
 std::array<std::uint32_t, 4> texture_ids() {
   std::array<std::uint32_t, 4> ids{};
@@ -41,25 +41,25 @@ TextureNames texture_names() {
   for (const char* name : mgs2fx::kBranchingTextureNames) n.add(name);
   return n;
 }
-const KmsModel& branching_kms(bool mc = false) {
-  static const KmsModel ps2 = read_k(mgs2fx::kms_bytes(mgs2fx::branching_kms(false, texture_ids())));
-  static const KmsModel mcm = read_k(mgs2fx::kms_bytes(mgs2fx::branching_kms(true, texture_ids())));
+const KmsFile& branching_kms(bool mc = false) {
+  static const KmsFile ps2 = read_k(mgs2fx::kms_bytes(mgs2fx::branching_kms(false, texture_ids())));
+  static const KmsFile mcm = read_k(mgs2fx::kms_bytes(mgs2fx::branching_kms(true, texture_ids())));
   return mc ? mcm : ps2;
 }
-const EvmModel& branching_evm(bool mc = false) {
-  static const EvmModel ps2 = read_e(mgs2fx::evm_bytes(mgs2fx::branching_evm(false, texture_ids())));
-  static const EvmModel mcm = read_e(mgs2fx::evm_bytes(mgs2fx::branching_evm(true, texture_ids())));
+const EvmFile& branching_evm(bool mc = false) {
+  static const EvmFile ps2 = read_e(mgs2fx::evm_bytes(mgs2fx::branching_evm(false, texture_ids())));
+  static const EvmFile mcm = read_e(mgs2fx::evm_bytes(mgs2fx::branching_evm(true, texture_ids())));
   return mc ? mcm : ps2;
 }
 
 // Our export of the model (texture names from --names when `named`), as Blender gives it back.
-scene::Scene kms_via_blender(const KmsModel& m, const BlenderShape& shape, Diagnostics& w, bool named = true) {
+scene::Scene kms_via_blender(const KmsFile& m, const BlenderShape& shape, Diagnostics& w, bool named = true) {
   static const TextureNames names = texture_names();
-  ExportOptions e;
+  Mgs2ExportOptions e;
   if (named) e.names = &names;
   return blender_shaped(must(kms_to_scene(m, e, w)), shape, w);
 }
-scene::Scene evm_via_blender(const EvmModel& m, const BlenderShape& shape, Diagnostics& w) {
+scene::Scene evm_via_blender(const EvmFile& m, const BlenderShape& shape, Diagnostics& w) {
   return blender_shaped(must(evm_to_scene(m, {}, w)), shape, w);
 }
 
@@ -94,9 +94,9 @@ TEST(Mgs2Blender, UnitOrderFromExtrasNamesOrTemplateNeverTheSkin) {
     SCOPED_TRACE(c.what);
     Diagnostics w;
     const scene::Scene s = kms_via_blender(branching_kms(), c.shape, w);
-    ImportOptions o;
+    Mgs2ImportOptions o;
     if (c.with_template) o.kms_template = &branching_kms();
-    const KmsModel back = read_k(must(scene_to_kms(s, o, w)));
+    const KmsFile back = read_k(must(scene_to_kms(s, o, w)));
     expect_same_identity(branching_kms(), back);
     EXPECT_TRUE(has_warning(w, "joint frames turned")) << dump_findings(w);
     EXPECT_FALSE(has_warning(w, "joint order taken from the skin")) << dump_findings(w);
@@ -106,7 +106,7 @@ TEST(Mgs2Blender, UnitOrderFromExtrasNamesOrTemplateNeverTheSkin) {
     SCOPED_TRACE(std::string("evm ") + c.what);
     Diagnostics w;
     const scene::Scene s = evm_via_blender(branching_evm(), c.shape, w);
-    ImportOptions o;
+    Mgs2ImportOptions o;
     if (c.with_template) o.evm_template = &branching_evm();
     expect_same_identity(branching_evm(), read_e(must(scene_to_evm(s, o, w))));
   }
@@ -116,10 +116,10 @@ TEST(Mgs2Blender, OnlyTheSkinLeftIsSaid) {
   // Renamed joints, no extras, and a template of another model: the skin's order is all there is.
   Diagnostics w;
   const scene::Scene s = kms_via_blender(branching_kms(), {.node_extras = false, .material_extras = false, .rename_joints = true}, w);
-  ImportOptions o;
-  const KmsModel other = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
+  Mgs2ImportOptions o;
+  const KmsFile other = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
   o.kms_template = &other;
-  const KmsModel back = read_k(must(scene_to_kms(s, o, w)));
+  const KmsFile back = read_k(must(scene_to_kms(s, o, w)));
   EXPECT_EQ(view_of(back).parents, (std::vector<int>{-1, 0, 1, 1, 0, 4}));  // the renumbering
   EXPECT_TRUE(has_warning(w, "joint order taken from the skin")) << dump_findings(w);
   EXPECT_TRUE(has_warning(w, "another joint count")) << dump_findings(w);
@@ -135,7 +135,7 @@ TEST(Mgs2Blender, JointsWithoutNumbersComeAfterTheNumberedOnes) {
     if (s.skeleton.joints[i].name == "unit_2") extra.parent = static_cast<int>(i);
   s.skeleton.joints.push_back(extra);
   s.skeleton.skin.insert(s.skeleton.skin.begin(), static_cast<std::uint32_t>(s.skeleton.joints.size() - 1));
-  const KmsModel back = read_k(must(scene_to_kms(s, {}, w)));
+  const KmsFile back = read_k(must(scene_to_kms(s, {}, w)));
   EXPECT_EQ(view_of(back).parents, (std::vector<int>{-1, 0, 0, 2, 1, 1, 2}));
   EXPECT_TRUE(has_warning(w, "new_bone")) << dump_findings(w);
 }
@@ -149,7 +149,7 @@ TEST(Mgs2Blender, MovedJointIsAnErrorNamingIt) {
     scene::Scene s = kms_via_blender(branching_kms(), {.turn_frames = false}, w);
     for (auto& j : s.skeleton.joints)
       if (j.name == "unit_3" && !json_of(j.extras).is_null()) j.translation.x += 0.005f;  // 5 units
-    ImportOptions o;
+    Mgs2ImportOptions o;
     if (with_template) o.kms_template = &branching_kms();
     const auto r = scene_to_kms(s, o, w);
     ASSERT_FALSE(r.ok());
@@ -225,7 +225,7 @@ TEST(Mgs2Blender, TextureIdsSurviveLostOrStringExtrasAndSuffixes) {
   for (bool named : {true, false})
     for (const auto& shape : shapes) {
       Diagnostics w;
-      const KmsModel back = read_k(must(scene_to_kms(kms_via_blender(branching_kms(), shape, w, named), {}, w)));
+      const KmsFile back = read_k(must(scene_to_kms(kms_via_blender(branching_kms(), shape, w, named), {}, w)));
       expect_same_identity(branching_kms(), back);
       EXPECT_FALSE(has_warning(w, "texture id")) << dump_findings(w);
     }
@@ -241,16 +241,16 @@ TEST(Mgs2Blender, UnreadableNamesAreWarnedAndTheTemplateFillsIn) {
   for (auto& m : s.materials) m.name = m.name.find("face") == 0 ? "skin" : "";
   // Without a template: "skin" is hashed as a file name and said, nameless ones are id 0 and said.
   Diagnostics plain;
-  const KmsModel guessed = read_k(must(scene_to_kms(s, {}, plain)));
+  const KmsFile guessed = read_k(must(scene_to_kms(s, {}, plain)));
   EXPECT_TRUE(has_warning(plain, "'skin' -> 0x" )) << dump_findings(plain);
   EXPECT_TRUE(has_warning(plain, "texture id 0")) << dump_findings(plain);
   EXPECT_EQ(guessed.units[2].packets.at(0).tex_id[0], strcode("skin.bmp"));
   EXPECT_EQ(guessed.units[0].packets.at(0).tex_id[0], 0U);
   // With the template, the packet holding the same triangles gives the ids of the nameless ones.
   Diagnostics with;
-  ImportOptions o;
+  Mgs2ImportOptions o;
   o.kms_template = &branching_kms();
-  const KmsModel back = read_k(must(scene_to_kms(s, o, with)));
+  const KmsFile back = read_k(must(scene_to_kms(s, o, with)));
   EXPECT_FALSE(has_warning(with, "texture id 0")) << dump_findings(with);
   EXPECT_EQ(back.units[0].packets.at(0).tex_id, branching_kms().units[0].packets[0].tex_id);
   EXPECT_EQ(back.units[1].packets.at(0).tex_id, branching_kms().units[1].packets[0].tex_id);
@@ -261,9 +261,9 @@ TEST(Mgs2Blender, UnreadableNamesAreWarnedAndTheTemplateFillsIn) {
 TEST(Mgs2Blender, TemplateRestoresWhatTheGltfDoesNotCarry) {
   Diagnostics w;
   const scene::Scene s = kms_via_blender(branching_kms(), {.node_extras = false, .material_extras = false}, w);
-  ImportOptions o;
+  Mgs2ImportOptions o;
   o.kms_template = &branching_kms();
-  const KmsModel back = read_k(must(scene_to_kms(s, o, w)));
+  const KmsFile back = read_k(must(scene_to_kms(s, o, w)));
   EXPECT_EQ(back.header.data_format, branching_kms().header.data_format);
   EXPECT_EQ(back.header.texture, branching_kms().header.texture);
   EXPECT_EQ(back.header.position, branching_kms().header.position);
@@ -276,7 +276,7 @@ TEST(Mgs2Blender, TemplateRestoresWhatTheGltfDoesNotCarry) {
     }
   // Without it, the flags glTF implies: the same textures, UV sets and culling, no EMAP.
   Diagnostics w2;
-  const KmsModel plain = read_k(must(scene_to_kms(s, {}, w2)));
+  const KmsFile plain = read_k(must(scene_to_kms(s, {}, w2)));
   EXPECT_EQ(plain.units[1].packets.at(0).flag, 0xF9U);  // TEX0-2 | UV0 | UV1 | ENVELOPE
   EXPECT_EQ(plain.units[2].packets.at(0).flag, 0x4CU);  // TEX0 | UV0 | CULLON
 }
@@ -286,16 +286,16 @@ TEST(Mgs2Blender, ZeroUvMapsBlenderAddsAreNotStored) {
   scene::Scene s = evm_via_blender(branching_evm(), {.node_extras = false, .material_extras = false}, w);
   for (auto& p : s.meshes.at(0).primitives)  // Blender gives every primitive all of the mesh's UV maps
     if (p.uvs.size() == 1) p.uvs.push_back(std::vector<float>(p.vertex_count() * 2, 0.0f));
-  const EvmModel back = read_e(must(scene_to_evm(s, {}, w)));
+  const EvmFile back = read_e(must(scene_to_evm(s, {}, w)));
   for (std::size_t k = 0; k < back.packets.size(); ++k)
     EXPECT_EQ(back.packets[k].uvs[1].present(), branching_evm().packets[k].uvs[1].present()) << "packet " << k;
 }
 
 TEST(Mgs2Blender, LayoutFromExtrasTemplateOrAnnouncedDefault) {
-  const KmsModel& mc = branching_kms(true);
+  const KmsFile& mc = branching_kms(true);
   {
     Diagnostics w;
-    const KmsModel back = read_k(must(scene_to_kms(kms_via_blender(mc, {}, w), {}, w)));
+    const KmsFile back = read_k(must(scene_to_kms(kms_via_blender(mc, {}, w), {}, w)));
     EXPECT_EQ(back.layout, Layout::mc);
     EXPECT_FALSE(has_warning(w, "PS2 layout")) << dump_findings(w);
   }
@@ -305,7 +305,7 @@ TEST(Mgs2Blender, LayoutFromExtrasTemplateOrAnnouncedDefault) {
   }();
   {
     Diagnostics w;
-    ImportOptions o;
+    Mgs2ImportOptions o;
     o.kms_template = &mc;
     EXPECT_EQ(read_k(must(scene_to_kms(plain, o, w))).layout, Layout::mc);
     EXPECT_FALSE(has_warning(w, "PS2 layout")) << dump_findings(w);
@@ -320,7 +320,7 @@ TEST(Mgs2Blender, LayoutFromExtrasTemplateOrAnnouncedDefault) {
 // ---- n_mats -----------------------------------------------------------------------------------------
 
 TEST(Mgs2Blender, NMatsInTheSpecsOrSeaLousesReading) {
-  EvmModel m = branching_evm(true);
+  EvmFile m = branching_evm(true);
   std::vector<std::uint32_t> stored;
   for (const auto& p : m.packets) stored.push_back(p.n_mats);
   EXPECT_EQ(stored, (std::vector<std::uint32_t>{3, 6, 2}));  // matrices used: packet 1 uses all six joints
@@ -333,13 +333,13 @@ TEST(Mgs2Blender, NMatsInTheSpecsOrSeaLousesReading) {
   // Through glTF, exact packets keep their stored n_mats unless asked.
   Diagnostics w;
   const scene::Scene s = must(evm_to_scene(branching_evm(true), {}, w));
-  ImportOptions o;
+  Mgs2ImportOptions o;
   o.n_mats = NMatsReading::sealouse;
-  const EvmModel back = read_e(must(scene_to_evm(via_glb(s, w), o, w)));
+  const EvmFile back = read_e(must(scene_to_evm(via_glb(s, w), o, w)));
   EXPECT_EQ(back.packets.at(1).n_mats, 4U);
   EXPECT_EQ(read_e(must(scene_to_evm(via_glb(s, w), {}, w))).packets.at(1).n_mats, 6U);
   // SeaLouse's reading exists only for V2 weights.
-  EvmModel v1 = read_e(mgs2fx::evm_bytes(mgs2fx::standard_evm(false, false, true)));
+  EvmFile v1 = read_e(mgs2fx::evm_bytes(mgs2fx::standard_evm(false, false, true)));
   EXPECT_FALSE(set_n_mats(v1, NMatsReading::sealouse).ok());
 }
 

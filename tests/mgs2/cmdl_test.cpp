@@ -4,9 +4,8 @@
 
 #include <cstring>
 
-#include "boneyard/cmdl.h"
-#include "boneyard/mgs2_report.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl_report.h"
 #include "cmdl_fixture.h"
 #include "mgs2_test_util.h"
 
@@ -20,26 +19,26 @@ using mgs2fx::kms_bytes;
 using mgs2fx::standard_evm;
 using mgs2fx::standard_kms;
 
-CmdlModel must_read(const std::vector<std::uint8_t>& b, Diagnostics* notes = nullptr) {
-  auto r = read_cmdl(as_bytes(b), notes);
+CmdlFile must_read(const std::vector<std::uint8_t>& b, Diagnostics* notes = nullptr) {
+  auto r = read_cmdl(FileData::from_view(as_bytes(b), nullptr), notes);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_finding(r.error(), "fixture"));
-  return r.ok() ? std::move(r).value() : CmdlModel{};
+  return r.ok() ? std::move(r).value() : CmdlFile{};
 }
 template <class Model, class Read>
 Model model_of(const std::vector<std::uint8_t>& b, Read read) {
-  auto r = read(as_bytes(b), std::nullopt, nullptr);
+  auto r = read(FileData::from_view(as_bytes(b), nullptr), std::nullopt, nullptr);
   EXPECT_TRUE(r.ok());
   return r.ok() ? std::move(r).value() : Model{};
 }
-KmsModel kms(const std::vector<std::uint8_t>& b) { return model_of<KmsModel>(b, read_kms); }
-EvmModel evm(const std::vector<std::uint8_t>& b) { return model_of<EvmModel>(b, read_evm); }
+KmsFile kms(const std::vector<std::uint8_t>& b) { return model_of<KmsFile>(b, read_kms); }
+EvmFile evm(const std::vector<std::uint8_t>& b) { return model_of<EvmFile>(b, read_evm); }
 
-std::vector<std::uint8_t> derived(const KmsModel& m, const CmdlModel* tpl = nullptr, Diagnostics* notes = nullptr) {
+std::vector<std::uint8_t> derived(const KmsFile& m, const CmdlFile* tpl = nullptr, Diagnostics* notes = nullptr) {
   auto r = derive_cmdl(m, tpl, notes);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_finding(r.error(), "derive"));
   return r.ok() ? r.value() : std::vector<std::uint8_t>{};
 }
-std::vector<std::uint8_t> derived(const EvmModel& m, const CmdlModel* tpl = nullptr, Diagnostics* notes = nullptr) {
+std::vector<std::uint8_t> derived(const EvmFile& m, const CmdlFile* tpl = nullptr, Diagnostics* notes = nullptr) {
   auto r = derive_cmdl(m, tpl, notes);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_finding(r.error(), "derive"));
   return r.ok() ? r.value() : std::vector<std::uint8_t>{};
@@ -84,7 +83,7 @@ TEST(Cmdl, FixtureFollowsTheSpecLayout) {
 
 TEST(Cmdl, ReadsEveryField) {
   const auto b = cmdl_bytes(standard_evm_cmdl(false));
-  const CmdlModel m = must_read(b);
+  const CmdlFile m = must_read(b);
   EXPECT_EQ(m.version, 1U);
   EXPECT_EQ(m.n_sections, 6U);
   ASSERT_EQ(m.sections.size(), 6U);
@@ -107,7 +106,7 @@ TEST(Cmdl, ReadsEveryField) {
 
 TEST(Cmdl, RoundTripsByteExact) {
   for (const auto& p : spec_pairs()) {
-    const CmdlModel m = must_read(p.cmdl);
+    const CmdlFile m = must_read(p.cmdl);
     EXPECT_TRUE(same_bytes(as_bytes(write_cmdl(m)), as_bytes(p.cmdl))) << p.name;
   }
   // A file another tool laid out: an unknown section, odd constant fields, filler that is not
@@ -120,11 +119,11 @@ TEST(Cmdl, RoundTripsByteExact) {
   odd.trailing = {'E', 'N', 'D'};
   const auto b = cmdl_bytes(odd);
   Diagnostics notes;
-  const CmdlModel m = must_read(b, &notes);
+  const CmdlFile m = must_read(b, &notes);
   EXPECT_TRUE(same_bytes(as_bytes(write_cmdl(m)), as_bytes(b)));
   EXPECT_EQ(find(notes, "file", "other than the 0xFF filler").size(), 1U) << dump_findings(notes);
   Diagnostics d;
-  validate_cmdl(m, d);
+  d.append(validate_cmdl(m));
   EXPECT_EQ(d.count(Severity::error), 0U) << dump_findings(d);
   EXPECT_EQ(find(d, "XTRA", "unknown section").size(), 1U) << dump_findings(d);
   EXPECT_EQ(find(d, "mesh record 0", "constant field").size(), 1U) << dump_findings(d);
@@ -144,9 +143,9 @@ TEST(Cmdl, DerivedFromTheModelAsTheSpecSays) {
 
 TEST(Cmdl, SpecFixturesValidateAndPairCleanly) {
   for (const auto& p : spec_pairs()) {
-    const CmdlModel c = must_read(p.cmdl);
+    const CmdlFile c = must_read(p.cmdl);
     Diagnostics d;
-    validate_cmdl(c, d);
+    d.append(validate_cmdl(c));
     if (p.is_kms) {
       check_cmdl_pair(kms(p.model), c, d);
     } else {
@@ -159,7 +158,7 @@ TEST(Cmdl, SpecFixturesValidateAndPairCleanly) {
 // The pair check on a .cmdl changed in one way at a time.
 Diagnostics pair_findings(const CFile& f, bool evm_pair) {
   const auto b = cmdl_bytes(f);
-  const CmdlModel c = must_read(b);
+  const CmdlFile c = must_read(b);
   Diagnostics d;
   if (evm_pair) {
     check_cmdl_pair(evm(evm_bytes(standard_evm(true, false, false))), c, d);
@@ -244,10 +243,10 @@ TEST(Cmdl, ValidatorFindings) {
   const auto check = [](CFile f, auto&& edit, const std::string& path, const std::string& msg, Severity s) {
     auto b = cmdl_bytes(f);
     edit(b);
-    auto r = read_cmdl(as_bytes(b));
+    auto r = read_cmdl(FileData::from_view(as_bytes(b), nullptr));
     ASSERT_TRUE(r.ok()) << format_finding(r.error(), "edited");
     Diagnostics d;
-    validate_cmdl(r.value(), d);
+    d.append(validate_cmdl(r.value()));
     const auto hits = find(d, path, msg);
     ASSERT_EQ(hits.size(), 1U) << path << ": " << msg << "\n" << dump_findings(d);
     EXPECT_EQ(hits[0].severity, s);
@@ -277,7 +276,7 @@ TEST(Cmdl, ValidatorFindings) {
 TEST(Cmdl, BrokenFilesAreOneClearError) {
   const auto good = cmdl_bytes(standard_kms_cmdl(false));
   const auto expect_error = [](std::vector<std::uint8_t> b, const std::string& path, const std::string& msg) {
-    auto r = read_cmdl(as_bytes(b));
+    auto r = read_cmdl(FileData::from_view(as_bytes(b), nullptr));
     ASSERT_FALSE(r.ok()) << path;
     EXPECT_NE(r.error().path.find(path), std::string::npos) << format_finding(r.error(), "x");
     EXPECT_NE(r.error().message.find(msg), std::string::npos) << format_finding(r.error(), "x");
@@ -308,7 +307,7 @@ TEST(Cmdl, TemplateThatAgreesIsKeptWhole) {
   tpl.meshes[0].field_18 = 3;
   tpl.trailing = {9, 9};
   const auto tb = cmdl_bytes(tpl);
-  const CmdlModel t = must_read(tb);
+  const CmdlFile t = must_read(tb);
   Diagnostics notes;
   const auto out = derived(evm(evm_bytes(standard_evm(true, false, false))), &t, &notes);
   EXPECT_TRUE(same_bytes(as_bytes(out), as_bytes(tb)));
@@ -326,17 +325,17 @@ TEST(Cmdl, TemplateGivesWhatTheModelDoesNotDetermine) {
   tpl.sections[2].data[0] = 1;  // vertex 0 normal x: 0 -> 1/1023, within two packing steps
   tpl.trailing = {'T'};
   const auto tb = cmdl_bytes(tpl);  // the model keeps views into these bytes
-  const CmdlModel t = must_read(tb);
+  const CmdlFile t = must_read(tb);
   // The model was edited: unit 0 vertex 3 moved (10, 10, 0) -> (10, 12, 0).
   auto f = standard_kms(true, true);
   f.units[0].packets[0].verts[3] = {10, 12, 0, 2048};
   const auto mb = kms_bytes(f);  // the model keeps views into these bytes
-  const KmsModel m = kms(mb);
+  const KmsFile m = kms(mb);
   Diagnostics notes;
   const auto out = derived(m, &t, &notes);
-  const CmdlModel c = must_read(out);
+  const CmdlFile c = must_read(out);
   Diagnostics d;
-  validate_cmdl(c, d);  // warns about the template's odd fields, kept on purpose
+  d.append(validate_cmdl(c));  // warns about the template's odd fields, kept on purpose
   EXPECT_EQ(d.count(Severity::error), 0U) << dump_findings(d);
   Diagnostics pair;
   check_cmdl_pair(m, c, pair);
@@ -366,17 +365,17 @@ TEST(Cmdl, TemplateUnknownSectionIsKeptNotCompared) {
   auto f = standard_kms(true, true);
   f.units[0].packets[0].verts[3] = {10, 12, 0, 2048};
   const auto mb = kms_bytes(f);  // the model keeps views into these bytes
-  const KmsModel m = kms(mb);
+  const KmsFile m = kms(mb);
   const CFile plain = standard_kms_cmdl(true);
   for (const std::string& tag : {std::string("XTRA"), std::string(4, '\0')}) {  // the fuzzer's: a NUL tag
     CFile tpl = plain;
     tpl.sections.insert(tpl.sections.begin() + 2, CSection{tag, 0, 2, {}});
     const auto plain_bytes = cmdl_bytes(plain), tpl_bytes = cmdl_bytes(tpl);  // the models keep views into these
-    const CmdlModel without = must_read(plain_bytes), with = must_read(tpl_bytes);
+    const CmdlFile without = must_read(plain_bytes), with = must_read(tpl_bytes);
     Diagnostics notes_without, notes_with;
     const auto a = derived(m, &without, &notes_without);
     const auto b = derived(m, &with, &notes_with);
-    const CmdlModel ca = must_read(a), cb = must_read(b);
+    const CmdlFile ca = must_read(a), cb = must_read(b);
     ASSERT_EQ(cb.sections.size(), ca.sections.size() + 1) << dump_findings(notes_with);
     EXPECT_EQ(cb.sections[2].tag_text(), tag);
     EXPECT_EQ(cb.sections[2].size, 0U);
@@ -393,7 +392,7 @@ TEST(Cmdl, TemplateUnknownSectionIsKeptNotCompared) {
     // 7 vertices x POS0, NRM0, TEX0, TEX1, but the moved vertex's position.
     EXPECT_NE(gave_a[0].message.find(" 27 vertex values"), std::string::npos) << gave_a[0].message;
     Diagnostics d;
-    validate_cmdl(cb, d);
+    d.append(validate_cmdl(cb));
     check_cmdl_pair(m, cb, d);
     EXPECT_EQ(d.count(Severity::error), 0U) << dump_findings(d);
   }
@@ -405,12 +404,12 @@ TEST(Cmdl, TemplateColumnTheModelLacksIsLeftOutWithAWarning) {
   auto f = standard_kms(true, false);  // UV0 only
   f.units[0].packets[0].verts[3] = {10, 12, 0, 2048};  // and edited: the template is not kept whole
   const auto mb = kms_bytes(f);  // the model keeps views into these bytes
-  const KmsModel m = kms(mb);
+  const KmsFile m = kms(mb);
   const auto tb = cmdl_bytes(standard_kms_cmdl(true));  // TEX0 and TEX1
-  const CmdlModel t = must_read(tb);
+  const CmdlFile t = must_read(tb);
   Diagnostics notes;
   const auto out = derived(m, &t, &notes);
-  const CmdlModel c = must_read(out);
+  const CmdlFile c = must_read(out);
   EXPECT_EQ(c.find(CmdlColumn::uv1), nullptr);
   EXPECT_NE(c.find(CmdlColumn::uv0), nullptr);
   const auto left = find(notes, "cmdl template", "left out: the model has no values for it");
@@ -418,7 +417,7 @@ TEST(Cmdl, TemplateColumnTheModelLacksIsLeftOutWithAWarning) {
   EXPECT_EQ(left[0].severity, Severity::warning);
   EXPECT_EQ(left[0].found, "TEX1");
   Diagnostics d;
-  validate_cmdl(c, d);
+  d.append(validate_cmdl(c));
   check_cmdl_pair(m, c, d);
   EXPECT_EQ(d.count(Severity::error) + d.count(Severity::warning), 0U) << dump_findings(d);
 }
@@ -441,7 +440,7 @@ TEST(Cmdl, HalfFloatsAndPackedNormals) {
 
 TEST(Cmdl, InfoAndDump) {
   const auto b = cmdl_bytes(standard_evm_cmdl(false));  // the model keeps views into these bytes
-  const CmdlModel m = must_read(b);
+  const CmdlFile m = must_read(b);
   const std::string info = describe_cmdl(m);
   EXPECT_NE(info.find("vertices: 5, triangles: 2, records: 1, sections: 6"), std::string::npos) << info;
   EXPECT_NE(info.find("BONW  format  6         5 x  8 bytes"), std::string::npos) << info;
@@ -461,9 +460,9 @@ TEST(Cmdl, TagsThatAreNotTextAreShownInHex) {
   CFile f = standard_evm_cmdl(false);
   f.sections.insert(f.sections.begin() + 2, CSection{std::string("\0\nA\0", 4), 0, 2, {}});
   const auto b = cmdl_bytes(f);  // the model keeps views into these bytes
-  const CmdlModel m = must_read(b);
+  const CmdlFile m = must_read(b);
   Diagnostics d;
-  validate_cmdl(m, d);
+  d.append(validate_cmdl(m));
   EXPECT_EQ(find(d, "section 2 00 0A 41 00", "unknown section").size(), 1U) << dump_findings(d);
   for (const auto& x : d.findings()) EXPECT_EQ(x.path.find_first_of(std::string("\0\n", 2)), std::string::npos) << x.path;
   const std::string info = describe_cmdl(m);

@@ -3,9 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "boneyard/document.h"
-#include "boneyard/evm.h"
-#include "boneyard/strips.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/strips.h"
 #include "mgs2_fixture.h"
 #include "mgs2_test_util.h"
 
@@ -18,10 +18,10 @@ using mgs2fx::standard_evm;
 
 std::uint32_t u32_at(const std::vector<std::uint8_t>& b, std::size_t at) { return load_le<std::uint32_t>(b.data() + at); }
 
-EvmModel must_read(const std::vector<std::uint8_t>& b, std::optional<Layout> force = std::nullopt) {
-  auto r = read_evm(as_bytes(b), force);
+EvmFile must_read(const std::vector<std::uint8_t>& b, std::optional<Layout> force = std::nullopt) {
+  auto r = read_evm(FileData::from_view(as_bytes(b), nullptr), force);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_finding(r.error(), "fixture"));
-  return r.ok() ? std::move(r).value() : EvmModel{};
+  return r.ok() ? std::move(r).value() : EvmFile{};
 }
 
 TEST(Evm, FixtureBytesFollowTheHandLayout) {
@@ -45,7 +45,7 @@ TEST(Evm, FixtureBytesFollowTheHandLayout) {
 
 TEST(Evm, ReadsPs2SmallScaleV2) {
   const auto b = evm_bytes(standard_evm(false, false, false));
-  const EvmModel m = must_read(b);
+  const EvmFile m = must_read(b);
   EXPECT_EQ(m.layout, Layout::ps2);
   EXPECT_EQ(m.header.n_models, 2U);
   EXPECT_EQ(m.header.n_x_models, 3U);
@@ -79,7 +79,7 @@ TEST(Evm, ReadsPs2SmallScaleV2) {
 
 TEST(Evm, V1WeightsOnePerMatrixSlot) {
   const auto m_bytes = evm_bytes(standard_evm(false, true, true));
-  const EvmModel m = must_read(m_bytes);
+  const EvmFile m = must_read(m_bytes);
   EXPECT_FALSE(m.weights_v2());
   EXPECT_TRUE(m.large());
   std::array<EvmInfluence, 8> inf;
@@ -99,19 +99,19 @@ TEST_P(EvmVariants, ReadsRewritesByteExactAndRebuilds) {
   const Variant v = GetParam();
   const auto b = evm_bytes(standard_evm(v.mc, v.large, v.v1));
   EXPECT_EQ(detect_evm_layout(as_bytes(b)), v.mc ? Layout::mc : Layout::ps2);
-  const EvmModel m = must_read(b);
+  const EvmFile m = must_read(b);
   EXPECT_EQ(m.large(), v.large);
   EXPECT_EQ(m.weights_v2(), !v.v1);
   EXPECT_EQ(write_evm(m), b);
   auto built = build_evm(m, m.layout);
   ASSERT_TRUE(built.ok());
-  const EvmModel m2 = must_read(built.value());
+  const EvmFile m2 = must_read(built.value());
   expect_same_content(m, m2);
   EXPECT_EQ(build_evm(m2, m2.layout).value(), built.value());
   const Layout other = v.mc ? Layout::ps2 : Layout::mc;
   auto converted = build_evm(m, other);
   ASSERT_TRUE(converted.ok());
-  const EvmModel m3 = must_read(converted.value());
+  const EvmFile m3 = must_read(converted.value());
   EXPECT_EQ(m3.layout, other);
   expect_same_content(m, m3);
   EXPECT_EQ(build_evm(m3, m.layout).value(), built.value());
@@ -124,7 +124,7 @@ INSTANTIATE_TEST_SUITE_P(All, EvmVariants,
 
 TEST(Evm, BuilderPutsWeightsLast) {
   const auto m_bytes = evm_bytes(standard_evm(false, false, false));
-  const EvmModel m = must_read(m_bytes);
+  const EvmFile m = must_read(m_bytes);
   const auto b = build_evm(m, Layout::ps2).value();
   // Same as the hand layout: verts 0x130, norms 0x160, uv0 0x190, weights 0x1C0, size 0x1F0.
   EXPECT_EQ(u32_at(b, 0xF0 + 0x20), 0x130U);
@@ -139,7 +139,7 @@ TEST(Evm, UndetectableLayoutNeedsForcing) {
   auto b = evm_bytes(standard_evm(false, false, false));
   b[0x2C] = 0x00;  // packet pointer no longer follows the skeleton
   b[0x2D] = 0x01;  // 0x100
-  auto r = read_evm(as_bytes(b));
+  auto r = read_evm(FileData::from_view(as_bytes(b), nullptr));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().expected.find("--layout"), std::string::npos);
   EXPECT_FALSE(detect_evm_layout(as_bytes(b)).has_value());

@@ -13,8 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "scene/extras_json.h"
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm.h"
 #include "mgs2_fixture.h"
 #include "mgs2_gltf_support.h"
 #include "mgs2_test_util.h"
@@ -33,17 +34,17 @@ const std::vector<std::uint8_t>& keep(std::vector<std::uint8_t> b) {
   return kept.back();
 }
 
-KmsModel read_k(const std::vector<std::uint8_t>& bytes) {
+KmsFile read_k(const std::vector<std::uint8_t>& bytes) {
   const auto& b = keep(bytes);
-  auto r = read_kms(as_bytes(b));
+  auto r = read_kms(FileData::from_view(as_bytes(b), nullptr));
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_finding(r.error(), "kms"));
-  return r.ok() ? std::move(r).value() : KmsModel{};
+  return r.ok() ? std::move(r).value() : KmsFile{};
 }
-EvmModel read_e(const std::vector<std::uint8_t>& bytes) {
+EvmFile read_e(const std::vector<std::uint8_t>& bytes) {
   const auto& b = keep(bytes);
-  auto r = read_evm(as_bytes(b));
+  auto r = read_evm(FileData::from_view(as_bytes(b), nullptr));
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_finding(r.error(), "evm"));
-  return r.ok() ? std::move(r).value() : EvmModel{};
+  return r.ok() ? std::move(r).value() : EvmFile{};
 }
 template <class T>
 T must(Result<T> r) {
@@ -54,7 +55,7 @@ T must(Result<T> r) {
 // ---- export mapping ---------------------------------------------------------------------------
 
 TEST(Mgs2Gltf, KmsExportPlacesUnitsAndWeights) {
-  const KmsModel m = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
+  const KmsFile m = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
   Diagnostics w;
   const scene::Scene s = must(kms_to_scene(m, {}, w));
   ASSERT_EQ(s.skeleton.joints.size(), 2U);
@@ -80,7 +81,7 @@ TEST(Mgs2Gltf, KmsExportPlacesUnitsAndWeights) {
 }
 
 TEST(Mgs2Gltf, EvmExportUsesRootOffsetsAndPalette) {
-  const EvmModel m = read_e(mgs2fx::evm_bytes(mgs2fx::standard_evm(false, false, false)));
+  const EvmFile m = read_e(mgs2fx::evm_bytes(mgs2fx::standard_evm(false, false, false)));
   Diagnostics w;
   const scene::Scene s = must(evm_to_scene(m, {}, w));
   ASSERT_EQ(s.skeleton.joints.size(), 3U);
@@ -101,14 +102,14 @@ TEST(Mgs2Gltf, KmsRoundTripThroughGlbIsByteExact) {
     for (bool multitex : {false, true}) {
       SCOPED_TRACE(std::string(mc ? "mc" : "ps2") + (multitex ? " multitex" : ""));
       const auto original = mgs2fx::kms_bytes(mgs2fx::standard_kms(mc, multitex));
-      const KmsModel m = read_k(original);
+      const KmsFile m = read_k(original);
       // Without a template the builder's layout comes back: compare with the model laid out fresh.
       const auto canonical = must(build_kms(m, m.layout));
       Diagnostics w;
       const scene::Scene s = via_glb(must(kms_to_scene(read_k(canonical), {}, w)), w);
       EXPECT_TRUE(same_bytes(as_bytes(must(scene_to_kms(s, {}, w))), as_bytes(canonical))) << all(w);
       // With the original as template, its own placement (padding bytes, trailing data) too.
-      ImportOptions o;
+      Mgs2ImportOptions o;
       o.kms_template = &m;
       const scene::Scene s2 = via_glb(must(kms_to_scene(m, {}, w)), w);
       EXPECT_TRUE(same_bytes(as_bytes(must(scene_to_kms(s2, o, w))), as_bytes(original))) << all(w);
@@ -122,23 +123,23 @@ TEST(Mgs2Gltf, EvmRoundTripThroughGlbIsByteExact) {
       for (bool v1 : {false, true}) {
         SCOPED_TRACE(std::string(mc ? "mc" : "ps2") + (large ? " large" : "") + (v1 ? " v1" : ""));
         const auto original = mgs2fx::evm_bytes(mgs2fx::standard_evm(mc, large, v1));
-        const EvmModel m = read_e(original);
+        const EvmFile m = read_e(original);
         const auto canonical = must(build_evm(m, m.layout));
         Diagnostics w;
         const scene::Scene s = via_glb(must(evm_to_scene(read_e(canonical), {}, w)), w);
         EXPECT_TRUE(same_bytes(as_bytes(must(scene_to_evm(s, {}, w))), as_bytes(canonical))) << all(w);
-        ImportOptions o;
+        Mgs2ImportOptions o;
         o.evm_template = &m;
         EXPECT_TRUE(same_bytes(as_bytes(must(scene_to_evm(via_glb(must(evm_to_scene(m, {}, w)), w), o, w))), as_bytes(original)));
       }
 }
 
 TEST(Mgs2Gltf, LayoutChangeOnTheWayBack) {
-  const KmsModel m = read_k(must(build_kms(read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false))), Layout::ps2)));
+  const KmsFile m = read_k(must(build_kms(read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false))), Layout::ps2)));
   Diagnostics w;
-  ImportOptions o;
+  Mgs2ImportOptions o;
   o.layout = Layout::mc;
-  const KmsModel back = read_k(must(scene_to_kms(via_glb(must(kms_to_scene(m, {}, w)), w), o, w)));
+  const KmsFile back = read_k(must(scene_to_kms(via_glb(must(kms_to_scene(m, {}, w)), w), o, w)));
   EXPECT_EQ(back.layout, Layout::mc);
   expect_same_content(m, back);
 }
@@ -163,9 +164,9 @@ TEST(Mgs2Gltf, CubeOnOneUnit) {
   Diagnostics w;
   const scene::Scene in = via_glb(cube_scene(), w);
   const auto bytes = must(scene_to_kms(in, {}, w));
-  const KmsModel m = read_k(bytes);
+  const KmsFile m = read_k(bytes);
   Diagnostics v;
-  validate_kms(m, v);
+  v.append(validate_kms(m));
   EXPECT_EQ(v.count(Severity::error), 0U) << all(v);
   ASSERT_EQ(m.units.size(), 1U);
   EXPECT_FLOAT_EQ(m.units[0].position.y, 1000.0f);  // 1 m = 1000 units
@@ -212,7 +213,7 @@ scene::Scene arm_scene() {
 TEST(Mgs2Gltf, TwoUnitEnvelopeArm) {
   Diagnostics w;
   const scene::Scene in = via_glb(arm_scene(), w);
-  const KmsModel m = read_k(must(scene_to_kms(in, {}, w)));
+  const KmsFile m = read_k(must(scene_to_kms(in, {}, w)));
   EXPECT_EQ(find(w, "weights", "moved").size(), 0U) << all(w);
   ASSERT_EQ(m.units.size(), 2U);
   EXPECT_EQ(m.units[1].parent, 0);
@@ -278,9 +279,9 @@ void check_evm_ribbon(int joints, int rows, float step, std::size_t packets) {
     std::fwrite(evm_bytes_out.data(), 1, evm_bytes_out.size(), f);
     std::fclose(f);
   }
-  const EvmModel m = read_e(evm_bytes_out);
+  const EvmFile m = read_e(evm_bytes_out);
   Diagnostics v;
-  validate_evm(m, v);
+  v.append(validate_evm(m));
   EXPECT_EQ(v.count(Severity::error), 0U) << all(v);
   EXPECT_EQ(m.packets.size(), packets);
   std::set<int> used;
@@ -320,7 +321,7 @@ TEST(Mgs2Gltf, CoordinateOutOfRangeSuggestsScale) {
   auto r = scene_to_kms(s, {}, w);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("--scale"), std::string::npos) << r.error().message;
-  ImportOptions o;
+  Mgs2ImportOptions o;
   o.scale = 0.01;  // centimetres fit
   EXPECT_TRUE(scene_to_kms(s, o, w).ok());
 }
@@ -328,12 +329,12 @@ TEST(Mgs2Gltf, CoordinateOutOfRangeSuggestsScale) {
 TEST(Mgs2Gltf, OurExportWithoutNormalsStillBuilds) {
   // The packet extras must be read from the scene, not from the copy that gets the computed
   // normals (a use after free found by fuzz_gltf).
-  const KmsModel m = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
+  const KmsFile m = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
   Diagnostics w;
   scene::Scene s = must(kms_to_scene(m, {}, w));
   for (auto& mesh : s.meshes)
     for (auto& p : mesh.primitives) p.normals.clear();
-  const KmsModel back = read_k(must(scene_to_kms(s, {}, w)));
+  const KmsFile back = read_k(must(scene_to_kms(s, {}, w)));
   ASSERT_EQ(back.units.size(), 2U);
   EXPECT_EQ(back.units[1].packets.at(0).flag, 0x49U);  // from the packet extras
 }
@@ -343,7 +344,7 @@ TEST(Mgs2Gltf, MissingNormalsAndUvsAreMadeWithAWarning) {
   s.meshes[0].primitives[0].normals.clear();
   s.meshes[0].primitives[0].uvs.clear();
   Diagnostics w;
-  const KmsModel m = read_k(must(scene_to_kms(s, {}, w)));
+  const KmsFile m = read_k(must(scene_to_kms(s, {}, w)));
   EXPECT_EQ(find(w, "meshes", "normals computed").size(), 1U) << all(w);
   EXPECT_EQ(find(w, "meshes", "zero UVs").size(), 1U) << all(w);
   const scene::Scene out = must(kms_to_scene(m, {}, w));
@@ -398,7 +399,7 @@ std::vector<std::uint8_t> edit_glb(const std::vector<std::uint8_t>& glb, const s
 }
 
 TEST(Mgs2Gltf, ReaderSkipsPointsAndChecksSkinJoints) {
-  const KmsModel m = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
+  const KmsFile m = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
   Diagnostics w;
   const auto glb = gltf::write(must(kms_to_scene(m, {}, w)), gltf::Container::glb).main;
   gltf::ReadOptions o;
@@ -409,7 +410,7 @@ TEST(Mgs2Gltf, ReaderSkipsPointsAndChecksSkinJoints) {
   auto s = gltf::read(Bytes(points.data(), points.size()), {}, o, rw);
   ASSERT_TRUE(s.ok()) << format_finding(s.error(), "glb");
   EXPECT_EQ(find(rw, "primitive 0", "points or lines").size(), 1U) << all(rw);
-  const KmsModel back = read_k(must(scene_to_kms(s.value(), {}, w)));
+  const KmsFile back = read_k(must(scene_to_kms(s.value(), {}, w)));
   EXPECT_EQ(back.units[0].packets.size(), 1U);
   EXPECT_EQ(back.units[1].packets.size(), 0U);
   // A skin joint that is no node, and the default (animations required) for motion import.
@@ -427,7 +428,7 @@ TEST(Mgs2Gltf, ReaderSkipsPointsAndChecksSkinJoints) {
 // Found by fuzz_gltf: extras whose fields have the wrong JSON type fall back to the defaults (here
 // the layout: PS2) instead of throwing out of the importer.
 TEST(Mgs2Gltf, ExtrasOfTheWrongTypeFallBackToDefaults) {
-  const KmsModel m = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
+  const KmsFile m = read_k(mgs2fx::kms_bytes(mgs2fx::standard_kms(false, false)));
   Diagnostics w;
   auto sc = must(kms_to_scene(m, {}, w));
   for (const nlohmann::json& bad : {nlohmann::json::array({0, 0, 0}), nlohmann::json(7), nlohmann::json("ps1")}) {
@@ -437,7 +438,7 @@ TEST(Mgs2Gltf, ExtrasOfTheWrongTypeFallBackToDefaults) {
     ASSERT_TRUE(kms.ok()) << bad.dump() << ": " << format_finding(kms.error(), "glb");
     EXPECT_EQ(read_k(kms.value()).layout, Layout::ps2) << bad.dump();
   }
-  const EvmModel e = read_e(mgs2fx::evm_bytes(mgs2fx::standard_evm(false, false, false)));
+  const EvmFile e = read_e(mgs2fx::evm_bytes(mgs2fx::standard_evm(false, false, false)));
   scene::Scene evm_scene = must(evm_to_scene(e, {}, w));
   json_of(evm_scene.extras)["mgs2"]["layout"] = nlohmann::json::array({0, 0, 0});
   const auto evm = scene_to_evm(evm_scene, {}, w);
@@ -461,7 +462,7 @@ TEST(Mgs2Gltf, PacketsSharingOneVertexArrayAreBoundedByTheFileSize) {
   p.norms.assign(60000, {0, 0, 4096, -28673});  // every vertex restarts the strip: no triangles
   u.packets.push_back(p);
   f.units.push_back(u);
-  KmsModel m = read_k(mgs2fx::kms_bytes(f));
+  KmsFile m = read_k(mgs2fx::kms_bytes(f));
   ASSERT_EQ(m.units.size(), 1U);
   Diagnostics w;
   ASSERT_TRUE(kms_to_scene(m, {}, w).ok());  // one copy is fine

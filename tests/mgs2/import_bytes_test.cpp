@@ -7,11 +7,15 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
-#include "boneyard/gltf.h"
-#include "boneyard/gltf_read.h"
-#include "boneyard/kms.h"
-#include "boneyard/mgs2_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "mgs2/mgs2_scene_common.h"
 #include "mgs2_character.h"
 #include "mgs2_gltf_support.h"
 
@@ -49,7 +53,7 @@ TEST_F(Mgs2ImportBytes, KmsFromPlainGltfAndFromItsExport) {
   EXPECT_EQ(fnv1a(kms), "1130624 bytes, fnv1a 467aadf4e50a3aca");
   // Our export of it comes back through the exact path to the same bytes.
   Diagnostics w;
-  auto m = mgs2::read_kms(Bytes(kms.data(), kms.size()));
+  auto m = mgs2::read_kms(FileData::from_view(kms, nullptr));
   ASSERT_TRUE(m.ok());
   const auto again = to_model(via_glb(mgs2::kms_to_scene(m.value(), {}, w).value(), w), ".kms");
   EXPECT_TRUE(again == kms) << fnv1a(again);
@@ -59,7 +63,7 @@ TEST_F(Mgs2ImportBytes, EvmFromPlainGltfAndFromItsExport) {
   const auto evm = to_model(*plain_, ".evm");
   EXPECT_EQ(fnv1a(evm), "1905968 bytes, fnv1a a2d7add3d9a8f33d");
   Diagnostics w;
-  auto m = mgs2::read_evm(Bytes(evm.data(), evm.size()));
+  auto m = mgs2::read_evm(FileData::from_view(evm, nullptr));
   ASSERT_TRUE(m.ok());
   const auto again = to_model(via_glb(mgs2::evm_to_scene(m.value(), {}, w).value(), w), ".evm");
   EXPECT_TRUE(again == evm) << fnv1a(again);
@@ -74,8 +78,8 @@ TEST(Mgs2ImportBytesTangle, KmsAndEvmFromPlainGltfAndFromTheirExports) {
   const auto kms = to_model(plain, ".kms"), evm = to_model(plain, ".evm");
   EXPECT_EQ(fnv1a(kms), "64720 bytes, fnv1a 940b5add167aff07");
   EXPECT_EQ(fnv1a(evm), "91888 bytes, fnv1a f91b13d5d1d99faa");
-  auto k = mgs2::read_kms(Bytes(kms.data(), kms.size()));
-  auto e = mgs2::read_evm(Bytes(evm.data(), evm.size()));
+  auto k = mgs2::read_kms(FileData::from_view(kms, nullptr));
+  auto e = mgs2::read_evm(FileData::from_view(evm, nullptr));
   ASSERT_TRUE(k.ok() && e.ok());
   EXPECT_TRUE(to_model(via_glb(mgs2::kms_to_scene(k.value(), {}, w).value(), w), ".kms") == kms);
   EXPECT_TRUE(to_model(via_glb(mgs2::evm_to_scene(e.value(), {}, w).value(), w), ".evm") == evm);
@@ -83,3 +87,17 @@ TEST(Mgs2ImportBytesTangle, KmsAndEvmFromPlainGltfAndFromTheirExports) {
 
 }  // namespace
 }  // namespace boneyard::test
+
+// The extras' base64 (export side) against RFC 4648's test vectors, and back through from_b64.
+TEST(Mgs2Base64, Rfc4648VectorsBothWays) {
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"", "b64:"}, {"f", "b64:Zg=="}, {"fo", "b64:Zm8="}, {"foo", "b64:Zm9v"},
+      {"foob", "b64:Zm9vYg=="}, {"fooba", "b64:Zm9vYmE="}, {"foobar", "b64:Zm9vYmFy"}};
+  for (const auto& [plain, coded] : cases) {
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(plain.data());
+    EXPECT_EQ(boneyard::mgs2::detail::to_b64(bytes, plain.size()), coded);
+    std::vector<std::uint8_t> back;
+    ASSERT_TRUE(boneyard::mgs2::detail::from_b64(coded, back)) << coded;
+    EXPECT_EQ(std::string(back.begin(), back.end()), plain);
+  }
+}

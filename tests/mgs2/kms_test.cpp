@@ -3,10 +3,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "boneyard/document.h"
-#include "boneyard/kms.h"
-#include "boneyard/strcode.h"
-#include "boneyard/strips.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/strcode.h"
+#include "boneyard/mgs2/strips.h"
 #include "mgs2_fixture.h"
 #include "mgs2_test_util.h"
 
@@ -19,10 +19,10 @@ using mgs2fx::standard_kms;
 
 std::uint32_t u32_at(const std::vector<std::uint8_t>& b, std::size_t at) { return load_le<std::uint32_t>(b.data() + at); }
 
-KmsModel must_read(const std::vector<std::uint8_t>& b, std::optional<Layout> force = std::nullopt) {
-  auto r = read_kms(as_bytes(b), force);
+KmsFile must_read(const std::vector<std::uint8_t>& b, std::optional<Layout> force = std::nullopt) {
+  auto r = read_kms(FileData::from_view(as_bytes(b), nullptr), force);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : format_finding(r.error(), "fixture"));
-  return r.ok() ? std::move(r).value() : KmsModel{};
+  return r.ok() ? std::move(r).value() : KmsFile{};
 }
 
 TEST(Kms, FixtureBytesFollowTheHandLayout) {
@@ -48,7 +48,7 @@ TEST(Kms, FixtureBytesFollowTheHandLayout) {
 
 TEST(Kms, ReadsPs2Norm) {
   const auto b = kms_bytes(standard_kms(false, false));
-  const KmsModel m = must_read(b);
+  const KmsFile m = must_read(b);
   EXPECT_EQ(m.layout, Layout::ps2);
   EXPECT_EQ(detect_kms_layout(as_bytes(b)), Layout::ps2);
   EXPECT_EQ(m.header.data_format, 0x00C81371U);
@@ -99,7 +99,7 @@ class KmsVariants : public ::testing::TestWithParam<Variant> {};
 TEST_P(KmsVariants, ReadsRewritesByteExactAndRebuilds) {
   const Variant v = GetParam();
   const auto b = kms_bytes(standard_kms(v.mc, v.multitex));
-  const KmsModel m = must_read(b);
+  const KmsFile m = must_read(b);
   EXPECT_EQ(m.layout, v.mc ? Layout::mc : Layout::ps2);
   EXPECT_EQ(m.multitex(), v.multitex);
   EXPECT_EQ(m.header.texture, 0x88D878U);
@@ -117,7 +117,7 @@ TEST_P(KmsVariants, ReadsRewritesByteExactAndRebuilds) {
   // Builder in the same layout: same content, spec order, and stable under a second build.
   auto built = build_kms(m, m.layout);
   ASSERT_TRUE(built.ok());
-  const KmsModel m2 = must_read(built.value());
+  const KmsFile m2 = must_read(built.value());
   expect_same_content(m, m2);
   auto again = build_kms(m2, m2.layout);
   ASSERT_TRUE(again.ok());
@@ -128,7 +128,7 @@ TEST_P(KmsVariants, ReadsRewritesByteExactAndRebuilds) {
   const Layout other = v.mc ? Layout::ps2 : Layout::mc;
   auto converted = build_kms(m, other);
   ASSERT_TRUE(converted.ok());
-  const KmsModel m3 = must_read(converted.value());
+  const KmsFile m3 = must_read(converted.value());
   EXPECT_EQ(m3.layout, other);
   expect_same_content(m, m3);
   auto back = build_kms(m3, m.layout);
@@ -138,7 +138,7 @@ TEST_P(KmsVariants, ReadsRewritesByteExactAndRebuilds) {
 
 TEST(Kms, LayoutConversionToMcDropsThePs2PadAt0x18WithAWarning) {
   const auto b = kms_bytes(standard_kms(false, false));  // the model keeps views into these bytes
-  KmsModel m = must_read(b);
+  KmsFile m = must_read(b);
   m.header.pad[0] = 0x3FC00000;  // has a place in MC (0x14)
   m.header.pad[2] = 0xDEADBEEF;  // would land at 0x0C
   EXPECT_FALSE(build_kms(m, Layout::mc).ok());  // the plain builder still refuses it
@@ -150,7 +150,7 @@ TEST(Kms, LayoutConversionToMcDropsThePs2PadAt0x18WithAWarning) {
   EXPECT_EQ(warnings.findings()[0].found, "0xDEADBEEF");
   EXPECT_EQ(u32_at(mc.value(), 0x0C), 0u);
   EXPECT_EQ(u32_at(mc.value(), 0x14), 0x3FC00000u);
-  const KmsModel back = must_read(mc.value());
+  const KmsFile back = must_read(mc.value());
   EXPECT_EQ(back.layout, Layout::mc);
   auto ps2 = convert_kms_layout(back, Layout::ps2, &warnings);
   ASSERT_TRUE(ps2.ok());
@@ -164,7 +164,7 @@ INSTANTIATE_TEST_SUITE_P(All, KmsVariants,
 
 TEST(Kms, BuilderLaysOutTheSpecOrder) {
   const auto m_bytes = kms_bytes(standard_kms(false, true));
-  const KmsModel m = must_read(m_bytes);
+  const KmsFile m = must_read(m_bytes);
   auto built = build_kms(m, Layout::ps2);
   ASSERT_TRUE(built.ok());
   const auto& b = built.value();
@@ -185,9 +185,9 @@ TEST(Kms, FollowsOffsetsInOtherArrayOrders) {
   auto f = standard_kms(false, true);
   f.sealouse_order = true;
   const auto b = kms_bytes(f);
-  const KmsModel m = must_read(b);
+  const KmsFile m = must_read(b);
   const auto ref_bytes = kms_bytes(standard_kms(false, true));
-  const KmsModel ref = must_read(ref_bytes);
+  const KmsFile ref = must_read(ref_bytes);
   expect_same_content(ref, m);
   EXPECT_EQ(write_kms(m), b);
 }
@@ -204,7 +204,7 @@ TEST(Kms, ForcedLayoutIsUsed) {
   const auto b = kms_bytes(standard_kms(false, false));
   EXPECT_EQ(must_read(b, Layout::ps2).layout, Layout::ps2);
   // Read as MC, the PS2 bytes make no sense: the reader must fail cleanly or read something else.
-  auto r = read_kms(as_bytes(b), Layout::mc);
+  auto r = read_kms(FileData::from_view(as_bytes(b), nullptr), Layout::mc);
   if (r.ok()) {
     EXPECT_EQ(r.value().layout, Layout::mc);
   }
@@ -214,7 +214,7 @@ TEST(Kms, HighHalfOfNVertsIsNotTheCount) {
   auto f = standard_kms(true, false);
   f.units[0].packets[0].n_verts_high = 6;  // Xbox-era index count
   const auto b = kms_bytes(f);
-  const KmsModel m = must_read(b);
+  const KmsFile m = must_read(b);
   EXPECT_EQ(m.units[0].packets[0].n_verts, 0x60004U);
   EXPECT_EQ(m.units[0].packets[0].vertex_count(), 4U);
   EXPECT_EQ(write_kms(m), b);
@@ -281,7 +281,7 @@ TEST(Kms, DocumentConvertsBetweenLayouts) {
   EXPECT_EQ(same.value().main, b);
   EXPECT_TRUE(same.value().side_files.empty());
   boneyard::ConvertOptions mc;
-  mc.mgs2.layout = "mc";
+  mc.settings.layout = "mc";
   auto converted = convert_in_memory(*doc.value(), ".kms", mc);
   ASSERT_TRUE(converted.ok());
   expect_same_content(must_read(b), must_read(converted.value().main));

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/evm.h"
-#include "boneyard/kms.h"
-#include "boneyard/strips.h"
+#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/strips.h"
 #include "mgs2_gltf_support.h"
 #include "scene/extras_json.h"
 
@@ -159,7 +159,7 @@ void add_triangles(ModelView& v, int unit, const Packet& p, Bytes kicks, std::si
   }
 }
 
-inline ModelView view_of(const mgs2::KmsModel& m) {
+inline ModelView view_of(const mgs2::KmsFile& m) {
   ModelView v;
   for (const auto& u : m.units) {
     const bool child = u.parent >= 0 && std::size_t(u.parent) < v.places.size();
@@ -174,7 +174,7 @@ inline ModelView view_of(const mgs2::KmsModel& m) {
   return v;
 }
 
-inline ModelView view_of(const mgs2::EvmModel& m) {
+inline ModelView view_of(const mgs2::EvmFile& m) {
   ModelView v;
   for (const auto& b : m.bones) v.parents.push_back(b.parent), v.places.push_back({b.root_offset.x, b.root_offset.y, b.root_offset.z});
   for (const auto& p : m.packets) add_triangles(v, -1, p, p.verts.data, 8, m.position_scale(), std::array<double, 3>{});

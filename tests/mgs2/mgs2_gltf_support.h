@@ -9,9 +9,9 @@
 #include <cmath>
 #include <vector>
 
-#include "boneyard/gltf.h"
-#include "boneyard/gltf_read.h"
-#include "boneyard/scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/scene/scene.h"
 
 namespace boneyard::test {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/evm.h"
-#include "boneyard/kms.h"
+#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/kms.h"
 
 namespace boneyard::test {
 
@@ -17,7 +17,7 @@ inline Bytes as_bytes(const std::vector<std::uint8_t>& v) { return Bytes(v.data(
 
 // Same decoded content: every field a reader reports and every array's bytes, ignoring where
 // things are stored (offsets, gaps, rgbs, which a fresh layout recomputes).
-inline void expect_same_content(const mgs2::KmsModel& a, const mgs2::KmsModel& b) {
+inline void expect_same_content(const mgs2::KmsFile& a, const mgs2::KmsFile& b) {
   EXPECT_EQ(a.header.data_format, b.header.data_format);
   EXPECT_EQ(a.header.n_models, b.header.n_models);
   EXPECT_EQ(a.header.n_x_models, b.header.n_x_models);
@@ -52,7 +52,7 @@ inline void expect_same_content(const mgs2::KmsModel& a, const mgs2::KmsModel& b
   }
 }
 
-inline void expect_same_content(const mgs2::EvmModel& a, const mgs2::EvmModel& b) {
+inline void expect_same_content(const mgs2::EvmFile& a, const mgs2::EvmFile& b) {
   EXPECT_EQ(a.header.n_models, b.header.n_models);
   EXPECT_EQ(a.header.n_x_models, b.header.n_x_models);
   EXPECT_EQ(a.header.type, b.header.type);

@@ -4,7 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "boneyard/strcode.h"
+#include "boneyard/mgs2/strcode.h"
+#include "boneyard/registry/convert_request.h"
 
 namespace boneyard::test {
 namespace {
@@ -37,14 +38,14 @@ TEST(TextureNames, LoadsOneNamePerLine) {
     out << "null_msk.bmp\r\n\n  w03b1  \nnull_msk.bmp\n";
   }
   TextureNames names;
-  EXPECT_TRUE(names.load_file(path.string()).ok());
+  EXPECT_TRUE(load_texture_names(names, path.string()).ok());
   EXPECT_EQ(names.size(), 2U);
   ASSERT_NE(names.find(0xB7E31E), nullptr);
   EXPECT_EQ(*names.find(0xB7E31E), "null_msk.bmp");
   EXPECT_EQ(*names.find(0x88D878), "w03b1");
   EXPECT_EQ(names.find(0x123456), nullptr);
   std::filesystem::remove(path);
-  const auto missing = names.load_file("/nonexistent/names.txt");
+  const auto missing = load_texture_names(names, "/nonexistent/names.txt");
   ASSERT_FALSE(missing.ok());
   EXPECT_TRUE(missing.error().io);
   EXPECT_NE(missing.error().message.find("/nonexistent/names.txt: cannot read names file"), std::string::npos)

@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "boneyard/strips.h"
+#include "boneyard/mgs2/strips.h"
 
 namespace boneyard::test {
 namespace {

@@ -1,7 +1,8 @@
 // Every validator check, each triggered by a crafted fixture.
 #include <gtest/gtest.h>
 
-#include "boneyard/mgs2_validate.h"
+#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm.h"
 #include "mgs2_fixture.h"
 #include "mgs2_test_util.h"
 
@@ -13,17 +14,17 @@ using namespace boneyard::test::mgs2fx;
 
 Diagnostics check(const std::vector<std::uint8_t>& b) {
   Diagnostics d;
-  auto m = read_kms(as_bytes(b));
+  auto m = read_kms(FileData::from_view(as_bytes(b), nullptr));
   EXPECT_TRUE(m.ok()) << (m.ok() ? "" : format_finding(m.error(), "fixture"));
-  if (m.ok()) validate_kms(m.value(), d);
+  if (m.ok()) d.append(validate_kms(m.value()));
   return d;
 }
 Diagnostics check(const KFile& f) { return check(kms_bytes(f)); }
 Diagnostics check_evm(const std::vector<std::uint8_t>& b) {
   Diagnostics d;
-  auto m = read_evm(as_bytes(b));
+  auto m = read_evm(FileData::from_view(as_bytes(b), nullptr));
   EXPECT_TRUE(m.ok()) << (m.ok() ? "" : format_finding(m.error(), "fixture"));
-  if (m.ok()) validate_evm(m.value(), d);
+  if (m.ok()) d.append(validate_evm(m.value()));
   return d;
 }
 Diagnostics check(const EFile& f) { return check_evm(evm_bytes(f)); }

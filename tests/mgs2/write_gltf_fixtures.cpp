@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "boneyard/mgs2_scene.h"
-#include "boneyard/strips.h"
+#include "boneyard/mgs2/mgs2_scene.h"
+#include "boneyard/mgs2/strips.h"
 #include "mgs2_fixture.h"
 #include "mgs2_gltf_support.h"
 
@@ -23,13 +23,13 @@ void save(const std::string& dir, const std::string& name, const std::vector<std
   std::size_t joints = 0, verts = 0, tris = 0;
   const Bytes bytes(b.data(), b.size());
   if (name.ends_with(".kms")) {
-    const KmsModel m = read_kms(bytes).value();
+    const KmsFile m = read_kms(FileData::from_view(bytes, nullptr)).value();
     joints = m.units.size();
     for (const auto& u : m.units)
       for (const auto& p : u.packets)
         if (const auto t = count_strip_triangles(p.norms.data, p.vertex_count()); t != 0) verts += p.vertex_count(), tris += t;
   } else {
-    const EvmModel m = read_evm(bytes).value();
+    const EvmFile m = read_evm(FileData::from_view(bytes, nullptr)).value();
     joints = m.bones.size();
     for (const auto& p : m.packets)
       if (const auto t = count_strip_triangles(p.verts.data, p.vertex_count()); t != 0) verts += p.vertex_count(), tris += t;

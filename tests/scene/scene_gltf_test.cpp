@@ -11,8 +11,9 @@
 #include <random>
 
 #include "scene/extras_json.h"
-#include "boneyard/gltf.h"
-#include "boneyard/scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/registry/gltf_files.h"
+#include "boneyard/scene/scene.h"
 #include "cli_harness.h"
 #include "test_support.h"
 
@@ -396,7 +397,7 @@ TEST(SceneGltf, KhronosValidatorAndThreeJsAcceptTheMeshScene) {
     f.write(reinterpret_cast<const char*>(png), sizeof png);
   }
   for (const char* name : {"mesh.glb", "mesh.gltf"}) {
-    ASSERT_TRUE(gltf::write_files(sc, dir / name).ok());
+    ASSERT_TRUE(write_gltf_files(sc, dir / name).ok());
     const CliRun r =
         run_shell("node " + quote(src / "tests/gltf/check_gltf.mjs") + " " + quote(dir / name) + " --joints 2 --animations 0");
     EXPECT_EQ(r.code, 0) << name << "\n" << r.out << r.err;

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "boneyard/scene.h"
+#include "boneyard/scene/scene.h"
 
 namespace boneyard::test {
 

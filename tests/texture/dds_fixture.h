@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/bytes.h"
+#include "boneyard/core/bytes.h"
 
 namespace boneyard::test {
 

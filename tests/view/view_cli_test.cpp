@@ -3,7 +3,7 @@
 #include <fstream>
 #include <string>
 
-#include "boneyard/view.h"
+#include "boneyard/view/view.h"
 #include "cli_harness.h"
 #include "test_support.h"
 

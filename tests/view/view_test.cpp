@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "boneyard/document.h"
-#include "boneyard/file_io.h"
-#include "boneyard/view.h"
+#include "boneyard/registry/document.h"
+#include "boneyard/core/file_io.h"
+#include "boneyard/view/view.h"
 #include "mgs2_fixture.h"
 
 namespace {

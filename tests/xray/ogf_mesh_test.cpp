@@ -4,7 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "boneyard/ogf.h"
+#include "boneyard/xray/ogf.h"
 #include "ogf_mesh_fixture.h"
 #include "test_support.h"
 
@@ -67,7 +67,7 @@ TEST(OgfMesh, DecodesEverySkinnedLayoutUnderBothIds) {
     const OgfFile f = read(mesh_model({child(skinned_child(c.links, c.id))}));
     ASSERT_EQ(f.children.size(), 1u);
     const auto& ch = f.children[0];
-    ASSERT_FALSE(ch.error) << ch.error->message;
+    ASSERT_TRUE(ch.readable) << ch.readable.error().message;
     ASSERT_TRUE(ch.vertices);
     EXPECT_EQ(ch.vertices->links(), c.links);
     EXPECT_EQ(ch.vertices->stride, c.stride);
@@ -100,7 +100,7 @@ TEST(OgfMesh, DecodesTheStaticFvfLayout) {
   s.indices = {0, 1, 2};
   const OgfFile f = read(mesh_model({child(s)}));
   const auto& ch = f.children.at(0);
-  ASSERT_FALSE(ch.error);
+  ASSERT_TRUE(ch.readable);
   EXPECT_EQ(ch.vertices->layout, VertexLayout::fvf);
   EXPECT_EQ(ch.vertices->stride, 32u);
   const auto v = xray::decode_vertex(*ch.vertices, 2);
@@ -116,9 +116,9 @@ TEST(OgfMesh, StrideMismatchNamesChildChunkAndSizes) {
   const auto bytes = mesh_model({child(skinned_child(1, 1)), child(s)});
   const OgfFile f = read(bytes);
   ASSERT_EQ(f.children.size(), 2u);
-  EXPECT_FALSE(f.children[0].error);
-  ASSERT_TRUE(f.children[1].error);
-  const Finding& e = *f.children[1].error;
+  EXPECT_TRUE(f.children[0].readable);
+  ASSERT_FALSE(f.children[1].readable);
+  const Finding& e = f.children[1].readable.error();
   EXPECT_EQ(e.path, "0x9/1 0x3 vertices");
   EXPECT_EQ(e.expected, "8 + 3 x 64 = 200 bytes");
   EXPECT_EQ(e.found, "196 bytes");
@@ -136,12 +136,12 @@ TEST(OgfMesh, UnknownAndNLinkFormatsAreErrors) {
   ChildSpec unknown = skinned_child(1, 7);
   ChildSpec nlink = skinned_child(1, 0x36154C80);
   const OgfFile f = read(mesh_model({child(unknown), child(nlink)}));
-  ASSERT_TRUE(f.children[0].error);
-  EXPECT_EQ(f.children[0].error->path, "0x9/0 0x3 vertex format");
-  EXPECT_EQ(f.children[0].error->found, "0x7");
-  EXPECT_EQ(f.children[0].error->offset, f.children[0].chunks.find(0x3)->payload_offset());
-  ASSERT_TRUE(f.children[1].error);
-  EXPECT_NE(f.children[1].error->message.find("N-link"), std::string::npos);
+  ASSERT_FALSE(f.children[0].readable);
+  EXPECT_EQ(f.children[0].readable.error().path, "0x9/0 0x3 vertex format");
+  EXPECT_EQ(f.children[0].readable.error().found, "0x7");
+  EXPECT_EQ(f.children[0].readable.error().offset, f.children[0].chunks.find(0x3)->payload_offset());
+  ASSERT_FALSE(f.children[1].readable);
+  EXPECT_NE(f.children[1].readable.error().message.find("N-link"), std::string::npos);
 }
 
 TEST(OgfMesh, HugeCountsFailBeforeAllocating) {
@@ -150,11 +150,11 @@ TEST(OgfMesh, HugeCountsFailBeforeAllocating) {
   ChildSpec i = skinned_child(1, 1);
   i.index_count_override = 0x7FFFFFFF;
   const OgfFile f = read(mesh_model({child(v), child(i)}));
-  ASSERT_TRUE(f.children[0].error);
-  EXPECT_EQ(f.children[0].error->path, "0x9/0 0x3 vertices");
-  ASSERT_TRUE(f.children[1].error);
-  EXPECT_EQ(f.children[1].error->path, "0x9/1 0x4 indices");
-  EXPECT_EQ(f.children[1].error->found, std::to_string(0x7FFFFFFF));
+  ASSERT_FALSE(f.children[0].readable);
+  EXPECT_EQ(f.children[0].readable.error().path, "0x9/0 0x3 vertices");
+  ASSERT_FALSE(f.children[1].readable);
+  EXPECT_EQ(f.children[1].readable.error().path, "0x9/1 0x4 indices");
+  EXPECT_EQ(f.children[1].readable.error().found, std::to_string(0x7FFFFFFF));
 }
 
 TEST(OgfMesh, ValidatorFindsBadIndicesBonesUvsAndNormals) {
@@ -208,7 +208,7 @@ TEST(OgfMesh, ProgressiveChildDrawsSlideWindowZeroOnly) {
   s.windows = {{3, 2, 3}, {0, 1, 3}};
   const OgfFile f = read(mesh_model({child(s)}));
   const auto& ch = f.children.at(0);
-  ASSERT_FALSE(ch.error);
+  ASSERT_TRUE(ch.readable);
   ASSERT_EQ(ch.windows.size(), 2u);
   EXPECT_EQ(ch.full_detail(), (std::pair<std::size_t, std::size_t>{3, 6}));
   EXPECT_FALSE(xray::validate_ogf(f).has_errors());
@@ -275,7 +275,7 @@ TEST(OgfMesh, EverySampleModelReadsItsMeshes) {
     EXPECT_EQ(f.children[0].vertices->format, e.format0);
     EXPECT_EQ(f.children[0].vertices->count, e.vertices0);
     for (const auto& c : f.children) {
-      ASSERT_FALSE(c.error) << c.error->path << ": " << c.error->message;
+      ASSERT_TRUE(c.readable) << c.readable.error().path << ": " << c.readable.error().message;
       EXPECT_EQ(c.chunks.find(0x3)->payload.size(), 8 + std::size_t{c.vertices->count} * c.vertices->stride);
       if (!c.windows.empty()) {
         EXPECT_EQ(c.windows[0].offset + 3u * c.windows[0].triangles, c.index_count);

@@ -1,9 +1,8 @@
 // Editing commands: each changes what it is asked to and leaves every other motion's bytes alone.
 #include <cmath>
 
-#include "boneyard/omf.h"
-#include "boneyard/omf_edit.h"
-#include "boneyard/omf_validate.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf_edit.h"
 #include "omf_fixture.h"
 #include "test_support.h"
 

@@ -3,9 +3,8 @@
 // examples are clean), and rewritten byte for byte. KnownContents skips without the samples.
 #include <map>
 
-#include "boneyard/ogf.h"
-#include "boneyard/omf.h"
-#include "boneyard/omf_validate.h"
+#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/omf.h"
 #include "test_support.h"
 
 namespace boneyard::xray {

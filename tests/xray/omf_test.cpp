@@ -1,7 +1,6 @@
-#include "boneyard/json_writer.h"
-#include "boneyard/omf.h"
-#include "boneyard/omf_report.h"
-#include "boneyard/omf_validate.h"
+#include "boneyard/core/json_writer.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf_report.h"
 #include "omf_fixture.h"
 #include "test_support.h"
 
@@ -184,8 +183,8 @@ TEST(OmfReader, AbsurdCountsFailCleanly) {
   OmfSpec s = test::rich_spec();
   s.keys[0].frames = 0xFFFFFFFF;
   OmfFile f = read_ok(omf_bytes(s));
-  ASSERT_TRUE(f.motions.motions[0].error.has_value());
-  EXPECT_EQ(f.motions.motions[0].error->path, "0xE/1 bone 0 rotation keys");
+  ASSERT_FALSE(f.motions.motions[0].readable);
+  EXPECT_EQ(f.motions.motions[0].readable.error().path, "0xE/1 bone 0 rotation keys");
   EXPECT_EQ(write_omf(f), omf_bytes(s));
 
   auto bytes = omf_bytes(test::rich_spec());

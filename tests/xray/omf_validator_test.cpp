@@ -1,6 +1,5 @@
 // Every validator rule, triggered by a fixture that breaks exactly that rule.
-#include "boneyard/omf.h"
-#include "boneyard/omf_validate.h"
+#include "boneyard/xray/omf.h"
 #include "omf_fixture.h"
 #include "test_support.h"
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "boneyard/gltf.h"
-#include "boneyard/omf.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/xray_scene.h"
 #include "gltf_test_support.h"
 
 namespace boneyard::test {

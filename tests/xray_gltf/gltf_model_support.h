@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "boneyard/scene.h"
+#include "boneyard/scene/scene.h"
 #include "gltf_test_support.h"
 
 namespace boneyard::test {

@@ -8,8 +8,8 @@
 #include <random>
 #include <string>
 
-#include "boneyard/ogf.h"
-#include "boneyard/omf.h"
+#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/omf.h"
 #include "cli_harness.h"
 #include "test_support.h"
 

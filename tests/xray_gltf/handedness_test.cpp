@@ -4,7 +4,7 @@
 #include <random>
 
 #include "scene/extras_json.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/xray/xray_scene.h"
 #include "gltf_test_support.h"
 #include "omf_fixture.h"
 

@@ -3,9 +3,11 @@
 #include <fstream>
 
 #include "scene/extras_json.h"
-#include "boneyard/gltf.h"
-#include "boneyard/batch.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/registry/batch.h"
+#include "boneyard/registry/gltf_files.h"
+#include "boneyard/registry/xray_files.h"
+#include "boneyard/xray/xray_scene.h"
 #include "gltf_test_support.h"
 #include "ogf_fixture.h"
 
@@ -33,12 +35,12 @@ TEST(MotionLookup, MeshesRootCaseInsensitivePathsAndWildcards) {
   write_bytes(meshes / "set" / "y.omf", {1});
   EXPECT_EQ(xray::default_meshes_root(meshes / "a" / "b" / "m.ogf"), meshes);
   EXPECT_EQ(xray::default_meshes_root(tmp.path() / "loose" / "m.ogf"), tmp.path() / "loose");
-  EXPECT_EQ(xray::resolve_motion_ref(meshes, "anims\\walk"), std::vector<fs::path>{meshes / "Anims" / "Walk.OMF"});
-  EXPECT_EQ(xray::resolve_motion_ref(meshes, "set\\x*"),
+  EXPECT_EQ(resolve_motion_ref(meshes, "anims\\walk"), std::vector<fs::path>{meshes / "Anims" / "Walk.OMF"});
+  EXPECT_EQ(resolve_motion_ref(meshes, "set\\x*"),
             (std::vector<fs::path>{meshes / "set" / "x1.omf", meshes / "set" / "x2.omf"}));
-  EXPECT_EQ(xray::resolve_motion_ref(meshes, "set\\*.omf").size(), 3u);
+  EXPECT_EQ(resolve_motion_ref(meshes, "set\\*.omf").size(), 3u);
   std::string looked;
-  EXPECT_TRUE(xray::resolve_motion_ref(meshes, "set\\nothing", &looked).empty());
+  EXPECT_TRUE(resolve_motion_ref(meshes, "set\\nothing", &looked).empty());
   EXPECT_EQ(looked, (meshes / "set" / "nothing.omf").string());
 }
 
@@ -56,7 +58,7 @@ TEST(MotionLookup, LaterRefWinsAndMissingRefsAreWarnings) {
   auto ogf = xray::read_ogf(open_file(ogf_path));
   ASSERT_TRUE(ogf);
   Diagnostics warnings;
-  auto sc = xray::ogf_to_scene(ogf.value(), {ogf_path, {}, {}}, warnings);
+  auto sc = ogf_scene_with_motions(ogf.value(), ogf_path, {}, warnings);
   ASSERT_TRUE(sc) << format_finding(sc.error(), "m.ogf");
   // The winners, in file order: "shoot" from the first ref, "walk" from the later one.
   ASSERT_EQ(sc->animations.size(), 2u);
@@ -77,7 +79,7 @@ TEST(MotionLookup, LaterRefWinsAndMissingRefsAreWarnings) {
   EXPECT_EQ(warnings.count(Severity::info), 1u);                       // the replaced "walk"
   // Same model with --meshes pointing elsewhere: every ref is missing, still a valid skeleton.
   Diagnostics w2;
-  auto bare = xray::ogf_to_scene(ogf.value(), {ogf_path, tmp.path(), {}}, w2);
+  auto bare = ogf_scene_with_motions(ogf.value(), ogf_path, tmp.path(), w2);
   ASSERT_TRUE(bare);
   EXPECT_TRUE(bare->animations.empty());
   EXPECT_EQ(w2.count(Severity::warning), 3u);
@@ -92,7 +94,7 @@ TEST(MotionLookup, MissingBoneNameAndCountMismatchAreClearErrors) {
   auto ogf = xray::read_ogf(open_file(tmp.path() / "m.ogf"));
   ASSERT_TRUE(ogf);
   Diagnostics warnings;
-  auto sc = xray::ogf_to_scene(ogf.value(), {tmp.path() / "m.ogf", {}, {}}, warnings);
+  auto sc = ogf_scene_with_motions(ogf.value(), tmp.path() / "m.ogf", {}, warnings);
   ASSERT_FALSE(sc);
   EXPECT_NE(sc.error().message.find("bone name missing"), std::string::npos);
   EXPECT_EQ(sc.error().found, "neck");
@@ -161,9 +163,9 @@ TEST(Batch, LooksUpEachModelsMotionRefsOnce) {
   o.input_dir = in;
   o.output_dir = tmp.path() / "out";
   o.threads = 2;
-  const std::size_t before = xray::motion_ref_lookups();
+  const std::size_t before = motion_ref_lookups();
   const auto r = convert_tree(o);
-  EXPECT_EQ(xray::motion_ref_lookups() - before, 3u) << "one lookup per ref of each model";
+  EXPECT_EQ(motion_ref_lookups() - before, 3u) << "one lookup per ref of each model";
   ASSERT_EQ(r.items.size(), 2u);  // rich.omf is the models' motions, not an item of its own
   EXPECT_EQ(r.items[0].status, BatchItem::Status::warnings);
   ASSERT_EQ(r.items[0].findings.size(), 1u);
@@ -184,7 +186,7 @@ TEST(GltfWriter, GltfContainerWritesBinBesideIt) {
   Diagnostics warnings;
   auto sc = xray::omf_to_scene(omf->motions, {"rich.omf", {}, {}}, warnings);
   ASSERT_TRUE(sc);
-  ASSERT_TRUE(gltf::write_files(sc.value(), tmp.path() / "a b.gltf").ok());
+  ASSERT_TRUE(write_gltf_files(sc.value(), tmp.path() / "a b.gltf").ok());
   EXPECT_TRUE(fs::exists(tmp.path() / "a b.bin"));
   std::ifstream in(tmp.path() / "a b.gltf");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -8,8 +8,10 @@
 #include <cstring>
 
 #include "scene/extras_json.h"
-#include "boneyard/gltf.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/registry/gltf_files.h"
+#include "boneyard/registry/xray_files.h"
+#include "boneyard/xray/xray_scene.h"
 #include "gltf_model_support.h"
 
 namespace boneyard::test {
@@ -161,10 +163,10 @@ TEST(MeshContract, SkinnedVerticesMatchTheEngineInBindPoseAndAtFrameZero) {
     ASSERT_TRUE(ogf);
     Diagnostics warnings;
     std::vector<fs::path> used;
-    auto sc = xray::ogf_to_scene(ogf.value(), {ogf_path, {}, {}}, warnings, &used);
+    auto sc = ogf_scene_with_motions(ogf.value(), ogf_path, {}, warnings, &used);
     ASSERT_TRUE(sc) << format_finding(sc.error(), model.ogf);
     const fs::path glb = tmp.path() / "out.glb";
-    ASSERT_TRUE(gltf::write_files(sc.value(), glb).ok());
+    ASSERT_TRUE(write_gltf_files(sc.value(), glb).ok());
     const tinygltf::Model m = load_glb(glb);
     ASSERT_EQ(m.animations.size(), model.motions);
 

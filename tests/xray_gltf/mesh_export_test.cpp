@@ -7,11 +7,11 @@
 #include <fstream>
 
 #include "scene/extras_json.h"
-#include "boneyard/gltf.h"
-#include "boneyard/batch.h"
-#include "boneyard/dds.h"
-#include "boneyard/texture.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/registry/batch.h"
+#include "boneyard/texture/dds.h"
+#include "boneyard/texture/texture.h"
+#include "boneyard/xray/xray_scene.h"
 #include "gltf_test_support.h"
 #include "ogf_fixture.h"
 #include "ogf_mesh_fixture.h"
@@ -35,7 +35,7 @@ xray::OgfFile read(const std::vector<std::uint8_t>& bytes) {
 }
 
 Result<scene::Scene> export_scene(const std::vector<std::uint8_t>& bytes, Diagnostics& warnings,
-                                  xray::XrayExportOptions o = {"m.ogf", ".", {}}) {
+                                  xray::XrayExportOptions o = {"m.ogf", {}, {}}) {
   const xray::OgfFile f = read(bytes);
   return xray::ogf_to_scene(f, o, warnings);
 }
@@ -231,7 +231,7 @@ TEST(MeshExport, BrokenChildFailsTheExportUnlessKeepGoing) {
   EXPECT_EQ(strict.error().path, "0x9/1 0x4 index 2");
   EXPECT_EQ(strict.error().found, "7");
   Diagnostics w2;
-  auto lenient = export_scene(bytes, w2, {"m.ogf", ".", {}, true});
+  auto lenient = export_scene(bytes, w2, {"m.ogf", {}, {}, true});
   ASSERT_TRUE(lenient);
   ASSERT_TRUE(has(w2, "--keep-going"));
   const auto& prims = lenient->meshes.at(0).primitives;
@@ -307,8 +307,8 @@ TEST(MeshExport, BatchHonoursKeepGoingAndTextures) {
   o.threads = 1;
   const auto strict = convert_tree(o);
   EXPECT_EQ(strict.failed, 1u);
-  o.keep_going = true;
-  o.textures = tmp.path() / "tex";
+  o.settings.keep_going = true;
+  o.settings.textures = tmp.path() / "tex";
   const auto lenient = convert_tree(o);
   EXPECT_EQ(lenient.failed, 0u);
   EXPECT_EQ(lenient.with_warnings, 1u);

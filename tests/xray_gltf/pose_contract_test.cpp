@@ -8,8 +8,10 @@
 #include <map>
 
 #include "scene/extras_json.h"
-#include "boneyard/gltf.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/registry/gltf_files.h"
+#include "boneyard/registry/xray_files.h"
+#include "boneyard/xray/xray_scene.h"
 #include "gltf_model_support.h"
 
 namespace boneyard::test {
@@ -44,11 +46,11 @@ TEST(PoseContract, EverySamplePairMatchesTheEngineWithin1e4) {
 
     Diagnostics warnings;
     std::vector<fs::path> used;
-    auto sc = xray::ogf_to_scene(ogf.value(), {ogf_path, {}, {}}, warnings, &used);
+    auto sc = ogf_scene_with_motions(ogf.value(), ogf_path, {}, warnings, &used);
     ASSERT_TRUE(sc) << format_finding(sc.error(), pair.ogf);
     EXPECT_EQ(warnings.count(Severity::warning), 0u);
     const fs::path glb = tmp.path() / "out.glb";
-    ASSERT_TRUE(gltf::write_files(sc.value(), glb).ok());
+    ASSERT_TRUE(write_gltf_files(sc.value(), glb).ok());
     const tinygltf::Model model = load_glb(glb);
     ASSERT_EQ(model.animations.size(), pair.motions);
     ASSERT_EQ(model.skins.size(), 1u);
@@ -145,7 +147,7 @@ TEST(PoseContract, RestPoseIsIkBindAndIbmsInvertIt) {
   auto sc = xray::skeleton_scene(ogf.value(), "zombi");
   ASSERT_TRUE(sc);
   const fs::path glb = tmp.path() / "rest.glb";
-  ASSERT_TRUE(gltf::write_files(sc.value(), glb).ok());
+  ASSERT_TRUE(write_gltf_files(sc.value(), glb).ok());
   const auto model = load_glb(glb);
   tinygltf::Animation none;
   const auto gw = gltf_world(model, none, 0);

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <limits>
 
-#include "boneyard/omf_validate.h"
+#include "boneyard/xray/omf.h"
 #include "import_support.h"
 #include "scene/extras_json.h"
 
@@ -74,7 +74,7 @@ TEST(ImportBadInput, NonMatchingJointNamesAndSkeletonMismatch) {
   Diagnostics w;
   auto s = h.read(w);
   ASSERT_TRUE(s);
-  xray::ImportOptions o;
+  xray::XrayImportOptions o;
   o.skeleton = &ogf.value();
   auto out = xray::scene_to_omf(s.value(), o, w);
   ASSERT_FALSE(out);
@@ -192,7 +192,7 @@ TEST(ImportBadInput, ExtrasSkeletonMismatchIsAnError) {
   Diagnostics w;
   auto s = read_glb(*glb, w);
   ASSERT_TRUE(s);
-  xray::ImportOptions o;
+  xray::XrayImportOptions o;
   o.skeleton = &bino.value();
   auto out = xray::scene_to_omf(s.value(), o, w);
   ASSERT_FALSE(out);
@@ -252,7 +252,7 @@ TEST(ImportBadInput, GarbledTracksExtrasAreIgnoredNotTrusted) {
       // Keep the real flags where the garbage has none, so that the other members are read.
       if (!g.contains("flags")) tracks["flags"] = flags;
     }
-    xray::ImportOptions o;
+    xray::XrayImportOptions o;
     Diagnostics iw;
     auto out = xray::scene_to_omf(edited, o, iw);
     ASSERT_TRUE(out) << out.error().message;

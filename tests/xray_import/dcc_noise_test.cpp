@@ -4,7 +4,7 @@
 // --template every record keeps the template's encoding when the noisy samples fit it.
 #include <cmath>
 
-#include "boneyard/limits.h"
+#include "boneyard/core/limits.h"
 #include "import_support.h"
 #include "omf_fixture.h"
 #include "scene/extras_json.h"
@@ -67,7 +67,7 @@ TEST(DccRoundTrip, StaticMotionKeepsItsLengthFromTheDurationAlone) {
   Exported e = export_and_strip(20);
   ASSERT_EQ(e.scene.animations[0].name, "still");
   EXPECT_NEAR(e.scene.animations[0].duration, 19.0 / 30, 1e-6);
-  xray::ImportOptions o;  // no template, no extras: only the glTF duration says 20 frames
+  xray::XrayImportOptions o;  // no template, no extras: only the glTF duration says 20 frames
   Diagnostics w;
   auto out = xray::scene_to_omf(e.scene, o, w);
   ASSERT_TRUE(out) << out.error().message;
@@ -125,7 +125,7 @@ TEST(DccRoundTrip, MarksForAVersion3TemplateAreLeftOutWithAWarning) {
   ASSERT_EQ(sc->animations[1].name, "move");
   json_of(sc->animations[1].extras)["xray"]["marks"] =
       nlohmann::json::parse(R"([{"name": "Left", "intervals": [[0.0, 0.1]]}])");
-  xray::ImportOptions o;
+  xray::XrayImportOptions o;
   o.template_omf = &omf.value();
   Diagnostics w;
   auto out = xray::scene_to_omf(*sc, o, w);
@@ -143,7 +143,7 @@ TEST(DccRoundTrip, MarksForAVersion3TemplateAreLeftOutWithAWarning) {
 TEST(DccRoundTrip, TemplateEncodingsSurviveNoiseAndChangesAreCounted) {
   Exported e = export_and_strip(20);
   add_noise(e.scene, 6.3e-7f);
-  xray::ImportOptions o;
+  xray::XrayImportOptions o;
   o.template_omf = &e.omf;
   Diagnostics w;
   xray::ImportStats st;
@@ -172,7 +172,7 @@ TEST(DccRoundTrip, TemplateEncodingsSurviveNoiseAndChangesAreCounted) {
 TEST(DccRoundTrip, SixteenBitTemplateTracksStaySixteenBitWhenTheyNoLongerFit) {
   Exported e = export_and_strip(20, /*hq=*/true);
   add_noise(e.scene, 2e-5f);
-  xray::ImportOptions o;
+  xray::XrayImportOptions o;
   o.template_omf = &e.omf;
   Diagnostics w;
   xray::ImportStats st;

@@ -10,12 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/gltf.h"
-#include "boneyard/gltf_read.h"
-#include "boneyard/ogf.h"
-#include "boneyard/omf.h"
-#include "boneyard/xray_import.h"
-#include "boneyard/xray_scene.h"
+#include "boneyard/gltf/gltf_write.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/omf.h"
+#include "boneyard/xray/xray_scene.h"
 #include "cli_harness.h"
 #include "test_support.h"
 

@@ -117,7 +117,7 @@ TEST(JointFrames, TurnedFramesComeBackInEngineSpace) {
       if (!with_model && pass_skeleton) continue;
       SCOPED_TRACE(with_model ? (pass_skeleton ? "--skeleton" : "bind pose from the joint extras") : "flat armature");
       Turned t = turned_arm(with_model);
-      xray::ImportOptions o;
+      xray::XrayImportOptions o;
       if (pass_skeleton) o.skeleton = &t.ogf.value();
       Diagnostics w;
       auto out = xray::scene_to_omf(t.scene, o, w);
@@ -161,7 +161,7 @@ TEST(JointFrames, UnturnedImportReportsNothing) {
 
 TEST(JointFrames, MovedJointIsAnErrorNamingIt) {
   Turned t = turned_arm(true, [](scene::Scene& s) { s.skeleton.joints[2].translation.x += 0.01f; });
-  xray::ImportOptions o;
+  xray::XrayImportOptions o;
   o.skeleton = &t.ogf.value();
   Diagnostics w;
   auto out = xray::scene_to_omf(t.scene, o, w);

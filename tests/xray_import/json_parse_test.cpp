@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/gltf_read.h"
+#include "boneyard/gltf/gltf_read.h"
 #include "gltf/gltf_json_parse.h"
 #include "scene/extras_json.h"
 

@@ -3,7 +3,7 @@
 // conversion over 2^22 frames are errors naming the motion, and the glTF sampler refuses
 // animations it would expand past the same limits.
 #include "scene/extras_json.h"
-#include "boneyard/limits.h"
+#include "boneyard/core/limits.h"
 #include "import_support.h"
 #include "omf_fixture.h"
 

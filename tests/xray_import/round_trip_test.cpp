@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "scene/extras_json.h"
-#include "boneyard/omf_validate.h"
+#include "boneyard/xray/omf.h"
 #include "import_support.h"
 
 namespace boneyard::test {
@@ -108,7 +108,7 @@ void round_trip_every_sample(bool float_rotations) {
 
     // With the template: the identical file.
     {
-      xray::ImportOptions o;
+      xray::XrayImportOptions o;
       o.template_omf = &original;
       Diagnostics w;
       xray::ImportStats st;
@@ -120,7 +120,7 @@ void round_trip_every_sample(bool float_rotations) {
     // Without a template: from the extras (and the skeleton when there is one).
     for (bool use_skeleton : {true, false}) {
       if (use_skeleton && !ogf) continue;
-      xray::ImportOptions o;
+      xray::XrayImportOptions o;
       o.skeleton = use_skeleton ? &*ogf : nullptr;
       Diagnostics w;
       xray::ImportStats st;
@@ -172,7 +172,7 @@ TEST(ImportRoundTrip, WithoutRecordsExtrasTranslationsWithinOneStep) {
   auto sc = read_glb(*glb, w);
   ASSERT_TRUE(sc);
   for (auto& a : sc->animations) json_of(a.extras)["xray"].erase("tracks");
-  xray::ImportOptions o;
+  xray::XrayImportOptions o;
   o.skeleton = &ogf.value();
   auto out = xray::scene_to_omf(sc.value(), o, w);
   ASSERT_TRUE(out);
@@ -211,7 +211,7 @@ TEST(ImportRoundTrip, EditedBoneChangesOnlyItsRecordAndHqIs16Bit) {
   const std::string bone = anim.channels[edited].joint < sc->skeleton.joints.size()
                                ? sc->skeleton.joints[anim.channels[edited].joint].name : "";
   for (bool hq : {false, true}) {
-    xray::ImportOptions o;
+    xray::XrayImportOptions o;
     o.template_omf = &omf.value();
     o.hq = hq;
     xray::ImportStats st;

@@ -8,7 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "boneyard/gltf_read.h"
+#include "boneyard/gltf/gltf_read.h"
+#include "boneyard/registry/gltf_files.h"
 
 namespace boneyard::gltf {
 namespace {
@@ -41,9 +42,9 @@ class Uris : public ::testing::Test {
   Result<scene::Scene> read_with(const std::string& uri, bool allow = false) {
     text_ = gltf_text(uri);
     ReadOptions o;
-    o.allow_outside_uris = allow;
     Diagnostics w;
-    return read(Bytes(reinterpret_cast<const std::uint8_t*>(text_.data()), text_.size()), root_ / "model", o, w);
+    return read(Bytes(reinterpret_cast<const std::uint8_t*>(text_.data()), text_.size()),
+                gltf_buffer_files(root_ / "model", allow), o, w);
   }
   fs::path root_;
   std::string text_;
