@@ -77,6 +77,8 @@ run_fuzzer() {
     return 1
   fi
 }
+[ -d ../shared/samples/xray ] \
+  || echo "fuzz: ../shared/samples/xray is absent: seeds from the repository only (no real samples, no from_samples.py cuts)"
 fuzz_failed=0
 for fuzzer in build-fuzz/fuzz/fuzz_*; do
   [ -x "$fuzzer" ] || continue
