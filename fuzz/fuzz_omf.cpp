@@ -1,5 +1,6 @@
 // libFuzzer target for the OMF/OGF motion readers: any input must parse or fail cleanly, and
-// whatever parses must validate, dump and rewrite to the very same bytes.
+// whatever parses must validate, dump and rewrite to the very same bytes. The raw dump (every key)
+// runs on the inputs up to 8 KB and a sample of the larger ones (fuzz_sample.h).
 #include <cstdlib>
 #include <cstring>
 
@@ -7,6 +8,7 @@
 #include "boneyard/xray/ogf.h"
 #include "boneyard/xray/omf.h"
 #include "boneyard/xray/omf_report.h"
+#include "fuzz_sample.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace boneyard;
@@ -14,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (auto omf = xray::read_omf(file)) {
     (void)xray::validate_omf(omf.value());
     JsonWriter json;
-    xray::dump_omf(json, omf.value(), true);
+    xray::dump_omf(json, omf.value(), fuzz::small_or_sampled(data, size));
     (void)xray::describe_omf(omf.value());
     const auto out = xray::write_omf(omf.value());
     if (out.size() != size || std::memcmp(out.data(), data, size) != 0) std::abort();

@@ -74,6 +74,9 @@ void put_cmdl_tail(std::vector<std::uint8_t>& out, std::uint32_t n_indices, Byte
 
 // `"ABCD"`, or hex when the bytes are not printable (for a wrong magic).
 std::string quoted_bytes(Bytes b);
+// A section's tag in a message or an info line: as it is when printable, else its bytes in hex
+// (a tag may hold NUL or line breaks, which would cut or split the line).
+std::string tag_label(const CmdlSection& s);
 
 // ---- The model as the .cmdl sees it -------------------------------------------------------------
 

@@ -95,13 +95,14 @@ void dump_mesh(JsonWriter& w, const CmdlMesh& m, bool raw) {
 
 std::string section_summary(const CmdlSection& s) {
   const std::size_t size = cmdl_column_info(s.column()).element_size;
+  const std::string tag = detail::tag_label(s);
   char b[160];
   if (size != 0) {
-    std::snprintf(b, sizeof b, "  %-4.4s  format %2u  %8zu x %2zu bytes at 0x%08llX%s\n", s.tag.data(), unsigned{s.format},
+    std::snprintf(b, sizeof b, "  %-4s  format %2u  %8zu x %2zu bytes at 0x%08llX%s\n", tag.c_str(), unsigned{s.format},
                   std::size_t{s.size} / size, size, static_cast<unsigned long long>(s.data_offset()),
                   s.size % size != 0 ? " (not whole elements)" : "");
   } else {
-    std::snprintf(b, sizeof b, "  %-4.4s  format %2u  %8u bytes at 0x%08llX (unknown section)\n", s.tag.data(), unsigned{s.format},
+    std::snprintf(b, sizeof b, "  %-4s  format %2u  %8u bytes at 0x%08llX (unknown section)\n", tag.c_str(), unsigned{s.format},
                   s.size, static_cast<unsigned long long>(s.data_offset()));
   }
   return b;

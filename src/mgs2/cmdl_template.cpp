@@ -36,15 +36,21 @@ void order_sections(CmdlBuild& b, const CmdlFile& tpl, std::size_t n_verts, Diag
       out.push_back(std::move(s));
       continue;
     }
+    bool used = false;
     for (std::size_t i = 0; i < derived.size(); ++i) {
       if (placed[i] || derived[i].tag != t.tag) continue;
-      placed[i] = true;
+      placed[i] = used = true;
       derived[i].format = t.format;
       derived[i].field_06 = t.field_06;
       derived[i].pad = t.pad;
       derived[i].pad2 = t.pad2;
       out.push_back(std::move(derived[i]));
     }
+    // A known column the derived .cmdl does not have (a UV set no packet stores any more, bone
+    // columns for a KMS), or a second section of one: the model has no values for it.
+    if (!used && notes != nullptr)
+      notes->add(Severity::warning, 0, "cmdl template", "a section of the template left out: the model has no values for it",
+                 "each of the model's columns once", std::string(t.tag_text()));
   }
   for (std::size_t i = 0; i < derived.size(); ++i)
     if (!placed[i]) out.push_back(std::move(derived[i]));
@@ -73,13 +79,29 @@ std::vector<const CmdlMesh*> derived_record_per_vertex(const Derived& d) {
   return out;
 }
 
+// The columns whose template values keep_values compares one by one with the model's.
+bool compared_per_value(CmdlColumn c) {
+  switch (c) {
+    case CmdlColumn::position:
+    case CmdlColumn::normal:
+    case CmdlColumn::uv0:
+    case CmdlColumn::uv1:
+    case CmdlColumn::uv2:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Template values kept where they stand for the model's; returns how many elements were kept.
 std::size_t keep_values(CmdlBuild& b, const CmdlSource& src, const Derived& d, const CmdlFile& tpl,
                         const std::map<RecordKey, const CmdlMesh*>& records) {
   const std::size_t n = d.size();
+  // A known column's data in the template, when it holds one element per vertex (an unknown
+  // section has no element size: it is never compared, order_sections kept it whole).
   const auto tpl_data = [&](CmdlColumn c) -> const std::uint8_t* {
-    const CmdlSection* s = tpl.find(c);
     const std::size_t size = cmdl_column_info(c).element_size;
+    const CmdlSection* s = size == 0 ? nullptr : tpl.find(c);
     return s != nullptr && s->data.size() == n * size && s->size == n * size ? s->data.data() : nullptr;
   };
   const std::uint8_t* oidx = tpl_data(CmdlColumn::original_index);
@@ -96,8 +118,11 @@ std::size_t keep_values(CmdlBuild& b, const CmdlSource& src, const Derived& d, c
     const CmdlColumn c = cmdl_column(std::string_view(s.tag.data(), 4));
     if (c == CmdlColumn::bone_index) boni_out = &s.data;
     if (c == CmdlColumn::bone_weight) bonw_out = &s.data;
+    // Value by value: POS0, NRM0 and TEX0-2 only (BONI/BONW below, OIDX matched above; unknown
+    // sections are the template's own bytes already).
+    if (!compared_per_value(c)) continue;
     const std::uint8_t* t = tpl_data(c);
-    if (t == nullptr || c == CmdlColumn::bone_index || c == CmdlColumn::bone_weight || c == CmdlColumn::original_index) continue;
+    if (t == nullptr) continue;
     const std::size_t size = cmdl_column_info(c).element_size;
     for (std::size_t v = 0; v < n; ++v) {
       const std::uint8_t* e = t + v * size;

@@ -27,7 +27,7 @@ struct Counter {
 };
 
 std::string section_path(const CmdlSection& s, std::size_t i) {
-  return "section " + std::to_string(i) + " " + std::string(s.tag_text());
+  return "section " + std::to_string(i) + " " + detail::tag_label(s);
 }
 
 void check_table(const CmdlFile& m, Diagnostics& out) {

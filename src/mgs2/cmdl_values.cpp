@@ -140,6 +140,20 @@ std::string quoted_bytes(Bytes b) {
   return s + "\"";
 }
 
+std::string tag_label(const CmdlSection& s) {
+  const bool text = std::all_of(s.tag.begin(), s.tag.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
+  if (text) return std::string(s.tag_text());
+  std::string h;
+  for (char c : s.tag) {
+    static constexpr char digits[] = "0123456789ABCDEF";
+    const auto x = static_cast<std::uint8_t>(c);
+    if (!h.empty()) h += ' ';
+    h += digits[x >> 4];
+    h += digits[x & 15];
+  }
+  return h;
+}
+
 }  // namespace detail
 
 }  // namespace boneyard::mgs2

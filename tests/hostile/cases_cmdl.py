@@ -3,6 +3,7 @@ model with its .cmdl: counts checked against the bytes before anything is alloca
 sizes past the end reported (not followed), memory bounded when a model's packets share their
 arrays, and a Master Collection conversion that fails leaves neither its .cmdl nor the `_win/`
 folder made for it."""
+import pathlib
 import struct
 
 from craft import KMS_SQUARE, kms_ps2
@@ -152,3 +153,40 @@ def _(d):
 def _(d):
     (d / "a.kms").write_bytes(kms_ps2(packet_unit=0))
     return ["convert", "a.kms", "-o", "out.kms", "--cmdl", "out.cmdl"]
+
+
+# ---- a template .cmdl that does not fit its model -----------------------------------------------
+
+FUZZ_SEEDS = pathlib.Path(__file__).resolve().parents[1] / "fuzz_seeds"
+
+
+def cmdl_tags(data):
+    """The section tags of a .cmdl (readable order) with their sizes."""
+    n = struct.unpack_from("<I", data, 12)[0]
+    return [(data[16 + 32 * i:20 + 32 * i][::-1], struct.unpack_from("<I", data, 16 + 32 * i + 0x10)[0]) for i in range(n)]
+
+
+def empty_unknown_section_kept(d, _code, _out, _err):
+    out = d / "_win" / "out.cmdl"
+    if not out.is_file():
+        return "no _win/out.cmdl written"
+    tags = cmdl_tags(out.read_bytes())
+    if (b"\0\0\0\0", 0) not in tags or any(t == b"TEX2" for t, _ in tags):
+        return f"the derived .cmdl should keep the empty unknown section and leave TEX2 out, has {tags}"
+    return None
+
+
+@case("cmdl_template_unknown_section_and_missing_uv_set", why="a rewrite whose own .cmdl (the template) has an "
+      "empty section with a NUL tag and a TEX2 the model has no UV set for (found by fuzz_cmdl: the unknown section "
+      "was compared as a UV set past the model's three, out of bounds): the .cmdl is derived, the unknown section "
+      "kept as it is, TEX2 left out with one warning naming it",
+      exit=0, one_line=True, stderr=r"a section of the template left out: the model has no values for it .*found TEX2",
+      creates=[r"out\.evm", r"_win/out\.cmdl"], creates_required=[r"out\.evm", r"_win/out\.cmdl"],
+      check=empty_unknown_section_kept)
+def _(d):
+    data = (FUZZ_SEEDS / "fuzz_cmdl" / "evm_pair_template_empty_unknown_section").read_bytes()
+    at = data.rfind(b"MODL")  # a Master Collection .evm followed by its .cmdl, as fuzz_cmdl reads it
+    (d / "orig.evm").write_bytes(data[:at])
+    (d / "_win").mkdir()
+    (d / "_win" / "orig.cmdl").write_bytes(data[at:])
+    return ["convert", "orig.evm", "-o", "out.evm"]

@@ -355,6 +355,73 @@ TEST(Cmdl, TemplateGivesWhatTheModelDoesNotDetermine) {
   EXPECT_EQ(find(notes, "cmdl template", "gave the entry fields").size(), 1U) << dump_findings(notes);
 }
 
+// Found by fuzz_cmdl (tests/fuzz_seeds/fuzz_cmdl/evm_pair_template_empty_unknown_section): an empty
+// section of an unknown tag in the template was compared value by value as if it were a UV set
+// (a layer index past the model's three: out of bounds, caught by UBSan). An unknown section is the
+// template's own bytes, kept whole while the vertex count is unchanged, and never compared: with
+// it the derived .cmdl is the one without it plus that section, and the same values are kept.
+TEST(Cmdl, TemplateUnknownSectionIsKeptNotCompared) {
+  // The model was edited (unit 0 vertex 3 moved): derived with the template, not the template kept.
+  auto f = standard_kms(true, true);
+  f.units[0].packets[0].verts[3] = {10, 12, 0, 2048};
+  const auto mb = kms_bytes(f);  // the model keeps views into these bytes
+  const KmsFile m = kms(mb);
+  const CFile plain = standard_kms_cmdl(true);
+  for (const std::string& tag : {std::string("XTRA"), std::string(4, '\0')}) {  // the fuzzer's: a NUL tag
+    CFile tpl = plain;
+    tpl.sections.insert(tpl.sections.begin() + 2, CSection{tag, 0, 2, {}});
+    const auto plain_bytes = cmdl_bytes(plain), tpl_bytes = cmdl_bytes(tpl);  // the models keep views into these
+    const CmdlFile without = must_read(plain_bytes), with = must_read(tpl_bytes);
+    Diagnostics notes_without, notes_with;
+    const auto a = derived(m, &without, &notes_without);
+    const auto b = derived(m, &with, &notes_with);
+    const CmdlFile ca = must_read(a), cb = must_read(b);
+    ASSERT_EQ(cb.sections.size(), ca.sections.size() + 1) << dump_findings(notes_with);
+    EXPECT_EQ(cb.sections[2].tag_text(), tag);
+    EXPECT_EQ(cb.sections[2].size, 0U);
+    for (std::size_t i = 0; i < ca.sections.size(); ++i) {
+      const auto& sb = cb.sections[i < 2 ? i : i + 1];
+      EXPECT_EQ(sb.tag_text(), ca.sections[i].tag_text());
+      EXPECT_TRUE(same_bytes(sb.data, ca.sections[i].data)) << ca.sections[i].tag_text();
+    }
+    const auto gave_a = find(notes_without, "cmdl template", "gave the entry fields");
+    const auto gave_b = find(notes_with, "cmdl template", "gave the entry fields");
+    ASSERT_EQ(gave_a.size(), 1U) << dump_findings(notes_without);
+    ASSERT_EQ(gave_b.size(), 1U) << dump_findings(notes_with);
+    EXPECT_EQ(gave_b[0].message, gave_a[0].message);  // the same count of vertex values kept
+    // 7 vertices x POS0, NRM0, TEX0, TEX1, but the moved vertex's position.
+    EXPECT_NE(gave_a[0].message.find(" 27 vertex values"), std::string::npos) << gave_a[0].message;
+    Diagnostics d;
+    d.append(validate_cmdl(cb));
+    check_cmdl_pair(m, cb, d);
+    EXPECT_EQ(d.count(Severity::error), 0U) << dump_findings(d);
+  }
+}
+
+// A known column of the template the model has no values for (here TEX1: the edited model stores
+// no second UV set) is left out of the derived .cmdl with a warning naming it.
+TEST(Cmdl, TemplateColumnTheModelLacksIsLeftOutWithAWarning) {
+  auto f = standard_kms(true, false);  // UV0 only
+  f.units[0].packets[0].verts[3] = {10, 12, 0, 2048};  // and edited: the template is not kept whole
+  const auto mb = kms_bytes(f);  // the model keeps views into these bytes
+  const KmsFile m = kms(mb);
+  const auto tb = cmdl_bytes(standard_kms_cmdl(true));  // TEX0 and TEX1
+  const CmdlFile t = must_read(tb);
+  Diagnostics notes;
+  const auto out = derived(m, &t, &notes);
+  const CmdlFile c = must_read(out);
+  EXPECT_EQ(c.find(CmdlColumn::uv1), nullptr);
+  EXPECT_NE(c.find(CmdlColumn::uv0), nullptr);
+  const auto left = find(notes, "cmdl template", "left out: the model has no values for it");
+  ASSERT_EQ(left.size(), 1U) << dump_findings(notes);
+  EXPECT_EQ(left[0].severity, Severity::warning);
+  EXPECT_EQ(left[0].found, "TEX1");
+  Diagnostics d;
+  d.append(validate_cmdl(c));
+  check_cmdl_pair(m, c, d);
+  EXPECT_EQ(d.count(Severity::error) + d.count(Severity::warning), 0U) << dump_findings(d);
+}
+
 TEST(Cmdl, HalfFloatsAndPackedNormals) {
   for (float f : {0.0f, 1.0f, -2.5f, 0.25f, 65504.0f, 6.1035156e-05f, 5.9604645e-08f})
     EXPECT_EQ(half_to_float(float_to_half(f)), f) << f;
@@ -385,6 +452,22 @@ TEST(Cmdl, InfoAndDump) {
   EXPECT_NE(s.find(R"("triangles":[[0,1,2],[2,3,4]])"), std::string::npos) << s;
   EXPECT_EQ(sniff_cmdl(as_bytes(cmdl_bytes(standard_evm_cmdl(false))), ".cmdl"), 95);
   EXPECT_EQ(sniff_cmdl(as_bytes(kms_bytes(standard_kms(true, false))), ".cmdl"), 0);
+}
+
+TEST(Cmdl, TagsThatAreNotTextAreShownInHex) {
+  // A NUL cut validate's line short (the fuzz_cmdl finding's template has such a tag), a line feed
+  // would split it: such a tag is named by its bytes in hex, in findings and in info.
+  CFile f = standard_evm_cmdl(false);
+  f.sections.insert(f.sections.begin() + 2, CSection{std::string("\0\nA\0", 4), 0, 2, {}});
+  const auto b = cmdl_bytes(f);  // the model keeps views into these bytes
+  const CmdlFile m = must_read(b);
+  Diagnostics d;
+  d.append(validate_cmdl(m));
+  EXPECT_EQ(find(d, "section 2 00 0A 41 00", "unknown section").size(), 1U) << dump_findings(d);
+  for (const auto& x : d.findings()) EXPECT_EQ(x.path.find_first_of(std::string("\0\n", 2)), std::string::npos) << x.path;
+  const std::string info = describe_cmdl(m);
+  EXPECT_NE(info.find("\n  00 0A 41 00  format  0         0 bytes at"), std::string::npos) << info;
+  EXPECT_EQ(info.find('\0'), std::string::npos);
 }
 
 }  // namespace
