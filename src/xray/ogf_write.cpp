@@ -2,9 +2,9 @@
 // written from their model (so that edits to them land), trailing bytes kept.
 #include "boneyard/xray/ogf.h"
 
-#include <map>
 
 #include "boneyard/core/chunks.h"
+#include "boneyard/core/read_back.h"
 #include "boneyard/xray/omf.h"
 #include "ogf_internal.h"
 
@@ -62,21 +62,7 @@ Result<std::vector<std::uint8_t>> checked_ogf_bytes(std::vector<std::uint8_t> by
     e.path = "written .ogf" + (e.path.empty() ? "" : " " + e.path);
     return e;
   }
-  std::map<std::string, std::size_t> allowed;
-  if (inherited != nullptr)
-    for (const auto& f : inherited->findings())
-      if (f.severity == Severity::error) ++allowed[f.message];
-  const Diagnostics found = validate_ogf(reread.value());
-  for (const auto& f : found.findings()) {
-    if (f.severity != Severity::error) continue;
-    if (auto it = allowed.find(f.message); it != allowed.end() && it->second > 0) {
-      --it->second;
-      continue;
-    }
-    Finding e = f;
-    e.path = "written .ogf " + e.path;
-    return e;
-  }
+  if (auto fresh = first_new_error(validate_ogf(reread.value()), inherited, "written .ogf"); !fresh) return fresh.error();
   return bytes;
 }
 

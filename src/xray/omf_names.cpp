@@ -2,8 +2,8 @@
 // Names: the reader splits them at NUL (motions, parts, bones) or CR LF (marks), so a name holding
 // those bytes would come back cut, and the engine copies names into 128-byte buffers.
 #include "boneyard/xray/omf.h"
+#include "boneyard/core/read_back.h"
 
-#include <map>
 
 namespace boneyard::xray {
 
@@ -25,23 +25,8 @@ Result<std::vector<std::uint8_t>> checked_omf_bytes(std::vector<std::uint8_t> by
     e.path = "written .omf" + (e.path.empty() ? "" : " " + e.path);
     return e;
   }
-  // Errors the inputs already had are not the writer's: one output error per input error of the
-  // same message is let through (paths move when motions are added or removed).
-  std::map<std::string, std::size_t> allowed;
-  if (inherited != nullptr)
-    for (const auto& f : inherited->findings())
-      if (f.severity == Severity::error) ++allowed[f.message];
-  const Diagnostics found = validate_omf(reread.value());
-  for (const auto& f : found.findings()) {
-    if (f.severity != Severity::error) continue;
-    if (auto it = allowed.find(f.message); it != allowed.end() && it->second > 0) {
-      --it->second;
-      continue;
-    }
-    Finding e = f;
-    e.path = "written .omf " + e.path;
-    return e;
-  }
+  // Errors the inputs already had are not the writer's (paths move when motions are added or removed).
+  if (auto fresh = first_new_error(validate_omf(reread.value()), inherited, "written .omf"); !fresh) return fresh.error();
   return bytes;
 }
 
