@@ -74,8 +74,10 @@ def _(d):
 
 
 def run_cli(d, *argv):
-    """Runs the CLI under test (hostile.py's --cli) in `d` to make an input the way boneyard writes it."""
-    cli = os.path.abspath(sys.argv[sys.argv.index("--cli") + 1])
+    """Runs the Linux CLI of the run (hostile.py's --cli, the wine tier's --linux) in `d` to make an
+    input the way boneyard writes it."""
+    flag = next(f for f in ("--cli", "--linux") if f in sys.argv)
+    cli = os.path.abspath(sys.argv[sys.argv.index(flag) + 1])
     subprocess.run([cli, *argv], cwd=d, check=True, capture_output=True)
 
 
