@@ -21,6 +21,13 @@ EXPECTED = {
                                                            "outcome (exit 2, nothing left) is the same",
     "hostile:gltf_write_failure_removes_bin": "Windows' reason for replacing a folder is 'Permission denied' "
                                               "(ERROR_ACCESS_DENIED); the outcome (exit 2, no .bin left) is the same",
+    "hostile:output_is_a_fifo": "Windows has no FIFOs in folders: wine shows the Linux FIFO as something it "
+                                "cannot replace, so the Windows build fails at the rename instead of refusing "
+                                "up front (exit 2 and nothing written on both)",
+    "hostile:output_is_dev_null_through_a_link": _WINE_LINKS + "; /dev/null is no device on Windows (exit 2 and "
+                                                 "nothing written on both)",
+    "hostile:cmdl_names_a_device": "/dev/null names no device on Windows (NUL would): wine refuses the rename "
+                                   "instead (exit 2 and nothing written on both)",
     "hostile:merge_help_two_or_more": "the usage line names the program as it was started (Z:/.../boneyard.exe)",
 }
 
