@@ -52,11 +52,6 @@ int edit_failed(const std::string& input, const Finding& f) {
   return f.usage || f.io ? kExitUsage : kExitFindings;
 }
 
-void print_report(const EditReport& r, const char* indent = "  ") {
-  for (const auto& c : r.changes) std::printf("%s%s\n", indent, c.c_str());
-  for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-}
-
 std::optional<OgfEdit> read_or_report(const std::string& path, int& exit_code) {
   auto data = open_file_or_report(path, exit_code);
   if (!data) return std::nullopt;
@@ -83,7 +78,7 @@ int edit_file(const std::string& input, const Target& t, const OgfEditFn& edit) 
     const auto bytes = ogf_edit_bytes(*f);
     if (!bytes) return edit_failed(input, bytes.error());
     std::printf("%s: would change (dry run, nothing written)\n", input.c_str());
-    print_report(report.value());
+    print_edit_report(report.value());
     return kExitOk;
   }
   const auto saved = save_ogf_edit(*f, t.in_place ? std::filesystem::path() : path_from_utf8(t.output));
@@ -100,7 +95,7 @@ int edit_file(const std::string& input, const Target& t, const OgfEditFn& edit) 
     std::fprintf(stderr, "%s: error: %s\n", (t.in_place ? input : t.output).c_str(), fnd.message.c_str());
     return kExitUsage;
   }
-  print_report(report.value());
+  print_edit_report(report.value());
   if (t.in_place)
     std::printf("wrote %s (%zu bytes), original kept as %s\n", input.c_str(), saved.value().size,
                 path_to_utf8(saved.value().backup).c_str());
@@ -128,7 +123,7 @@ int edit_folder(const std::string& folder, const Target& t, const std::vector<st
         ++changed;
         if (t.dry_run) std::printf("%s: would change\n", name.c_str());
         else std::printf("%s: changed, original kept as %s\n", name.c_str(), path_to_utf8(item.backup).c_str());
-        print_report(item.report);
+        print_edit_report(item.report);
         break;
       case FolderEditItem::Outcome::unchanged:
         ++unchanged;

@@ -53,11 +53,6 @@ std::string number_text(float v) {
   return b;
 }
 
-void print_report(const EditReport& r) {
-  for (const auto& c : r.changes) std::printf("  %s\n", c.c_str());
-  for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-}
-
 int edit_failed(const std::string& input, const Finding& f) {
   std::fprintf(stderr, "%s\n", describe_edit_failure(f, input).c_str());
   return kExitFindings;
@@ -86,7 +81,7 @@ int write_result(const std::string& input, const Target& t, const OmfEdit& edit,
     else std::fprintf(stderr, "%s\n", f.message.c_str());
     return kExitUsage;
   }
-  print_report(report);
+  print_edit_report(report);
   if (t.in_place)
     std::printf("wrote %s (%zu bytes), original kept as %s\n", input.c_str(), saved.value().size,
                 path_to_utf8(saved.value().backup).c_str());

@@ -215,4 +215,9 @@ std::string file_name_taken_for_option(int argc, const char* const* argv) {
   return {};
 }
 
+void print_edit_report(const xray::EditReport& report, const char* indent) {
+  for (const auto& c : report.changes) std::printf("%s%s\n", indent, c.c_str());
+  for (const auto& w : report.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+}
+
 }  // namespace boneyard::cli

@@ -11,6 +11,7 @@
 #include "boneyard/core/file_io.h"
 #include "boneyard/registry/batch.h"
 #include "boneyard/registry/document.h"
+#include "boneyard/xray/omf_edit.h"
 
 namespace boneyard::cli {
 
@@ -32,6 +33,9 @@ void add_allow_outside_uris_option(CLI::App& cmd, bool& allow);
 // The first argument before "--" that looks like a file name but would be parsed as an option
 // ("-h.omf" would print help; "-walk.omf" would be flags), or "" when there is none.
 std::string file_name_taken_for_option(int argc, const char* const* argv);
+
+// An edit's changes on stdout (each after `indent`) and its warnings on stderr (`omf`, `ogf`).
+void print_edit_report(const xray::EditReport& report, const char* indent = "  ");
 
 void add_info_command(CLI::App& app, int& exit_code);
 void add_dump_command(CLI::App& app, int& exit_code);
