@@ -15,32 +15,18 @@
 #include <type_traits>
 #include <vector>
 
+#include "mgs2_scene_common.h"
+
 namespace boneyard::mgs2::detail {
 
 // Standard base64 of `size` bytes with the "b64:" prefix, as a JSON string (quoted), onto `out`.
 inline void append_b64(std::string& out, const std::uint8_t* data, std::size_t size) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   const std::size_t at = out.size();
-  out.resize(at + 6 + (size + 2) / 3 * 4, '=');  // sized once and filled by index
+  out.resize(at + 6 + base64_size(size));  // sized once and filled by index
   char* o = out.data() + at;
   std::memcpy(o, "\"b64:", 5);
-  o += 5;
-  std::size_t i = 0;
-  for (; i + 3 <= size; i += 3, o += 4) {
-    const std::uint32_t v = (std::uint32_t(data[i]) << 16) | (std::uint32_t(data[i + 1]) << 8) | data[i + 2];
-    o[0] = kAlphabet[(v >> 18) & 63];
-    o[1] = kAlphabet[(v >> 12) & 63];
-    o[2] = kAlphabet[(v >> 6) & 63];
-    o[3] = kAlphabet[v & 63];
-  }
-  if (i < size) {  // one or two bytes left: the '=' padding is already in place
-    const std::uint32_t v = (std::uint32_t(data[i]) << 16) | (i + 1 < size ? std::uint32_t(data[i + 1]) << 8 : 0);
-    o[0] = kAlphabet[(v >> 18) & 63];
-    o[1] = kAlphabet[(v >> 12) & 63];
-    if (i + 1 < size) o[2] = kAlphabet[(v >> 6) & 63];
-    o += 4;
-  }
-  *o = '"';
+  write_base64(o + 5, data, size);
+  out.back() = '"';
 }
 
 inline void append_uint(std::string& out, std::uint64_t v) {
