@@ -19,13 +19,15 @@ install(EXPORT boneyardTargets NAMESPACE boneyard:: DESTINATION ${boneyard_cmake
 
 # The packages the exported targets name. Static libraries carry their private dependencies too
 # (as $<LINK_ONLY:...>), so every link item counts, not only the public ones. A package is found
-# under the namespace of its imported target (ZLIB::ZLIB -> ZLIB): true of all of ours.
+# under the namespace of its imported target (ZLIB::ZLIB -> ZLIB): true of all of ours. A system
+# library also linked statically by the CLI is named as $<INSTALL_INTERFACE:NS::NAME>
+# (boneyard_link_system_library).
 set(boneyard_dependencies "")
 foreach(lib IN LISTS boneyard_libraries)
   get_target_property(items ${lib} LINK_LIBRARIES)
   foreach(item IN LISTS items)
-    if(item MATCHES "^([A-Za-z0-9_]+)::" AND NOT CMAKE_MATCH_1 STREQUAL "boneyard")
-      list(APPEND boneyard_dependencies ${CMAKE_MATCH_1})
+    if(item MATCHES "^(\\$<INSTALL_INTERFACE:)?([A-Za-z0-9_]+)::" AND NOT CMAKE_MATCH_2 STREQUAL "boneyard")
+      list(APPEND boneyard_dependencies ${CMAKE_MATCH_2})
     endif()
   endforeach()
 endforeach()

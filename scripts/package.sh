@@ -115,14 +115,25 @@ if [ -f "$linux_exe" ]; then
   cp "$linux_exe" "$l/boneyard"
   strip "$l/boneyard" 2>/dev/null || true
   readme Linux ./boneyard >"$l/README.txt"
-  # The Linux program uses the system's shared libpng, libdeflate, libsquish and zlib (Debian 12:
-  # apt-get install libpng16-16 libdeflate0 libsquish0); CLI11 and nlohmann-json are compiled in.
-  {
-    echo
-    echo "It needs the shared libraries libpng16, libdeflate, libsquish (with libgomp) and zlib (Debian 12:"
-    echo "sudo apt-get install libpng16-16 libdeflate0 libsquish0 zlib1g libgomp1)."
-  } >>"$l/README.txt"
-  licences "$l/licences" CLI11:libcli11-dev nlohmann-json:nlohmann-json3-dev
+  if readelf -d "$linux_exe" | grep -q '(NEEDED)'; then
+    # Linked dynamically (BONEYARD_STATIC_CLI off or not possible): the system's shared libpng,
+    # libdeflate, libsquish and zlib; CLI11 and nlohmann-json are compiled in.
+    {
+      echo
+      echo "It needs the shared libraries libpng16, libdeflate, libsquish (with libgomp) and zlib (Debian 12:"
+      echo "sudo apt-get install libpng16-16 libdeflate0 libsquish0 zlib1g libgomp1)."
+    } >>"$l/README.txt"
+    licences "$l/licences" CLI11:libcli11-dev nlohmann-json:nlohmann-json3-dev
+  else
+    # One static program (cmake/BoneyardStaticCli.cmake): the GNU C library, GCC's C++ and OpenMP
+    # runtimes, and the libraries of the sources are inside it.
+    {
+      echo
+      echo "It is one static program: it needs no other libraries."
+    } >>"$l/README.txt"
+    licences "$l/licences" libpng:libpng16-16 libdeflate:libdeflate0 libsquish:libsquish0 zlib:zlib1g \
+      CLI11:libcli11-dev nlohmann-json:nlohmann-json3-dev glibc:libc6 gcc-runtime:libstdc++6 libgomp:libgomp1
+  fi
   out=$dist/boneyard-$version-linux-x64.tar.gz
   tar -C "$stage" --sort=name --owner=0 --group=0 --mtime=2000-01-01 -czf "$out" "$(basename "$l")"
   echo "wrote ${out#"$root"/} ($(du -k "$out" | cut -f1) KiB)"

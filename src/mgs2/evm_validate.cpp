@@ -27,6 +27,7 @@ struct PacketContext {
   std::vector<detail::Aabb>& joint_points;  // per joint: the vertices weighted to it
   detail::Aabb& all_points;
   Diagnostics& out;
+  bool boxes;  // gather the vertices' bounds for the box checks (validate_evm_for_conversion: not)
 };
 
 // Reports the palette errors of one packet, vertex by vertex (only run when some exist).
@@ -59,15 +60,15 @@ struct WeightScan {
   bool errors = false;
 };
 
-// The hot loop of EVM validation, one instantiation per weight format.
-template <bool V2>
-void scan_weights(const EvmPacket& p, const std::uint8_t (&cls)[64], bool bounds, WeightScan& r) {
+// The hot loop of EVM validation, one instantiation per weight format and per need of bounds.
+template <bool V2, bool Bounds>
+void scan_weights(const EvmPacket& p, const std::uint8_t (&cls)[64], WeightScan& r) {
   constexpr int kCount = V2 ? 4 : 8;
   const std::size_t n = p.weights.data.size() / 8;
   for (std::size_t v = 0; v < n; ++v) {
     const std::uint8_t* w = p.weights.data.data() + v * 8;
     std::int32_t pos[3] = {0, 0, 0};
-    if (bounds) {
+    if constexpr (Bounds) {
       for (std::size_t a = 0; a < 3; ++a) pos[a] = s16_at(p.verts.data, v, a);
     }
     unsigned sum = 0;
@@ -78,7 +79,7 @@ void scan_weights(const EvmPacket& p, const std::uint8_t (&cls)[64], bool bounds
       const unsigned slot = V2 ? w[4 + k] / 4U : static_cast<unsigned>(k);
       const std::uint8_t cl = cls[slot];
       seen |= 1U << cl;
-      if (cl == 2) continue;
+      if (!Bounds || cl == 2) continue;
       for (int a = 0; a < 3; ++a) {
         r.lo[slot][a] = std::min(r.lo[slot][a], pos[a]);
         r.hi[slot][a] = std::max(r.hi[slot][a], pos[a]);
@@ -96,7 +97,7 @@ template <class PathFn>
 void check_weights(const PacketContext& c, const EvmPacket& p, PathFn path) {
   const std::size_t n = p.weights.data.size() / 8;
   const bool v2 = c.m.weights_v2();
-  const bool bounds = p.verts.data.size() >= n * 8;
+  const bool bounds = c.boxes && p.verts.data.size() >= n * 8;
   // Slot (palette byte / 4) -> 0 fine, 1 fine but at or past n_mats, 2 error.
   std::uint8_t cls[64];
   for (unsigned slot = 0; slot < 64; ++slot) {
@@ -110,9 +111,9 @@ void check_weights(const PacketContext& c, const EvmPacket& p, PathFn path) {
     }
   }
   if (v2) {
-    scan_weights<true>(p, cls, bounds, r);
+    bounds ? scan_weights<true, true>(p, cls, r) : scan_weights<true, false>(p, cls, r);
   } else {
-    scan_weights<false>(p, cls, bounds, r);
+    bounds ? scan_weights<false, true>(p, cls, r) : scan_weights<false, false>(p, cls, r);
   }
   const int count = v2 ? 4 : 8;
   const auto& lo = r.lo;
@@ -191,12 +192,10 @@ void check_packet(const PacketContext& c, const EvmPacket& p, std::size_t j) {
   if (p.weights.present()) check_weights(c, p, path);
 
   // The model box holds every vertex; joint boxes were gathered by check_weights.
-  c.all_points.merge(detail::s16_bounds(p.verts.data, p.verts.data.size() / 8, m.position_scale()));
+  if (c.boxes) c.all_points.merge(detail::s16_bounds(p.verts.data, p.verts.data.size() / 8, m.position_scale()));
 }
 
-}  // namespace
-
-Diagnostics validate_evm(const EvmFile& m) {
+Diagnostics validate(const EvmFile& m, bool boxes) {
   Diagnostics out;
   check_header(m, out);
   std::vector<Extent> extents;
@@ -218,7 +217,7 @@ Diagnostics validate_evm(const EvmFile& m) {
   const float eps = m.position_scale() * 0.5f;
   std::vector<detail::Aabb> joint_points(m.bones.size());
   detail::Aabb all_points;
-  const PacketContext c{m, joint_points, all_points, out};
+  const PacketContext c{m, joint_points, all_points, out, boxes};
   for (std::size_t j = 0; j < m.packets.size(); ++j) check_packet(c, m.packets[j], j);
   // Kind by kind, so that a file in the spec's order needs no sorting.
   for (int k = 0; k < 6; ++k) {
@@ -233,11 +232,11 @@ Diagnostics validate_evm(const EvmFile& m) {
     }
   }
 
-  if (!detail::box_holds(m.header.bbox_min, m.header.bbox_max, all_points, eps)) {
+  if (boxes && !detail::box_holds(m.header.bbox_min, m.header.bbox_max, all_points, eps)) {
     out.add(Severity::warning, 0x08, "header bbox", "bounding box does not contain the vertices",
             detail::vec_text(m.header.bbox_min) + " .. " + detail::vec_text(m.header.bbox_max), "vertices outside");
   }
-  for (std::size_t i = 0; i < m.bones.size(); ++i) {
+  for (std::size_t i = 0; boxes && i < m.bones.size(); ++i) {
     const EvmBone& b = m.bones[i];
     const Vec3 lo{b.box_min.x, b.box_min.y, b.box_min.z};
     const Vec3 hi{b.box_max.x, b.box_max.y, b.box_max.z};
@@ -253,5 +252,11 @@ Diagnostics validate_evm(const EvmFile& m) {
   detail::check_overlaps(std::move(extents), false, out);
   return out;
 }
+
+}  // namespace
+
+Diagnostics validate_evm(const EvmFile& m) { return validate(m, true); }
+
+Diagnostics validate_evm_for_conversion(const EvmFile& m) { return validate(m, false); }
 
 }  // namespace boneyard::mgs2

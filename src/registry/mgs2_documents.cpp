@@ -20,6 +20,7 @@ struct KmsTraits {
   static constexpr auto describe = &mgs2::describe_kms;
   static constexpr auto dump = &mgs2::dump_kms;
   static constexpr auto validate = &mgs2::validate_kms;
+  static constexpr auto validate_for_conversion = &mgs2::validate_kms;
   static constexpr auto to_scene = &mgs2::kms_to_scene;
   static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const ConvertSettings&,
                                                  Diagnostics* warnings) {
@@ -35,6 +36,7 @@ struct EvmTraits {
   static constexpr auto describe = &mgs2::describe_evm;
   static constexpr auto dump = &mgs2::dump_evm;
   static constexpr auto validate = &mgs2::validate_evm;
+  static constexpr auto validate_for_conversion = &mgs2::validate_evm_for_conversion;
   static constexpr auto to_scene = &mgs2::evm_to_scene;
   // --n-mats rewrites only the n_mats fields; everything else stays as stored.
   static Result<std::vector<std::uint8_t>> write(const Model& m, mgs2::Layout target, const ConvertSettings& o,
@@ -69,6 +71,15 @@ class Mgs2Document final : public Document {
     Diagnostics d = notes_;
     d.append(Traits::validate(m_));
     return d;
+  }
+  // Only errors stop a conversion: checks that can only warn are skipped (Traits).
+  std::vector<Finding> conversion_blockers(std::string_view, const ConvertOptions&) const override {
+    Diagnostics d = notes_;
+    d.append(Traits::validate_for_conversion(m_));
+    std::vector<Finding> errors;
+    for (const auto& f : d.findings())
+      if (f.severity == Severity::error) errors.push_back(f);
+    return errors;
   }
   std::vector<std::string> convert_targets() const override { return {std::string(Traits::extension), ".glb", ".gltf"}; }
   // --cmdl / --no-cmdl only for a Master Collection output, whose layout is known here.

@@ -24,7 +24,15 @@ Diagnostics check_evm(const std::vector<std::uint8_t>& b) {
   Diagnostics d;
   auto m = read_evm(FileData::from_view(as_bytes(b), nullptr));
   EXPECT_TRUE(m.ok()) << (m.ok() ? "" : format_finding(m.error(), "fixture"));
-  if (m.ok()) d.append(validate_evm(m.value()));
+  if (!m.ok()) return d;
+  d.append(validate_evm(m.value()));
+  // What a conversion checks: the same findings, less the bounding-box warnings it leaves out.
+  std::vector<std::string> expected, conversion;
+  for (const auto& f : d.findings())
+    if (f.path.find("bbox") == std::string::npos) expected.push_back(format_finding(f, "fixture"));
+  const Diagnostics for_conversion = validate_evm_for_conversion(m.value());
+  for (const auto& f : for_conversion.findings()) conversion.push_back(format_finding(f, "fixture"));
+  EXPECT_EQ(conversion, expected);
   return d;
 }
 Diagnostics check(const EFile& f) { return check_evm(evm_bytes(f)); }

@@ -49,6 +49,11 @@ with tarfile.open(tgz) as t:
     for need in ("boneyard", "README.txt", "licences/README.txt", "licences/CLI11.txt", "licences/nlohmann-json.txt"):
         check(top + need in names, "%s lacks %s" % (tgz, top + need))
     check(t.getmember(top + "boneyard").mode & 0o111 != 0, "%s: boneyard is not executable" % tgz)
+    # A static program (BONEYARD_STATIC_CLI) carries the libraries it contains' licences.
+    dynamic = subprocess.run(["readelf", "-d", linux], capture_output=True, text=True).stdout
+    if "(NEEDED)" not in dynamic:
+        for lib in ("libpng", "libdeflate", "libsquish", "zlib", "glibc", "gcc-runtime", "libgomp"):
+            check(top + "licences/%s.txt" % lib in names, "%s lacks the licence of %s" % (tgz, lib))
 
 
 def addon_members(path, exe):

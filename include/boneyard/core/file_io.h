@@ -69,8 +69,8 @@ class VectorSink final : public ByteSink {
 // A file written through a hidden temporary file beside `path` (registered for interrupt clean-up,
 // interrupt.h) and renamed over `path` by commit(): readers never see a partial file, and a failed
 // write leaves the old file untouched. Destroyed without commit() (a failed or interrupted
-// conversion), it removes the temporary file: nothing is left. Writes are buffered and noticed an
-// interruption within one buffer (1 MiB).
+// conversion), it removes the temporary file: nothing is left. Small writes are gathered, large
+// ones written as they are; an interruption is noticed within one slice (1 MiB) either way.
 class AtomicFile final : public ByteSink {
  public:
   static Result<std::unique_ptr<AtomicFile>> create(const std::filesystem::path& path);
@@ -83,6 +83,7 @@ class AtomicFile final : public ByteSink {
 
  private:
   AtomicFile(std::filesystem::path path, std::filesystem::path temporary, std::intptr_t file);
+  Status put(Bytes data);
   Status flush();
   Status abandon(Finding why);
   std::filesystem::path path_, temporary_;

@@ -113,5 +113,8 @@ std::size_t evm_influences(const EvmFile& model, const EvmPacket& packet, std::s
                            std::array<EvmInfluence, 8>& out);
 
 Diagnostics validate_evm(const EvmFile& model);
+// validate_evm without the bounding-box checks (the header's box and each joint's), which can only
+// warn: the same errors, for deciding whether a file may be converted, at about 60 % of the cost.
+Diagnostics validate_evm_for_conversion(const EvmFile& model);
 
 }  // namespace boneyard::mgs2
