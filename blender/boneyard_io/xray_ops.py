@@ -58,8 +58,13 @@ def _imported_interpolation(animation):
     are linear (it sets each key's from its sampler), so that the fingerprint need not read it
     back; None otherwise (then it is read)."""
     if all(s.get("interpolation", "LINEAR") == "LINEAR" for s in animation.get("samplers", [])):
-        return bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items["LINEAR"].value
+        if not _LINEAR:
+            _LINEAR.append(bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items["LINEAR"].value)
+        return _LINEAR[0]
     return None
+
+
+_LINEAR = []  # the enum value of a linear key, looked up once (an RNA lookup per action costs)
 
 
 def _store(arm, source, skeleton, xscene, animations, templates):
@@ -75,7 +80,7 @@ def _store(arm, source, skeleton, xscene, animations, templates):
         entry.file, data = templates[index] if index < len(templates) else ("", b"")
         entry["template"] = data
     by_track = common.track_actions(arm)
-    bones = fingerprint.bone_paths(arm)
+    paths = fingerprint.channel_paths(arm)
     missing = []
     for animation in animations:
         name = animation.get("name", "")
@@ -86,7 +91,7 @@ def _store(arm, source, skeleton, xscene, animations, templates):
             missing.append(name)
             continue
         props.fill_motion(action.boneyard, name, extras, set_index)
-        action.boneyard.remembered = fingerprint.remember_action(arm, action, bones, _imported_interpolation(animation))
+        action.boneyard.remembered = fingerprint.remember_action(arm, action, paths, _imported_interpolation(animation))
         model.motion_sets[set_index].motions.add().action = action
     model.rest = fingerprint.remember_rest(arm)
     return missing
