@@ -88,12 +88,13 @@ def channel_hashes(arm, action, paths=None, fresh=None):
     curves = action.fcurves
     indices = numpy.empty(len(curves), numpy.int32)
     curves.foreach_get("array_index", indices)
-    codes, points, counts, members = [], [], [], []
-    for curve, index in zip(curves, indices.tolist()):
+    codes, positions, points, counts, members = [], [], [], [], []
+    for position, curve in enumerate(curves):
         code = paths.get(curve.data_path)
         if code is not None:
             keys = curve.keyframe_points
-            codes.append(code << 32 | index)
+            codes.append(code)
+            positions.append(position)
             points.append(keys)
             counts.append(len(keys))
             if fresh is None:
@@ -101,7 +102,7 @@ def channel_hashes(arm, action, paths=None, fresh=None):
     if not codes:
         return {}
     # The curves in channel, property, index order (a data path and index are unique in an action).
-    codes = numpy.array(codes, numpy.int64)
+    codes = numpy.array(codes, numpy.int64) << 32 | indices[positions].astype(numpy.int64) & 0xFFFFFFFF
     order = numpy.argsort(codes, kind="stable")
     codes = codes[order]
     counts = numpy.array(counts, numpy.int64)[order]
