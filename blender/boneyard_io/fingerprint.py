@@ -120,18 +120,22 @@ def channel_hashes(arm, action, paths=None, fresh=None):
         spilled = None
     else:
         interpolations = numpy.empty(int(counts.sum()), numpy.int32)
-        states = []
+        extrapolations, mutes, modifier_counts = [], [], []
         for row, (at, count, i) in enumerate(zip(first_key.tolist(), counts.tolist(), order.tolist())):
             curve = members[i]
             if count:
                 points[i].foreach_get("interpolation", interpolations[at:at + count])
             extrapolation = _EXTRAPOLATIONS.get(curve.extrapolation, -1)
             modifiers = curve.modifiers
-            states.append((extrapolation, curve.mute, len(modifiers)))
+            extrapolations.append(extrapolation)
+            mutes.append(curve.mute)
+            modifier_counts.append(len(modifiers))
             if extrapolation < 0 or len(modifiers):
                 texts.setdefault(int(codes[row] >> 35), []).append(
                     "%d:%s:%s" % (row, curve.extrapolation, ",".join(m.type for m in modifiers)))
-        head[:, 3:6] = states
+        head[:, 3] = extrapolations  # lists of ints: numpy converts a list of tuples item by item
+        head[:, 4] = mutes
+        head[:, 5] = modifier_counts
         # Keys whose interpolation differs from the curve's first key's, counted up to each key.
         differ = numpy.concatenate(([0], numpy.cumsum(interpolations[1:] != interpolations[:-1])))
         first = numpy.where(has_keys, first_key, 0)
