@@ -20,5 +20,8 @@ function(boneyard_library name)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src)
   # Our warning flags are for building boneyard, not for its users: no trace in the export.
   target_link_libraries(${name} PRIVATE $<BUILD_INTERFACE:boneyard_warnings>)
+  if(BONEYARD_UNITY)
+    set_target_properties(${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+  endif()
   set_property(GLOBAL APPEND PROPERTY BONEYARD_LIBRARIES ${name})
 endfunction()

@@ -19,21 +19,22 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if ((${#missing[@]})); then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "installing: ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
-
 # Headless Chromium for the `boneyard view` browser test (tests/view/browser_test.mjs). Optional:
 # that test skips without it, so a failed install must not stop the set-up.
-if ! command -v chromium >/dev/null 2>&1; then
+optional=()
+command -v chromium >/dev/null 2>&1 || optional+=(chromium)
+if ((${#missing[@]} + ${#optional[@]})); then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium; } \
-    || echo "chromium could not be installed: the boneyard view browser test will be skipped"
+  echo "installing: ${missing[*]} ${optional[*]}"
+  $sudo apt-get update -qq || ((${#missing[@]} == 0))  # once, and only when something is missing
+  if ((${#missing[@]})); then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+  if ((${#optional[@]})); then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${optional[@]}" \
+      || echo "chromium could not be installed: the boneyard view browser test will be skipped"
+  fi
 fi
 
 # External glTF checkers (Khronos validator, three.js) and playwright-core used by the tests; three.js

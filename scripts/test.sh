@@ -1,33 +1,88 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: unit, fixture, real-sample and CLI tests (ctest), then a short
+# Runs the whole test suite: unit, fixture, real-sample and CLI tests (ctest), the package test,
+# the crafted- and corrupted-input tests again under AddressSanitizer + UBSan, then a short
 # libFuzzer run of every reader. Real samples are read from ../shared/samples when present.
+# Prints how long each stage took, and a table of them at the end (docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+cores=$(nproc)
 
-# Reader tests fed truncated, corrupted or absurd input (run again under the sanitizers below),
-# and the .cmdl tests (its model keeps views into the bytes of the file and of its model).
+# Objects are reused across runs and worktrees when ccache is installed (a fresh clone on a
+# machine that built boneyard before compiles almost nothing).
+if [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] && command -v ccache >/dev/null 2>&1; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
+
+stage_names=() stage_seconds=()
+summary() {
+  ((${#stage_names[@]})) || return 0
+  echo
+  echo "stage                              seconds"
+  local i
+  for i in "${!stage_names[@]}"; do printf '%-34s %7s\n' "${stage_names[$i]}" "${stage_seconds[$i]}"; done
+  printf '%-34s %7s\n' "total (wall)" "$SECONDS"
+}
+trap summary EXIT
+# stage NAME COMMAND...: runs COMMAND, says how long it took, and stops the script when it fails.
+stage() {
+  local name=$1 start=$SECONDS status=0
+  shift
+  echo "== $name"
+  "$@" || status=$?
+  stage_names+=("$name") stage_seconds+=($((SECONDS - start)))
+  echo "== $name: $((SECONDS - start)) s$( ((status == 0)) || echo ", FAILED")"
+  return "$status"
+}
+
+# The sanitizer tree is the fuzz preset's (clang, ASan + UBSan, every library instrumented): the
+# fuzzers, and the CLI and the test programs of the crafted- and corrupted-input tests, all from
+# one set of library objects. Only what those tests run is built (--target).
+asan_targets=(fuzzers boneyard_cli omf_tests mgs2_tests xray_import_tests cli_tests texture_tests)
+# Reader tests fed truncated, corrupted or absurd input, and the .cmdl tests (its model keeps
+# views into the bytes of the file and of its model).
 asan_unit_tests='BadInput|Truncat|Corrupt|AbsurdCounts|HugeCounts|ParentCycles|EveryByte|Cli\.BadInputGetsOneClearLine|Cmdl\.|AbsurdHeaders|HeadersThatLie|BrokenLevels'
 
-[ -x build/boneyard ] || { cmake --preset release >/dev/null && cmake --build --preset release -j"$(nproc)"; }
-cmake --build --preset release -j"$(nproc)"
-ctest --preset release -j"$(nproc)"
+# (set -e does not apply inside a function run by `stage`: each step is chained with &&.)
+build_release() {
+  { [ -f build/build.ninja ] || cmake --preset release >/dev/null; } && cmake --build --preset release -j"$cores"
+}
+sanitizer_tests() {
+  ctest --test-dir build-fuzz -j"$cores" --output-on-failure -L hostile \
+    && ctest --test-dir build-fuzz -j"$cores" --output-on-failure -R "$asan_unit_tests"
+}
 
+stage "release build" build_release
+
+# The sanitizer tree builds (at a lower priority) while the release tests run: many of those wait
+# on child processes (the CLI, Python, Node, Blender), and the build fills the idle cores.
+# Its own process group (setsid), so that a failing stage can stop it with everything it started.
+mkdir -p build-fuzz
+rm -f build-fuzz/sanitizer_build.seconds
+setsid nice -n 5 bash -c 'start=$SECONDS
+  cmake --preset fuzz -DBONEYARD_TESTS=ON >/dev/null && cmake --build --preset fuzz -j"$1" --target "${@:2}" || exit
+  echo $((SECONDS - start)) >build-fuzz/sanitizer_build.seconds' sanitizer-build "$cores" "${asan_targets[@]}" \
+  >build-fuzz/sanitizer_build.log 2>&1 &
+sanitizer_build=$!
+trap 'kill -- -"$sanitizer_build" 2>/dev/null || true; summary' EXIT
+
+stage "ctest (release)" ctest --preset release -j"$cores"
 # boneyard as a library: installed (examples/consumer), without CLI11, through add_subdirectory.
-scripts/test_package.sh
+stage "package" scripts/test_package.sh
 
-# The crafted- and corrupted-input tests again under AddressSanitizer + UBSan (Debug): the hostile
-# suite (tests/hostile, label "hostile") and the readers' truncation/corruption unit tests.
-cmake --preset asan >/dev/null
-cmake --build --preset asan -j"$(nproc)" --target boneyard_cli omf_tests mgs2_tests xray_import_tests cli_tests texture_tests
-ctest --preset asan -j"$(nproc)" -L hostile
-ctest --preset asan -j"$(nproc)" -R "$asan_unit_tests"
+wait_sanitizer_build() {
+  if ! wait "$sanitizer_build"; then
+    tail -50 build-fuzz/sanitizer_build.log
+    return 1
+  fi
+  echo "(built alongside the release tests in $(cat build-fuzz/sanitizer_build.seconds) s)"
+}
+stage "sanitizer build (waited for)" wait_sanitizer_build
+stage "ASan/UBSan tests" sanitizer_tests
 
 # Fuzzers: clang + libFuzzer, each seeded with small files of its own formats (fuzz_seed_files).
 # Memory caps make allocation bombs findings: 1 GB resident, 512 MB in one allocation
 # (docs/safety.md "Memory").
 fuzz_seconds="${BONEYARD_FUZZ_SECONDS:-20}"
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j"$(nproc)" --target fuzzers
 # A target's seeds: its crafted ones (tests/fuzz_seeds/<target>, see the README there), and the
 # shipped examples and real samples of the formats it reads, the small ones only. A 1 MB seed (or
 # one of another format) costs each of its mutations as much as hundreds of small inputs and
@@ -77,14 +132,17 @@ run_fuzzer() {
     return 1
   fi
 }
-[ -d ../shared/samples/xray ] \
-  || echo "fuzz: ../shared/samples/xray is absent: seeds from the repository only (no real samples, no from_samples.py cuts)"
-fuzz_failed=0
-for fuzzer in build-fuzz/fuzz/fuzz_*; do
-  [ -x "$fuzzer" ] || continue
-  while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n || fuzz_failed=1; done
-  run_fuzzer "$fuzzer" &
-done
-while (($(jobs -rp | wc -l) > 0)); do wait -n || fuzz_failed=1; done
-((fuzz_failed == 0)) || { echo "fuzz: a target failed"; exit 1; }
-echo "fuzz: all targets ran ${fuzz_seconds}s without a crash"
+run_fuzzers() {
+  [ -d ../shared/samples/xray ] \
+    || echo "(../shared/samples/xray is absent: the fuzzers start from the repository's seeds only)"
+  local fuzzer failed=0
+  for fuzzer in build-fuzz/fuzz/fuzz_*; do
+    [ -x "$fuzzer" ] || continue
+    while (($(jobs -rp | wc -l) >= cores)); do wait -n || failed=1; done
+    run_fuzzer "$fuzzer" &
+  done
+  while (($(jobs -rp | wc -l) > 0)); do wait -n || failed=1; done
+  ((failed == 0)) || { echo "fuzz: a target failed"; return 1; }
+  echo "fuzz: all targets ran ${fuzz_seconds}s without a crash"
+}
+stage "fuzz (${fuzz_seconds} s per target)" run_fuzzers

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <type_traits>
@@ -72,14 +73,11 @@ inline Vec4 jvec4(const Json& j, const char* key, Vec4 fallback) {
   float f[4];
   return jfloats(j, key, f, 4) ? Vec4{f[0], f[1], f[2], f[3]} : fallback;
 }
-// Per-vertex columns go to extras as base64 of their little-endian bytes ("b64:..."): a tenth of
-// the size of a JSON number array and parsed as one string.
-inline std::string to_b64(const std::uint8_t* data, std::size_t size) {
+// The length of the standard base64 of `size` bytes, padding included.
+constexpr std::size_t base64_size(std::size_t size) { return (size + 2) / 3 * 4; }
+// Standard base64 of `size` bytes, padding included, into `o` (base64_size(size) chars).
+inline void write_base64(char* o, const std::uint8_t* data, std::size_t size) {
   static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  // Sized once and filled by index: an EVM's weights are most of its export's extras.
-  std::string out(4 + (size + 2) / 3 * 4, '=');
-  out.replace(0, 4, "b64:");
-  char* o = out.data() + 4;
   std::size_t i = 0;
   for (; i + 3 <= size; i += 3, o += 4) {
     const std::uint32_t v = (std::uint32_t(data[i]) << 16) | (std::uint32_t(data[i + 1]) << 8) | data[i + 2];
@@ -88,12 +86,21 @@ inline std::string to_b64(const std::uint8_t* data, std::size_t size) {
     o[2] = kAlphabet[(v >> 6) & 63];
     o[3] = kAlphabet[v & 63];
   }
-  if (i < size) {  // one or two bytes left: the '=' padding is already in place
+  if (i < size) {  // one or two bytes left, then '=' padding
     const std::uint32_t v = (std::uint32_t(data[i]) << 16) | (i + 1 < size ? std::uint32_t(data[i + 1]) << 8 : 0);
     o[0] = kAlphabet[(v >> 18) & 63];
     o[1] = kAlphabet[(v >> 12) & 63];
-    if (i + 1 < size) o[2] = kAlphabet[(v >> 6) & 63];
+    o[2] = i + 1 < size ? kAlphabet[(v >> 6) & 63] : '=';
+    o[3] = '=';
   }
+}
+// Per-vertex columns go to extras as base64 of their little-endian bytes ("b64:..."): a tenth of
+// the size of a JSON number array and parsed as one string.
+inline std::string to_b64(const std::uint8_t* data, std::size_t size) {
+  // Sized once and filled by index: an EVM's weights are most of its export's extras.
+  std::string out(4 + base64_size(size), '\0');
+  std::memcpy(out.data(), "b64:", 4);
+  write_base64(out.data() + 4, data, size);
   return out;
 }
 // Appends the bytes of "b64:<standard base64>" to `out`; false without the prefix or on a character

@@ -13,12 +13,17 @@
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "boneyard/mgs2/strcode.h"
 #include "boneyard/mgs2/strips.h"
+#include "mgs2_extras_text.h"
 #include "mgs2_scene_common.h"
 
 namespace boneyard::mgs2 {
 
+using detail::append_b64;
+using detail::append_uint;
+using detail::append_uints;
 using detail::Json;
 using detail::jvec;
+using detail::ObjectText;
 
 namespace {
 
@@ -94,9 +99,9 @@ class Materials {
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, bool, bool>, std::uint32_t> index_;
 };
 
-// Normals (1.3.12) as unit vectors; `raw` receives the stored triples when normalising changed a
-// value that re-quantisation would not give back (kept in extras for byte-exactness).
-void decode_normals(Bytes norms, std::size_t n, std::vector<float>& out, Json& raw) {
+// Normals (1.3.12) as unit vectors; the packet extras `e` get the stored triples ("normals") when
+// normalising changed a value that re-quantisation would not give back (byte-exactness).
+void decode_normals(Bytes norms, std::size_t n, std::vector<float>& out, ObjectText& e) {
   out.resize(n * 3);
   bool exact = true;
   for (std::size_t i = 0; i < n; ++i) {
@@ -117,18 +122,19 @@ void decode_normals(Bytes norms, std::size_t n, std::vector<float>& out, Json& r
   if (exact) return;
   std::vector<std::uint8_t> stored(n * 6);  // the three s16 of each record, as stored
   for (std::size_t i = 0; i < n; ++i) std::memcpy(&stored[i * 6], norms.data() + i * 8, 6);
-  raw = detail::to_b64(stored.data(), stored.size());
+  append_b64(e.value("normals"), stored.data(), stored.size());
 }
 
 // UV sets 0..last present (an absent set below a present one is zero-filled so that TEXCOORD_n
-// stay contiguous; `present` says which are real). `stride` 4 (KMS) or 8 (EVM).
+// stay contiguous; the packet extras' "uv_sets" say which are real). `stride` 4 (KMS) or 8 (EVM).
 void decode_uvs(const std::array<ArrayRef, 3>& uvs, std::size_t n, std::size_t stride,
-                std::vector<std::vector<float>>& out, Json& present) {
+                std::vector<std::vector<float>>& out, ObjectText& e) {
   int last = -1;
   for (int s = 0; s < 3; ++s)
     if (uvs[s].present() && uvs[s].data.size() >= n * stride) last = s;
-  present = Json::array();
-  for (int s = 0; s < 3; ++s) present.push_back(uvs[s].present());
+  std::string& present = e.value("uv_sets");
+  for (int s = 0; s < 3; ++s) present.append(s == 0 ? "[" : ","), detail::append_bool(present, uvs[s].present());
+  present.push_back(']');
   for (int s = 0; s <= last; ++s) {
     std::vector<float> uv(n * 2, 0.0f);
     if (uvs[s].present() && uvs[s].data.size() >= n * stride)
@@ -145,39 +151,48 @@ std::vector<std::uint32_t> triangle_indices(Bytes kick_records, std::size_t n) {
   return idx;
 }
 
-// One s16 column of 8-byte records, or all the s16 of an array, as base64 (extras).
-Json column(Bytes records, std::size_t n, std::size_t stride, std::size_t at) {
-  std::vector<std::uint8_t> b(n * 2);
-  for (std::size_t i = 0; i < n; ++i) std::memcpy(&b[i * 2], records.data() + i * stride + at, 2);
-  return detail::to_b64(b.data(), b.size());
-}
-
-// A JSON object built from members given in key order: nlohmann keeps an object's members in a
-// std::map, so each goes in at the end without a search (the same object as Json{{k, v}, ...},
-// which sorts them itself, at a fraction of the cost: thousands of packets each get one).
-class SortedObject {
- public:
-  template <class Value>
-  SortedObject& add(const char* key, Value&& value) {
-    members_.emplace_hint(members_.end(), key, Json(std::forward<Value>(value)));
-    return *this;
-  }
-  Json done() { return Json(std::move(members_)); }
-
- private:
-  Json::object_t members_;
+// What one conversion reuses for every packet's extras text.
+struct PacketText {
+  ObjectText fields;                 // the packet's object
+  std::vector<std::uint8_t> column;  // one s16 column, gathered for base64
+  std::string without;               // "without_triangles" elements so far, comma-separated
 };
-Json all_s16(Bytes data) { return detail::to_b64(data.data(), data.size() / 2 * 2); }
+
+// One s16 column of records of `stride` bytes, as base64 (extras).
+void append_column(std::string& out, Bytes records, std::size_t n, std::size_t stride, std::size_t at, PacketText& t) {
+  t.column.resize(n * 2);
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(&t.column[i * 2], records.data() + i * stride + at, 2);
+  append_b64(out, t.column.data(), t.column.size());
+}
+// All the s16 of an array, as base64.
+void append_all_s16(std::string& out, Bytes data) { append_b64(out, data.data(), data.size() / 2 * 2); }
 
 // A packet that draws no triangle has no place in glTF: its arrays go to extras whole.
 template <class Packet>
-void keep_without_triangles(const Packet& p, Json e, Json& without) {
-  e["verts"] = all_s16(p.verts.data);
-  e["norms"] = all_s16(p.norms.data);
-  Json uvs = Json::array();
-  for (const auto& a : p.uvs) uvs.push_back(a.present() ? all_s16(a.data) : Json(nullptr));
-  e["uvs"] = std::move(uvs);
-  without.push_back(std::move(e));
+void keep_without_triangles(const Packet& p, PacketText& t) {
+  ObjectText& e = t.fields;
+  append_all_s16(e.value("verts"), p.verts.data);
+  append_all_s16(e.value("norms"), p.norms.data);
+  std::string& uvs = e.value("uvs");
+  uvs.push_back('[');
+  for (const auto& a : p.uvs) {
+    if (&a != &p.uvs[0]) uvs.push_back(',');
+    if (a.present()) append_all_s16(uvs, a.data);
+    else uvs.append("null");
+  }
+  uvs.push_back(']');
+  if (!t.without.empty()) t.without.push_back(',');
+  e.append_to(t.without);
+}
+
+// The mesh extras: {"mgs2_mesh":{"packets":N,"unit":U,"without_triangles":[...]}} (no unit for
+// an EVM, no list when every packet draws).
+std::string mesh_extras(std::size_t packets, std::optional<std::size_t> unit, const PacketText& t) {
+  ObjectText o;
+  append_uint(o.value("packets"), packets);
+  if (unit) append_uint(o.value("unit"), *unit);
+  if (!t.without.empty()) o.value("without_triangles").append("[").append(t.without).append("]");
+  return o.inside(detail::kMeshKey);
 }
 
 // Culling: single-sided only when the packet asks for culling (CULLAUTO|CULLON) and no drawing
@@ -209,17 +224,6 @@ scene::Scene new_scene(const char* skeleton_name) {
   return s;
 }
 
-// Normals and UVs (records of `uv_stride` bytes) of a packet's first n vertices; the packet
-// extras `e` keep the raw normals that decoding would not give back, and which UV sets exist.
-template <class Packet>
-void decode_normals_and_uvs(const Packet& p, std::size_t n, std::size_t uv_stride, scene::Primitive& prim, Json& e) {
-  Json raw_normals;
-  decode_normals(p.norms.data, n, prim.normals, raw_normals);
-  if (!raw_normals.is_null()) e["normals"] = std::move(raw_normals);
-  Json present;
-  decode_uvs(p.uvs, n, uv_stride, prim.uvs, present);
-  e["uv_sets"] = std::move(present);
-}
 
 // Where a packet's kick flags and UVs are: KMS keeps kick flags with its normals and UVs as 4-byte
 // records, EVM with its vertices and UVs as 8-byte records.
@@ -229,46 +233,48 @@ struct PacketArrays {
   std::string path;  // "unit 3 packet 2", for errors
 };
 
-// One packet as a primitive of `mesh` (or, when it draws nothing, kept in `without`): positions
+// One packet as a primitive of `mesh` (or, when it draws nothing, kept in `t.without`): positions
 // from `position(vertex, axis)` in glTF units, the skin from `skin(n, prim)`, the packet's fields
-// from `extras(n)`.
+// from `extras(n, t)`; its extras also keep the raw normals that decoding would not give back and
+// which UV sets exist.
 template <class Packet, class Extras, class Position, class Skin>
 Status add_packet(const Packet& p, const PacketArrays& arrays, const Extras& extras, const Position& position,
-                  const Skin& skin, VertexBudget& vertices, Materials& materials, scene::Mesh& mesh, Json& without) {
+                  const Skin& skin, VertexBudget& vertices, Materials& materials, scene::Mesh& mesh, PacketText& t) {
   const std::size_t n = std::min<std::size_t>({p.vertex_count(), p.verts.data.size() / 8, p.norms.data.size() / 8});
   if (auto taken = vertices.take(n, p.file_offset, arrays.path); !taken) return taken;
-  Json e = extras(n);
+  t.fields.clear();
+  extras(n, t);
   scene::Primitive prim;
   prim.indices = triangle_indices(arrays.kick_records, n);
   if (prim.indices.empty()) {
-    keep_without_triangles(p, std::move(e), without);
+    keep_without_triangles(p, t);
     return {};
   }
   prim.positions.resize(n * 3);
   for (std::size_t v = 0; v < n; ++v)
     for (int c = 0; c < 3; ++c) prim.positions[v * 3 + c] = float(position(v, c));
-  decode_normals_and_uvs(p, n, arrays.uv_stride, prim, e);
+  decode_normals(p.norms.data, n, prim.normals, t.fields);
+  decode_uvs(p.uvs, n, arrays.uv_stride, prim.uvs, t.fields);
   skin(n, prim);
   prim.material = materials.get(p.tex_id, double_sided(p.flag, arrays.kick_records, n), !prim.uvs.empty());
-  json_of(prim.extras)[detail::kPacketKey] = std::move(e);
+  set_json_text(prim.extras, t.fields.inside(detail::kPacketKey));
   mesh.primitives.push_back(std::move(prim));
   return {};
 }
 
 // The KMS packet fields glTF has no place for, as our primitive extras.
-Json kms_packet_extras(const KmsPacket& p, std::size_t k, std::size_t n) {
-  return SortedObject()
-      .add("flag", p.flag)
-      .add("index", k)
-      .add("kicks", column(p.norms.data, n, 8, 6))
-      .add("n_verts", p.n_verts)
-      .add("pad", p.pad)
-      .add("pad2", p.pad2)
-      .add("rgbs", p.rgbs)
-      .add("tex_id", p.tex_id)
-      .add("tex_pad", p.tex_pad)
-      .add("w", column(p.verts.data, n, 8, 6))
-      .done();
+void kms_packet_extras(const KmsPacket& p, std::size_t k, std::size_t n, PacketText& t) {
+  ObjectText& e = t.fields;
+  append_uint(e.value("flag"), p.flag);
+  append_uint(e.value("index"), k);
+  append_column(e.value("kicks"), p.norms.data, n, 8, 6, t);
+  append_uint(e.value("n_verts"), p.n_verts);
+  append_uint(e.value("pad"), p.pad);
+  append_uint(e.value("pad2"), p.pad2);
+  append_uint(e.value("rgbs"), p.rgbs);
+  append_uints(e.value("tex_id"), p.tex_id);
+  append_uints(e.value("tex_pad"), p.tex_pad);
+  append_column(e.value("w"), p.verts.data, n, 8, 6, t);
 }
 
 // Weights of a KMS packet of unit `unit`: an envelope packet gives w/4096 to the unit and the
@@ -320,28 +326,38 @@ void evm_joints(const EvmFile& m, const Mgs2ExportOptions& o, Diagnostics& warni
 }
 
 // The packet fields glTF has no place for, as our primitive extras.
-Json evm_packet_extras(const EvmPacket& p, std::size_t k, std::size_t n) {
-  Json uvwp = Json::array();  // the w and pad of each UV record (w is 1.0 = 4096 in practice)
-  for (const auto& a : p.uvs)
-    uvwp.push_back(a.present() && a.data.size() >= n * 8
-                       ? SortedObject().add("pad", column(a.data, n, 8, 6)).add("w", column(a.data, n, 8, 4)).done()
-                       : Json(nullptr));
-  return SortedObject()
-      .add("flag", p.flag)
-      .add("flag_pad", p.flag_pad)
-      .add("index", k)
-      .add("kicks", column(p.verts.data, n, 8, 6))
-      .add("mat_id", p.mat_id)
-      .add("n_mats", p.n_mats)
-      .add("n_verts", p.n_verts)
-      .add("norm_pad", column(p.norms.data, n, 8, 6))
-      .add("pad", p.pad)
-      .add("rgbs", p.rgbs)
-      .add("tex_id", p.tex_id)
-      .add("tex_pad", p.tex_pad)
-      .add("uv_wp", std::move(uvwp))
-      .add("weights", p.weights.present() ? Json(detail::to_b64(p.weights.data.data(), p.weights.data.size())) : Json(nullptr))
-      .done();
+void evm_packet_extras(const EvmPacket& p, std::size_t k, std::size_t n, PacketText& t) {
+  ObjectText& e = t.fields;
+  append_uint(e.value("flag"), p.flag);
+  append_uint(e.value("flag_pad"), p.flag_pad);
+  append_uint(e.value("index"), k);
+  append_column(e.value("kicks"), p.verts.data, n, 8, 6, t);
+  append_uints(e.value("mat_id"), p.mat_id);
+  append_uint(e.value("n_mats"), p.n_mats);
+  append_uint(e.value("n_verts"), p.n_verts);
+  append_column(e.value("norm_pad"), p.norms.data, n, 8, 6, t);
+  append_uint(e.value("pad"), p.pad);
+  append_uint(e.value("rgbs"), p.rgbs);
+  append_uints(e.value("tex_id"), p.tex_id);
+  append_uints(e.value("tex_pad"), p.tex_pad);
+  std::string& uvwp = e.value("uv_wp");  // the w and pad of each UV record (w is 1.0 = 4096 in practice)
+  uvwp.push_back('[');
+  for (const auto& a : p.uvs) {
+    if (&a != &p.uvs[0]) uvwp.push_back(',');
+    if (!a.present() || a.data.size() < n * 8) {
+      uvwp.append("null");
+      continue;
+    }
+    uvwp.append("{\"pad\":");
+    append_column(uvwp, a.data, n, 8, 6, t);
+    uvwp.append(",\"w\":");
+    append_column(uvwp, a.data, n, 8, 4, t);
+    uvwp.push_back('}');
+  }
+  uvwp.push_back(']');
+  std::string& weights = e.value("weights");
+  if (p.weights.present()) append_b64(weights, p.weights.data.data(), p.weights.data.size());
+  else weights.append("null");
 }
 
 // Up to 4 influences per vertex of an EVM packet, heaviest first, on joints below nb; counts the
@@ -410,6 +426,7 @@ Result<scene::Scene> kms_to_scene(const KmsFile& m, const Mgs2ExportOptions& o, 
   }
   Materials materials(s, o);
   VertexBudget vertices(m.file_size);
+  PacketText packet_text;
   for (std::size_t i = 0; i < n_units; ++i) {
     const KmsUnit& u = m.units[i];
     scene::Joint j;
@@ -426,18 +443,17 @@ Result<scene::Scene> kms_to_scene(const KmsFile& m, const Mgs2ExportOptions& o, 
     scene::Mesh mesh;
     mesh.name = "unit_" + std::to_string(i);
     mesh.skinned = true;
-    Json without = Json::array();  // packets that draw nothing: glTF cannot hold them, extras can
+    packet_text.without.clear();  // packets that draw nothing: glTF cannot hold them, extras can
     for (std::size_t k = 0; k < u.packets.size(); ++k) {
       const KmsPacket& p = u.packets[k];
       const PacketArrays arrays{p.norms.data, 4, "unit " + std::to_string(i) + " packet " + std::to_string(k)};
       const auto positions = [&](std::size_t v, int c) { return (world[i][c] + s16_at(p.verts.data, v, c)) * o.scale; };
       const auto skin = [&](std::size_t n, scene::Primitive& prim) { kms_skin(p, n, i, parent[i], prim); };
-      const auto extras = [&](std::size_t n) { return kms_packet_extras(p, k, n); };
-      if (auto added = add_packet(p, arrays, extras, positions, skin, vertices, materials, mesh, without); !added)
+      const auto extras = [&](std::size_t n, PacketText& t) { kms_packet_extras(p, k, n, t); };
+      if (auto added = add_packet(p, arrays, extras, positions, skin, vertices, materials, mesh, packet_text); !added)
         return added.error();
     }
-    json_of(mesh.extras)[detail::kMeshKey] = {{"unit", i}, {"packets", u.packets.size()}};
-    if (!without.empty()) json_of(mesh.extras)[detail::kMeshKey]["without_triangles"] = std::move(without);
+    set_json_text(mesh.extras, mesh_extras(u.packets.size(), i, packet_text));
     s.meshes.push_back(std::move(mesh));
   }
   return s;
@@ -463,7 +479,7 @@ Result<scene::Scene> evm_to_scene(const EvmFile& m, const Mgs2ExportOptions& o, 
   scene::Mesh mesh;
   mesh.name = "evm";
   mesh.skinned = nb > 0;
-  Json without = Json::array();
+  PacketText packet_text;
   const double pscale = double(m.position_scale()) * o.scale;
   std::size_t over_four = 0, unresolved = 0;
   VertexBudget vertices(m.file_size);
@@ -474,8 +490,8 @@ Result<scene::Scene> evm_to_scene(const EvmFile& m, const Mgs2ExportOptions& o, 
     const auto skin = [&](std::size_t n, scene::Primitive& prim) {
       if (nb > 0) evm_skin(m, p, n, nb, prim, over_four, unresolved);
     };
-    const auto extras = [&](std::size_t n) { return evm_packet_extras(p, k, n); };
-    if (auto added = add_packet(p, arrays, extras, positions, skin, vertices, materials, mesh, without); !added)
+    const auto extras = [&](std::size_t n, PacketText& t) { evm_packet_extras(p, k, n, t); };
+    if (auto added = add_packet(p, arrays, extras, positions, skin, vertices, materials, mesh, packet_text); !added)
       return added.error();
   }
   if (over_four != 0)
@@ -484,8 +500,7 @@ Result<scene::Scene> evm_to_scene(const EvmFile& m, const Mgs2ExportOptions& o, 
   if (unresolved != 0)
     warnings.add(Severity::warning, 0, "weights", "influences whose palette names no joint were dropped", "0",
                  std::to_string(unresolved));
-  json_of(mesh.extras)[detail::kMeshKey] = {{"packets", m.packets.size()}};
-  if (!without.empty()) json_of(mesh.extras)[detail::kMeshKey]["without_triangles"] = std::move(without);
+  set_json_text(mesh.extras, mesh_extras(m.packets.size(), std::nullopt, packet_text));
   s.meshes.push_back(std::move(mesh));
   return s;
 }

@@ -67,7 +67,7 @@ int triangle_unit(const SrcPrimitive& p, const Triangle& t, const std::vector<Km
   return best;
 }
 
-struct PacketOut {
+struct KmsPacketOut {
   std::size_t unit = 0;
   std::size_t order = 0;  // stored packet index, or after them
   KmsPacket packet;
@@ -89,7 +89,7 @@ class KmsBuilder {
     limit_ = m_.packet_vertex_limit();
     packets_from_primitives();
     packets_without_triangles();
-    std::stable_sort(out_.begin(), out_.end(), [](const PacketOut& a, const PacketOut& b) {
+    std::stable_sort(out_.begin(), out_.end(), [](const KmsPacketOut& a, const KmsPacketOut& b) {
       return a.unit != b.unit ? a.unit < b.unit : a.order < b.order;
     });
     for (auto& po : out_) m_.units[po.unit].packets.push_back(std::move(po.packet));
@@ -323,7 +323,7 @@ class KmsBuilder {
   Vec3 stored_min_{}, stored_max_{};
   std::vector<std::array<double, 3>> world_;  // unit rest positions, model space
   std::size_t limit_ = 0;
-  std::vector<PacketOut> out_;
+  std::vector<KmsPacketOut> out_;
   Storage storage_;
   Moved moved_;
   std::size_t next_order_ = 1u << 30;

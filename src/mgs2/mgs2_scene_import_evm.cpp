@@ -78,7 +78,7 @@ bool raw_weights_match(const std::uint8_t* w, bool v2, const std::array<std::uin
   return true;
 }
 
-struct PacketOut {
+struct EvmPacketOut {
   std::size_t order = 0;
   EvmPacket packet;
 };
@@ -98,7 +98,7 @@ class EvmBuilder {
     build_bones();
     choose_position_format();
     packets_from_primitives();
-    std::stable_sort(out_.begin(), out_.end(), [](const PacketOut& a, const PacketOut& b) { return a.order < b.order; });
+    std::stable_sort(out_.begin(), out_.end(), [](const EvmPacketOut& a, const EvmPacketOut& b) { return a.order < b.order; });
     for (auto& po : out_) m_.packets.push_back(std::move(po.packet));
     // An EVM without packets has no packet pointer, and so no recognisable layout.
     if (m_.packets.empty()) fail(0, "meshes", "no triangles to write", ">= 1 triangle", "0");
@@ -393,7 +393,7 @@ class EvmBuilder {
   double to_stored_ = 16.0;  // model units -> stored position units
   bool v2_ = false;          // weights as 4 (weight, slot) pairs
   Storage storage_;
-  std::vector<PacketOut> out_;
+  std::vector<EvmPacketOut> out_;
   std::size_t next_order_ = 1u << 30;
   double dropped_ = 0;
   std::size_t moved_vertices_ = 0;

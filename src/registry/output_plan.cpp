@@ -32,29 +32,43 @@ Status check_output_target(const fs::path& path) {
   return usage_error_finding(path_to_utf8(path) + ": refusing to write over " + kind + " (an output replaces only regular files)");
 }
 
-void OutputPlan::add_read(const fs::path& path, std::string role) {
-  if (path.empty()) return;
-  reads_.push_back({path, output_key(path), std::move(role)});
+void OutputPlan::Index::add(const std::string& key, const std::optional<FileIdentity>& id, std::size_t i) {
+  by_key.emplace(key, i);
+  if (id) by_identity.emplace(*id, i);
 }
 
-Status OutputPlan::against_reads(const fs::path& output, const std::string& key) const {
-  for (const auto& r : reads_)
-    if (r.key == key || same_file(r.path, output)) {
-      const bool input = r.role == "the input file";
-      return usage_error_finding(path_to_utf8(output) + ": refusing to overwrite " + r.role +
-                                 (input && r.path == output ? "" : " " + path_to_utf8(r.path)) + "; choose another output");
-    }
-  return {};
+std::optional<std::size_t> OutputPlan::Index::find(const std::string& key, const std::optional<FileIdentity>& id) const {
+  std::optional<std::size_t> found;
+  if (auto k = by_key.find(key); k != by_key.end()) found = k->second;
+  if (id)
+    if (auto f = by_identity.find(*id); f != by_identity.end() && (!found || f->second < *found)) found = f->second;
+  return found;
+}
+
+void OutputPlan::add_read(const fs::path& path, std::string role) {
+  if (path.empty()) return;
+  read_index_.add(output_key(path), file_identity(path), reads_.size());
+  reads_.push_back({path, std::move(role)});
+}
+
+Status OutputPlan::against_reads(const fs::path& output, const std::string& key, const std::optional<FileIdentity>& id) const {
+  const auto i = read_index_.find(key, id);
+  if (!i) return {};
+  const Read& r = reads_[*i];
+  const bool input = r.role == "the input file";
+  return usage_error_finding(path_to_utf8(output) + ": refusing to overwrite " + r.role +
+                             (input && r.path == output ? "" : " " + path_to_utf8(r.path)) + "; choose another output");
 }
 
 Status OutputPlan::add_write(const fs::path& path) {
   if (auto target = check_output_target(path); !target) return target;
   const std::string key = output_key(path);
-  if (auto s = against_reads(path, key); !s) return s;
-  for (std::size_t i = 0; i < writes_.size(); ++i)
-    if (write_keys_[i] == key || same_file(writes_[i], path))
-      return usage_error_finding(path_to_utf8(path) + ": this command would write it twice (also as " + path_to_utf8(writes_[i]) +
-                                 "); choose distinct outputs");
+  const auto id = file_identity(path);
+  if (auto s = against_reads(path, key, id); !s) return s;
+  if (auto i = write_index_.find(key, id))
+    return usage_error_finding(path_to_utf8(path) + ": this command would write it twice (also as " + path_to_utf8(writes_[*i]) +
+                               "); choose distinct outputs");
+  write_index_.add(key, id, writes_.size());
   writes_.push_back(path);
   write_keys_.push_back(key);
   return {};
@@ -62,7 +76,7 @@ Status OutputPlan::add_write(const fs::path& path) {
 
 Status OutputPlan::check() const {
   for (std::size_t i = 0; i < writes_.size(); ++i)
-    if (auto s = against_reads(writes_[i], write_keys_[i]); !s) return s;
+    if (auto s = against_reads(writes_[i], write_keys_[i], file_identity(writes_[i])); !s) return s;
   return {};
 }
 

@@ -101,7 +101,9 @@ Extras::Extras(Extras&& other) noexcept = default;
 Extras& Extras::operator=(Extras&& other) noexcept = default;
 
 bool Extras::empty() const noexcept {
-  return !value_ || value_->json.is_null() || (value_->json.is_object() && value_->json.empty());
+  if (!value_) return true;
+  if (!value_->text.empty()) return false;  // set_json_text keeps no empty text
+  return value_->json.is_null() || (value_->json.is_object() && value_->json.empty());
 }
 
 std::string Extras::text() const {
@@ -111,7 +113,9 @@ std::string Extras::text() const {
 }
 
 void Extras::append_text(std::string& out) const {
-  if (!empty()) append_dump(value_->json, out);
+  if (empty()) return;
+  if (!value_->text.empty()) out.append(value_->text);
+  else append_dump(value_->json, out);
 }
 
 }  // namespace boneyard::scene

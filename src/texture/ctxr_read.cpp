@@ -9,6 +9,7 @@
 #include "boneyard/core/crc32.h"
 #include "boneyard/texture/ctxr.h"
 #include "boneyard/texture/ctxr_report.h"
+#include "size_text.h"
 
 namespace boneyard::texture {
 
@@ -275,8 +276,6 @@ class Inflater {
   z_stream z_{};
   bool started_ = false, ok_ = false, ended_ = false;
 };
-
-std::string size_text(std::uint32_t w, std::uint32_t h) { return std::to_string(w) + "x" + std::to_string(h); }
 
 // The original file from the PNG's ctXr chunk, when the image is the one the chunk was made
 // with. Sets `h` to the chunk's CTXR header when the image was edited (its fields are kept);

@@ -4,6 +4,7 @@
 #include "boneyard/texture/dds.h"
 #include "boneyard/texture/dds_report.h"
 #include "dds_internal.h"
+#include "size_text.h"
 
 namespace boneyard::texture {
 
@@ -21,8 +22,6 @@ std::string codec_name(DdsCodec c) {
   }
   return "?";
 }
-
-std::string size_text(std::uint32_t w, std::uint32_t h) { return std::to_string(w) + "x" + std::to_string(h); }
 
 void header_checks(const DdsFile& dds, Diagnostics& d) {
   const DdsHeader& h = dds.header;

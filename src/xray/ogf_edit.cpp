@@ -157,7 +157,7 @@ Result<std::vector<std::size_t>> select_children(const OgfFile& f, const std::ve
   for (const auto& s : selectors) {
     const bool number = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
     if (number) {
-      const unsigned long i = s.size() > 9 ? f.children.size() : std::stoul(s);
+      const std::size_t i = s.size() > 9 ? f.children.size() : std::size_t{std::stoul(s)};
       if (i >= f.children.size())
         return edit_error("no child with that index", "< " + std::to_string(f.children.size()), s);
       hit[i] = true;

@@ -93,5 +93,25 @@ TEST(ExtrasText, EqualsNlohmannDumpOnRandomValues) {
   }
 }
 
+// Extras given as text (set_json_text, for adapters that print large extras themselves): printed
+// as given, read as the document it parses to, and a document again once changed.
+TEST(ExtrasText, ValueGivenAsTextIsPrintedAsGivenAndReadAsItsDocument) {
+  scene::Extras e;
+  scene::set_json_text(e, R"({"k":{"a":[1,2],"b":"b64:AA=="}})");
+  EXPECT_FALSE(e.empty());
+  EXPECT_EQ(e.text(), R"({"k":{"a":[1,2],"b":"b64:AA=="}})");
+  const scene::Extras copy = e;
+  EXPECT_EQ(json_of(copy)["k"]["a"][1], 2);  // const read: parsed once, the text stays
+  EXPECT_EQ(copy.text(), e.text());
+  json_of(e)["k"]["c"] = true;  // changed: a document from now on
+  EXPECT_EQ(e.text(), R"({"k":{"a":[1,2],"b":"b64:AA==","c":true}})");
+  EXPECT_EQ(copy.text(), R"({"k":{"a":[1,2],"b":"b64:AA=="}})");
+  for (const char* nothing : {"", "{}", "null"}) {
+    scene::set_json_text(e, nothing);
+    EXPECT_TRUE(e.empty());
+    EXPECT_EQ(e.text(), "");
+  }
+}
+
 }  // namespace
 }  // namespace boneyard::test

@@ -5,10 +5,14 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "boneyard/core/diagnostics.h"
+#include "boneyard/core/paths.h"
 
 namespace boneyard {
 
@@ -35,14 +39,25 @@ class OutputPlan {
   const std::vector<std::filesystem::path>& writes() const { return writes_; }
 
  private:
-  struct Entry {
+  // Each path's key and identity are taken once and looked up by value: a batch plans thousands
+  // of outputs against thousands of inputs, and comparing pairs would stat each path n times.
+  struct Read {
     std::filesystem::path path;
-    std::string key, role;
+    std::string role;
   };
-  Status against_reads(const std::filesystem::path& output, const std::string& key) const;
-  std::vector<Entry> reads_;
+  struct Index {
+    std::unordered_map<std::string, std::size_t> by_key;  // the first path with that key
+    std::map<FileIdentity, std::size_t> by_identity;      // the first existing path that is that file
+    void add(const std::string& key, const std::optional<FileIdentity>& id, std::size_t i);
+    std::optional<std::size_t> find(const std::string& key, const std::optional<FileIdentity>& id) const;
+  };
+  Status against_reads(const std::filesystem::path& output, const std::string& key,
+                       const std::optional<FileIdentity>& id) const;
+  std::vector<Read> reads_;
+  Index read_index_;
   std::vector<std::filesystem::path> writes_;
   std::vector<std::string> write_keys_;
+  Index write_index_;
 };
 
 // Why `path` cannot be an output at all: it exists and is not a regular file.
