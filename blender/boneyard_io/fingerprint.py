@@ -8,9 +8,10 @@ import json
 
 import numpy
 
-# Pose-bone properties whose F-curves make a glTF channel.
-KINDS = {"location": "translation", "rotation_quaternion": "rotation", "rotation_euler": "rotation",
-         "rotation_axis_angle": "rotation", "scale": "scale"}
+from . import fingerprint_v1
+from .fingerprint_kinds import KINDS
+
+FORMAT = 2  # what remember_action writes; format 1 (no "format" member) is still read: fingerprint_v1.py
 REST_TOLERANCE = 1e-5  # entering and leaving edit mode recomputes rest matrices with float noise
 
 
@@ -193,7 +194,8 @@ def frame_range(action):
 
 def remember_action(arm, action, paths=None, fresh=None):
     """The action's state at import, as JSON kept on the action (arguments: channel_hashes)."""
-    return json.dumps({"channels": channel_hashes(arm, action, paths, fresh), "range": frame_range(action)})
+    return json.dumps({"format": FORMAT, "channels": channel_hashes(arm, action, paths, fresh),
+                       "range": frame_range(action)})
 
 
 def rest_pose(arm):
@@ -250,7 +252,12 @@ def changed_channels(arm, action, remembered):
         before = None
     if before is None or abs(before["range"][0] - frame_range(action)[0]) > 1e-6:
         return None  # a moved start would shift the original's keys against the edited ones
-    now = channel_hashes(arm, action)
+    if before.get("format", 1) == 1:
+        now = fingerprint_v1.channel_hashes(arm, action)  # remembered by an earlier add-on
+    elif before["format"] == FORMAT:
+        now = channel_hashes(arm, action)
+    else:
+        return None  # remembered by a later add-on: nothing to compare with
     changed = set()
     for bone in set(before["channels"]) | set(now):
         old, new = before["channels"].get(bone, {}), now.get(bone, {})
