@@ -45,18 +45,69 @@ def read(path):
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
-def read_members(path, names):
-    """{name: value} of the top-level JSON members `names` of a .glb, parsed up to the last of
-    them only: the accessors and buffer views that boneyard writes after the animations (half of
-    the JSON for 69 motions) are not parsed, since the add-on's import never reads them."""
+_INTERPOLATION = re.compile(r'"interpolation"[ \t\n\r]*:[ \t\n\r]*"([A-Z]*)"')
+
+
+def _skimmed_array(text, at, decoder):
+    """(the text of the array at `at`, the position after it) when it holds only objects without
+    arrays, extras or extensions (an animation's channels and samplers as boneyard writes them),
+    found without parsing it; else (its parsed value, the position after it)."""
+    end = text.find("]", at)
+    if text[at] == "[" and end > 0:
+        inner = text[at + 1:end]
+        if "[" not in inner and '"extras"' not in inner and '"extensions"' not in inner:
+            return inner, end + 1
+    return decoder.raw_decode(text, at)
+
+
+def _skim_animation(text, at, decoder):
+    """An animation object at `at` as {"name", "extras", "interpolations": the set of its samplers'
+    interpolations}, and the position after it."""
+    if text[at] != "{":
+        raise ValueError("an animation is not an object")
+    out, at = {"interpolations": set()}, _SPACE.match(text, at + 1).end()
+    while text[at] != "}":
+        key, at = decoder.raw_decode(text, at)
+        at = _SPACE.match(text, at).end()
+        if text[at] != ":":
+            raise ValueError("no ':' after %r" % key)
+        at = _SPACE.match(text, at + 1).end()
+        if key in ("channels", "samplers"):
+            value, at = _skimmed_array(text, at, decoder)
+            if key == "samplers":
+                if isinstance(value, str):
+                    found, objects = _INTERPOLATION.findall(value), value.count("{")
+                else:
+                    found = [s.get("interpolation", "LINEAR") for s in value if isinstance(s, dict)]
+                    objects = len(found)
+                out["interpolations"].update(found)
+                if len(found) < objects:
+                    out["interpolations"].add("LINEAR")  # the default, not written
+        else:
+            value, at = decoder.raw_decode(text, at)
+            if key in ("name", "extras"):
+                out[key] = value
+        at = _SPACE.match(text, at).end()
+        if text[at] == ",":
+            at = _SPACE.match(text, at + 1).end()
+        elif text[at] != "}":
+            raise ValueError("no ',' after the value of %r" % key)
+    return out, at + 1
+
+
+def read_scenes_and_animations(path):
+    """(scenes, animations) of a .glb, read as read_members does, each animation skimmed
+    (_skim_animation): its channels and samplers, most of the JSON for 69 motions, are not turned
+    into Python objects, since the add-on's import needs only the animations' names, extras and
+    interpolations."""
     text = _load(path)[0]
-    decoder, wanted, out = json.JSONDecoder(), set(names), {}
+    decoder, scenes, animations = json.JSONDecoder(), None, None
     try:
         at = _SPACE.match(text, 0).end()
         if text[at] != "{":
             raise ValueError("not an object")
         at += 1
-        while wanted:
+        while scenes is None or animations is None:
             at = _SPACE.match(text, at).end()
             if text[at] == "}":
                 break
@@ -64,10 +115,24 @@ def read_members(path, names):
             at = _SPACE.match(text, at).end()
             if text[at] != ":":
                 raise ValueError("no ':' after %r" % key)
-            value, at = decoder.raw_decode(text, _SPACE.match(text, at + 1).end())
-            if key in wanted:
-                out[key] = value
-                wanted.discard(key)
+            at = _SPACE.match(text, at + 1).end()
+            if key == "animations":
+                if text[at] != "[":
+                    raise ValueError("animations is not an array")
+                animations, at = [], _SPACE.match(text, at + 1).end()
+                while text[at] != "]":
+                    animation, at = _skim_animation(text, at, decoder)
+                    animations.append(animation)
+                    at = _SPACE.match(text, at).end()
+                    if text[at] == ",":
+                        at = _SPACE.match(text, at + 1).end()
+                    elif text[at] != "]":
+                        raise ValueError("no ',' after an animation")
+                at += 1
+            else:
+                value, at = decoder.raw_decode(text, at)
+                if key == "scenes":
+                    scenes = value
             at = _SPACE.match(text, at).end()
             if text[at] == ",":
                 at += 1
@@ -75,7 +140,7 @@ def read_members(path, names):
                 raise ValueError("no ',' after the value of %r" % key)
     except (ValueError, IndexError) as error:
         raise GlbError("%s: the JSON chunk does not read (%s)" % (path, error)) from error
-    return out
+    return scenes or [], animations or []
 
 
 def write(path, document, binary):

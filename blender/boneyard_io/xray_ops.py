@@ -57,7 +57,7 @@ def _imported_interpolation(animation):
     """The interpolation Blender's glTF import gives every key of `animation` when all its samplers
     are linear (it sets each key's from its sampler), so that the fingerprint need not read it
     back; None otherwise (then it is read)."""
-    if all(s.get("interpolation", "LINEAR") == "LINEAR" for s in animation.get("samplers", [])):
+    if animation["interpolations"] <= {"LINEAR"}:
         if not _LINEAR:
             _LINEAR.append(bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items["LINEAR"].value)
         return _LINEAR[0]
@@ -116,8 +116,8 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
             arguments += ["--textures", textures]
         messages = common.Messages()
         messages.warn(cli.run(exe, *arguments, "--", source))
-        document = glb.read_members(converted, ("scenes", "animations"))
-        xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
+        scenes, animations = glb.read_scenes_and_animations(converted)
+        xscene = ((scenes or [{}])[0].get("extras") or {}).get("xray", {})
         templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp)
         old_fps = _set_scene_fps(context.scene)
         if old_fps is not None:
@@ -129,7 +129,7 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
         if arm is None:
             messages.note("a model without skeleton: meshes only, nothing to export as motions")
             return None, messages
-        missing = _store(arm, source, skeleton if is_omf else "", xscene, document.get("animations", []), templates)
+        missing = _store(arm, source, skeleton if is_omf else "", xscene, animations, templates)
         if not is_omf:
             xray_model_ops.remember_template(arm, source)
     if missing:
