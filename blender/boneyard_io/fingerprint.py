@@ -5,6 +5,7 @@ whose float noise (up to about 1e-6 m on translations, after Blender recomputes 
 matrix) would otherwise move 16-bit keys with tiny steps (docs/blender-addon.md, "Exactness")."""
 import hashlib
 import json
+from array import array
 
 import numpy
 
@@ -188,14 +189,43 @@ def channel_hashes(arm, action, paths=None, fresh=None):
     return out
 
 
+def hashes_of_keys(paths, curves):
+    """channel_hashes of fresh curves (see channel_hashes) given as they were set: (data path,
+    array index, interpolation of every key, keys as (frame, value) float32 rows). The same
+    records, made from the arrays instead of read back from Blender."""
+    groups = {}
+    for data_path, index, interpolation, keys in curves:
+        code = paths.get(data_path)
+        if code is not None:
+            groups.setdefault(code >> 3, []).append((code & 7, index, interpolation, keys))
+    out = {}
+    for number, members in groups.items():
+        members.sort(key=lambda member: (member[0], member[1]))
+        head = [int(paths.modes[number])]
+        for rank, index, interpolation, keys in members:
+            head += (rank, index, len(keys), 0, 0, 0, interpolation if len(keys) else -2)
+        digest = hashlib.sha1(array("i", head))
+        for _, _, _, keys in members:
+            digest.update(keys)  # contiguous float32 rows: the same bytes as in channel_hashes' record
+        name, kind, mode = paths.channels[number]
+        if mode:
+            digest.update(("%s|" % mode).encode())
+        out.setdefault(name, {})[kind] = digest.hexdigest()
+    return out
+
+
 def frame_range(action):
     return [float(action.frame_range[0]), float(action.frame_range[1])]
 
 
-def remember_action(arm, action, paths=None, fresh=None):
-    """The action's state at import, as JSON kept on the action (arguments: channel_hashes)."""
-    return json.dumps({"format": FORMAT, "channels": channel_hashes(arm, action, paths, fresh),
-                       "range": frame_range(action)})
+def remember_action(arm, action, paths=None, fresh=None, keys=None):
+    """The action's state at import, as JSON kept on the action (arguments: channel_hashes; `keys`:
+    the curves as they were made, see hashes_of_keys, so that nothing is read back)."""
+    if keys is not None:
+        channels = hashes_of_keys(paths or channel_paths(arm), keys)
+    else:
+        channels = channel_hashes(arm, action, paths, fresh)
+    return json.dumps({"format": FORMAT, "channels": channels, "range": frame_range(action)})
 
 
 def rest_pose(arm):

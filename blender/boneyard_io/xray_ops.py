@@ -10,7 +10,7 @@ import bpy
 from bpy.props import BoolProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import cli, common, fingerprint, glb, gltf_bridge, props, xray_export, xray_model_ops
+from . import cli, common, fingerprint, glb, gltf_bridge, gltf_motions, props, xray_export, xray_model_ops
 from .cli import BoneyardError
 
 FPS = 30  # X-Ray motions are sampled at 30 frames per second
@@ -67,7 +67,7 @@ def _imported_interpolation(animation):
 _LINEAR = []  # the enum value of a linear key, looked up once (an RNA lookup per action costs)
 
 
-def _store(arm, source, skeleton, xscene, animations, templates):
+def _store(arm, source, skeleton, xscene, animations, templates, made_curves):
     model = arm.data.boneyard
     model.game = "XRAY"
     model.source = source
@@ -91,7 +91,11 @@ def _store(arm, source, skeleton, xscene, animations, templates):
             missing.append(name)
             continue
         props.fill_motion(action.boneyard, name, extras, set_index)
-        action.boneyard.remembered = fingerprint.remember_action(arm, action, paths, _imported_interpolation(animation))
+        if made_curves is not None and action.name in made_curves:
+            remembered = fingerprint.remember_action(arm, action, paths, keys=made_curves[action.name])
+        else:  # made by Blender's importer: read back
+            remembered = fingerprint.remember_action(arm, action, paths, _imported_interpolation(animation))
+        action.boneyard.remembered = remembered
         model.motion_sets[set_index].motions.add().action = action
     model.rest = fingerprint.remember_rest(arm)
     return missing
@@ -123,13 +127,14 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
         if old_fps is not None:
             messages.note("scene frame rate set from %g to %d fps (X-Ray motions are %d fps)" % (old_fps, FPS, FPS))
         before = set(bpy.data.objects)
-        with common.scene_custom_properties_kept(context.scene, ["xray"]):
+        with common.scene_custom_properties_kept(context.scene, ["xray"]), gltf_motions.made_here() as made:
             gltf_bridge.import_glb(converted)
         arm = common.imported_armature(before, required=bool(xscene.get("motion_sets")))
         if arm is None:
             messages.note("a model without skeleton: meshes only, nothing to export as motions")
             return None, messages
-        missing = _store(arm, source, skeleton if is_omf else "", xscene, animations, templates)
+        missing = _store(arm, source, skeleton if is_omf else "", xscene, animations, templates,
+                         made.curves)
         if not is_omf:
             xray_model_ops.remember_template(arm, source)
     if missing:

@@ -1,0 +1,256 @@
+"""The motions of an X-Ray import made into actions inside Blender's glTF import, through the glTF
+add-on's own extension hook (`gather_import_animations`, called with the animations before it
+makes any). Blender's importer turns every key into its pose bone's space with Python objects, one
+key at a time, and makes each F-curve with five calls: for 69 motions (767,052 keys in 19,803
+curves) that was three quarters of the whole import. Here the same conversion is done with numpy,
+channel by channel, and the curves, actions and NLA tracks are the ones Blender's importer makes:
+same names, groups, frames, interpolation and track order, the first motion restored on the
+armature. Because the keys are set from arrays, each channel's fingerprint (fingerprint.py) is
+hashed from those arrays: nothing is read back.
+
+Only while the add-on imports an X-Ray file (`made_here`), and only for what this code knows:
+translation and rotation channels of bones, LINEAR or STEP samplers. Any other glTF import, or a
+file with anything else, is left to Blender's importer untouched (the add-on then reads the
+fingerprints back, as before). The conversion follows the importer of Blender 3.4
+(`io_scene_gltf2/blender/imp/gltf2_blender_animation_node.py`): glTF Y-up to Blender Z-up, the
+node's correction rotations, then the edit bone's inverse; rotations made sign-continuous."""
+import contextlib
+
+import bpy
+import numpy
+
+_JOBS = []
+
+
+class Job:
+    """What the hook made for one import: {action name: [(data path, array index, interpolation,
+    keys)]} (see _make), or None when Blender's importer made the motions."""
+
+    def __init__(self):
+        self.curves = None
+
+
+@contextlib.contextmanager
+def made_here():
+    """Within this block, a glTF import's motions are made by the hook below."""
+    job = Job()
+    _JOBS.append(job)
+    try:
+        yield job
+    finally:
+        _JOBS.remove(job)
+
+
+class ImportExtension:
+    """The glTF importer's user extension (found as boneyard_io.glTF2ImportUserExtension)."""
+
+    def gather_import_animations(self, animations, options, gltf):
+        if not _JOBS or not animations:
+            return
+        plan = _plan(gltf, animations)
+        if plan is None:
+            return
+        made = []
+        try:
+            _JOBS[-1].curves = _make(gltf, animations, plan, made)
+        except Exception:
+            for obj, action in made:
+                _unstash(obj, action)
+            raise  # the importer reports it and makes the motions itself
+        for obj in {obj for obj, _ in made}:
+            _restore(obj, animations[0].track_name)
+        animations.clear()  # made: the importer makes none
+
+
+_INTERPOLATIONS = {None: "LINEAR", "LINEAR": "LINEAR", "STEP": "CONSTANT"}
+
+
+def _plan(gltf, animations):
+    """[(animation index, [(vnode id, [channel]) in the importer's node order])], or None when
+    some channel is not one this code makes (then Blender's importer makes them all)."""
+    from io_scene_gltf2.blender.imp.gltf2_blender_vnode import VNode
+    plan = []
+    for index, animation in enumerate(animations):
+        for channel in animation.channels:
+            vnode = gltf.vnodes.get(channel.target.node)
+            sampler = animation.samplers[channel.sampler]
+            if (vnode is None or vnode.type != VNode.Bone or channel.target.path not in ("translation", "rotation")
+                    or sampler.interpolation not in _INTERPOLATIONS):
+                return None
+        nodes = []
+        for vnode_id in gltf.vnodes:
+            if isinstance(vnode_id, int):
+                channels = gltf.data.nodes[vnode_id].animations.get(index, []) if gltf.data.nodes[vnode_id].animations else []
+                if channels:
+                    nodes.append((vnode_id, [animation.channels[c] for c in channels]))
+        plan.append((index, nodes))
+    return plan
+
+
+def _multiply(a, b):
+    """Row-wise quaternion products a @ b, (w, x, y, z) in float64."""
+    aw, ax, ay, az = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
+    bw, bx, by, bz = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
+    return numpy.stack((aw * bw - ax * bx - ay * by - az * bz,
+                        aw * bx + ax * bw + ay * bz - az * by,
+                        aw * by - ax * bz + ay * bw + az * bx,
+                        aw * bz + ax * by - ay * bx + az * bw), axis=1)
+
+
+def _rotate(q, v):
+    """Rows of v (x, y, z) turned by the rows of q (w, x, y, z) as mathutils' `q @ v` does:
+    q (0, v) q*."""
+    conjugate = q * numpy.array([1.0, -1.0, -1.0, -1.0])
+    pure = numpy.concatenate((numpy.zeros((len(v), 1)), v), axis=1)
+    return _multiply(_multiply(q, pure), conjugate)[:, 1:]
+
+
+class _Channels:
+    """The channels of one kind (translation or rotation) of every animation, their keys in one
+    array of rows: the conversion is a few numpy operations for all of them at once."""
+
+    def __init__(self):
+        self.entries, self.inputs, self.outputs = [], [], []
+
+    def add(self, entry, vnode, sampler):
+        self.entries.append((entry, vnode))
+        self.inputs.append(sampler.input)
+        self.outputs.append(sampler.output)
+
+    def convert(self, decode, fps, unit, translation):
+        """Per channel: (rows begin, end) into self.keys[component], (frame, value) float32 rows."""
+        if not self.entries:
+            self.keys, self.spans = [], []
+            return
+        outputs = [decode(i) for i in self.outputs]
+        lengths = numpy.array([len(o) for o in outputs])
+        data = numpy.concatenate(outputs).astype(numpy.float64)
+        frames = numpy.concatenate([decode(i)[:, 0] for i in self.inputs]).astype(numpy.float64) * fps
+
+        def per_row(values):
+            return numpy.repeat(numpy.array(values, numpy.float64), lengths, axis=0)
+
+        vnodes = [vnode for _, vnode in self.entries]
+        edit_inverse = per_row([tuple(v.editbone_rot.conjugated()) for v in vnodes])
+        after = per_row([tuple(v.rotation_after) for v in vnodes])
+        if translation:
+            locs = numpy.stack((data[:, 0], -data[:, 2], data[:, 1]), axis=1) * unit  # Y-up to Z-up
+            values = _rotate(edit_inverse, _rotate(after, locs) - per_row([tuple(v.editbone_trans) for v in vnodes]))
+        else:
+            rots = numpy.stack((data[:, 3], data[:, 0], -data[:, 2], data[:, 1]), axis=1)
+            before = per_row([tuple(v.rotation_before) for v in vnodes])
+            values = _multiply(edit_inverse, _multiply(_multiply(after, rots), before))
+            # The shortest path between neighbours: a key whose dot product with the (already
+            # turned) previous key of its channel is negative is negated, as the importer does.
+            ends = numpy.cumsum(lengths)
+            begins = ends - lengths
+            flips = numpy.concatenate(([False], numpy.einsum("ij,ij->i", values[1:], values[:-1]) < 0))
+            flips[begins[lengths > 0]] = False
+            parity = numpy.cumsum(flips)
+            parity -= numpy.repeat(parity[numpy.minimum(begins, len(parity) - 1)], lengths)
+            values[parity % 2 == 1] *= -1
+        self.keys = []
+        for component in range(values.shape[1]):
+            keys = numpy.empty((len(values), 2), numpy.float32)
+            keys[:, 0] = frames
+            keys[:, 1] = values[:, component]
+            self.keys.append(keys)
+        ends = numpy.cumsum(lengths).tolist()
+        self.spans = list(zip([0] + ends[:-1], ends))
+
+
+def _make(gltf, animations, plan, made):
+    """Makes the actions, curves and NLA tracks. Returns {action name: [(data path, array index,
+    interpolation, keys)]}, the keys as set: (frame, value) float32 rows."""
+    from io_scene_gltf2.io.imp.gltf2_io_binary import BinaryData
+    enum = bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items
+    decoded = {}
+
+    def decode(accessor):
+        array = decoded.get(accessor)
+        if array is None:
+            array = decoded[accessor] = BinaryData.decode_accessor(gltf, accessor)
+        return array
+
+    kinds = {"translation": _Channels(), "rotation": _Channels()}
+    order = []  # (animation index, [(vnode, [(kind, channel number)])]) in the importer's order
+    for index, nodes in plan:
+        animation = animations[index]
+        listed = []
+        for vnode_id, channels in nodes:
+            vnode = gltf.vnodes[vnode_id]
+            mine = []
+            for channel in channels:
+                kind = kinds[channel.target.path]
+                mine.append((channel.target.path, len(kind.entries), animation.samplers[channel.sampler].interpolation))
+                kind.add(channel, vnode, animation.samplers[channel.sampler])
+            listed.append((vnode, mine))
+        order.append((index, listed))
+    unit = 1.0 / bpy.context.scene.unit_settings.scale_length
+    for path, kind in kinds.items():
+        kind.convert(decode, bpy.context.scene.render.fps, unit, path == "translation")
+    runs = {}
+    curves_of = {}
+    # NLA tracks are added bottom to top: the last animation first, so that the first is on top.
+    for index, listed in reversed(order):
+        animation = animations[index]
+        actions = {}
+        for vnode, mine in listed:
+            obj = gltf.vnodes[vnode.bone_arma].blender_object
+            action = actions.get(obj.name, (None, None))[1]
+            if action is None:
+                action = bpy.data.actions.new(animation.track_name + "_" + obj.name)
+                action.id_root = "OBJECT"
+                actions[obj.name] = obj, action
+                made.append((obj, action))
+                curves_of[action.name] = []
+            bone = vnode.blender_bone_name
+            for path, number, interpolation in mine:
+                kind = kinds[path]
+                begin, end = kind.spans[number]
+                data_path = 'pose.bones["%s"].%s' % (bpy.utils.escape_identifier(bone),
+                                                     "location" if path == "translation" else "rotation_quaternion")
+                value = enum[_INTERPOLATIONS[interpolation]].value
+                run = runs.get((value, end - begin))
+                if run is None:
+                    run = runs[value, end - begin] = numpy.full(end - begin, value, numpy.int32)
+                for component, keys in enumerate(kind.keys):
+                    rows = keys[begin:end]
+                    curve = action.fcurves.new(data_path=data_path, index=component, action_group=bone)
+                    points = curve.keyframe_points
+                    points.add(end - begin)
+                    points.foreach_set("co", rows.ravel())
+                    points.foreach_set("interpolation", run)
+                    curve.update()
+                    curves_of[action.name].append((data_path, component, value, rows))
+        for obj, action in actions.values():
+            _stash(obj, animation.track_name, action)
+    return curves_of
+
+
+def _stash(obj, track_name, action):
+    """The action on a new, locked and muted NLA track named after the animation (as the importer)."""
+    if not obj.animation_data:
+        obj.animation_data_create()
+    track = obj.animation_data.nla_tracks.new(prev=None)
+    track.name = track_name
+    track.strips.new(action.name, bpy.context.scene.frame_start, action)
+    track.lock = True
+    track.mute = True
+
+
+def _unstash(obj, action):
+    if obj.animation_data:
+        for track in list(obj.animation_data.nla_tracks):
+            if any(strip.action == action for strip in track.strips):
+                obj.animation_data.nla_tracks.remove(track)
+    bpy.data.actions.remove(action)
+
+
+def _restore(obj, track_name):
+    """The first animation's action made active on `obj`, as the importer leaves it."""
+    for track in obj.animation_data.nla_tracks:
+        if track.name == track_name and track.strips:
+            obj.animation_data.action = track.strips[0].action
+            return
+    obj.animation_data.action = None

@@ -1,0 +1,135 @@
+"""The add-on makes an X-Ray import's motions itself, inside Blender's glTF import (its extension
+hook, blender/boneyard_io/gltf_motions.py), and nothing else changes.
+
+ARGS after the harness's: ZIP, then pairs OGF OMF (paths relative to the source dir, or
+samples:... relative to the samples dir; a pair whose sample is absent is skipped). For each pair:
+1. The add-on's import with the hook and with Blender's importer making the motions (the hook
+   switched off) give the same actions, NLA tracks (names, order, lock, mute, start), active
+   action, F-curves (data path, index, group, order, key count, frames, interpolation,
+   extrapolation) and key values within float32 noise (1e-5; the importer rounds each step to
+   float32, the hook once); the hook's fingerprints equal those read back from Blender.
+2. Blender's own File > Import glTF of the same .glb with the add-on enabled is untouched by the
+   hook: its motions are the importer's own."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import addon_common as ac  # noqa: E402
+import blender_common as bc  # noqa: E402
+
+import bpy  # noqa: E402
+import numpy  # noqa: E402
+
+args = bc.Args()
+zip_path, pairs = args.extra[0], args.extra[1:]
+ac.install(zip_path)
+ac.fresh(args.cli)
+from boneyard_io import fingerprint, gltf_motions  # noqa: E402
+
+hook = gltf_motions.ImportExtension.gather_import_animations
+
+
+def resolve(argument):
+    if argument.startswith("samples:"):
+        return args.sample(argument[len("samples:"):])
+    return os.path.join(args.source_dir, argument)
+
+
+def snapshot():
+    arm = ac.armature()
+    data = arm.animation_data
+    curves = {}
+    for action in bpy.data.actions:
+        for curve in action.fcurves:
+            n = len(curve.keyframe_points)
+            co = numpy.empty(2 * n, numpy.float32)
+            curve.keyframe_points.foreach_get("co", co)
+            kinds = numpy.empty(n, numpy.int32)
+            curve.keyframe_points.foreach_get("interpolation", kinds)
+            curves[action.name, curve.data_path, curve.array_index] = (
+                curve.group.name if curve.group else None, curve.extrapolation, co.reshape(-1, 2), kinds)
+    return {
+        "tracks": [(t.name, [s.action.name for s in t.strips], t.lock, t.mute, [s.frame_start for s in t.strips])
+                   for t in data.nla_tracks],
+        "active": data.action.name if data.action else None,
+        "order": {a.name: [(c.data_path, c.array_index) for c in a.fcurves] for a in bpy.data.actions},
+        "curves": curves,
+        "remembered": {a.name: json.loads(a.boneyard.remembered)["channels"] for a in bpy.data.actions
+                       if a.boneyard.remembered},
+        "read_back": {a.name: fingerprint.channel_hashes(arm, a) for a in bpy.data.actions},
+    }
+
+
+def import_with(model, made_here):
+    left = []
+
+    def watched(self, animations, options, gltf):
+        if made_here:
+            hook(self, animations, options, gltf)
+        left.append(len(animations))
+
+    gltf_motions.ImportExtension.gather_import_animations = watched
+    try:
+        ac.fresh(args.cli)
+        if bpy.ops.import_scene.boneyard_xray(filepath=model) != {"FINISHED"}:
+            bc.fail("import of %s failed" % model)
+    finally:
+        gltf_motions.ImportExtension.gather_import_animations = hook
+    if (left != [0]) if made_here else (len(left) != 1 or not left[0]):
+        bc.fail("import of %s %s the hook: it left %s animations to the importer"
+                % (model, "with" if made_here else "without", left))
+    return snapshot()
+
+
+checked = 0
+for ogf_arg, omf_arg in zip(pairs[0::2], pairs[1::2]):
+    ogf, omf = resolve(ogf_arg), resolve(omf_arg)
+    if ogf is None or omf is None:
+        print("skipped %s: sample absent (../shared/samples/xray)" % ogf_arg)
+        continue
+    model, _ = ac.game_tree(args, ogf, omf, args.out("tree_%d" % checked))
+    mine, blenders = import_with(model, True), import_with(model, False)
+    for key in ("tracks", "active", "order"):
+        if mine[key] != blenders[key]:
+            bc.fail("%s: %s differ: hook %s, Blender's importer %s" % (ogf_arg, key, str(mine[key])[:300], str(blenders[key])[:300]))
+    if set(mine["curves"]) != set(blenders["curves"]):
+        bc.fail("%s: the F-curves differ: %s" % (ogf_arg, sorted(set(mine["curves"]) ^ set(blenders["curves"]))[:5]))
+    worst = 0.0
+    for key, (group, extrapolation, co, kinds) in blenders["curves"].items():
+        g, e, c, k = mine["curves"][key]
+        if (g, e) != (group, extrapolation) or c.shape != co.shape or not numpy.array_equal(k, kinds):
+            bc.fail("%s: curve %s: group/extrapolation/keys/interpolation differ" % (ogf_arg, key))
+        if not numpy.array_equal(c[:, 0], co[:, 0]):
+            bc.fail("%s: curve %s: frames differ" % (ogf_arg, key))
+        worst = max(worst, float(numpy.abs(c[:, 1].astype(numpy.float64) - co[:, 1]).max(initial=0.0)))
+    if worst > 1e-5:
+        bc.fail("%s: key values differ by up to %g (float32 noise is below 1e-5)" % (ogf_arg, worst))
+    if mine["remembered"] != mine["read_back"] or not mine["remembered"]:
+        bc.fail("%s: the hook's fingerprints differ from those read back from Blender" % ogf_arg)
+    print("%s: %d actions, %d F-curves: the hook's motions are Blender's importer's (values within %.1e), "
+          "fingerprints equal to the read-back ones" % (os.path.basename(ogf), len(mine["order"]), len(mine["curves"]), worst))
+    # 2. Blender's own glTF import, add-on enabled: the hook leaves it alone.
+    glb = args.out("plain_%d.glb" % checked)
+    bc.boneyard(args, "convert", "--output=" + glb, "--", model)
+    ac.fresh(args.cli)
+    left = []  # the animations the hook left to the importer, each time it was called
+
+    def watched(self, animations, options, gltf):
+        hook(self, animations, options, gltf)
+        left.append(len(animations))
+
+    gltf_motions.ImportExtension.gather_import_animations = watched
+    try:
+        bc.import_gltf(glb, bone_heuristic="BLENDER")
+    finally:
+        gltf_motions.ImportExtension.gather_import_animations = hook
+    plain = sum(len(a.fcurves) for a in bpy.data.actions)
+    if len(left) != 1 or left[0] == 0 or plain != len(mine["curves"]):
+        bc.fail("%s: a plain glTF import: hook calls leaving %s animations, %d F-curves (expected one call "
+                "leaving them all, %d F-curves by the importer)" % (ogf_arg, left, plain, len(mine["curves"])))
+    print("plain File > Import glTF with the add-on enabled: the hook left all %d animations to the importer" % left[0])
+    checked += 1
+if not checked:
+    bc.skip("no model to check")
+print("addon motions: ok")
