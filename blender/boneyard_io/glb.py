@@ -2,7 +2,6 @@
 chunk as bytes. Plain Python (no bpy): the add-on edits the JSON of the .glb files that boneyard
 and Blender write, never their binary data."""
 import json
-import re
 import struct
 
 _MAGIC = 0x46546C67  # "glTF"
@@ -42,105 +41,86 @@ def read(path):
     return document, binary
 
 
-_SPACE = re.compile(r"[ \t\n\r]*")
+def without_animations(document):
+    """A copy of `document` without its animations and the accessors only they use (the others
+    renumbered), for an importer that need not see the motions; None when the document may refer
+    to accessors in ways this does not know (extensions)."""
+    if document.get("extensionsUsed") or document.get("extensions"):
+        return None
+    used = set()
+    for mesh in document.get("meshes", []):
+        for primitive in mesh.get("primitives", []):
+            if primitive.get("extensions"):
+                return None
+            used.update(primitive.get("attributes", {}).values())
+            if "indices" in primitive:
+                used.add(primitive["indices"])
+            for target in primitive.get("targets", []):
+                used.update(target.values())
+    for skin in document.get("skins", []):
+        if "inverseBindMatrices" in skin:
+            used.add(skin["inverseBindMatrices"])
+    motion_only = set()
+    for animation in document.get("animations", []):
+        for sampler in animation.get("samplers", []):
+            motion_only.update((sampler.get("input"), sampler.get("output")))
+    motion_only -= used
+    accessors = document.get("accessors", [])
+    number = {}
+    for index in range(len(accessors)):
+        if index not in motion_only:
+            number[index] = len(number)
+    out = {k: v for k, v in document.items() if k not in ("animations", "accessors")}
+    if accessors:
+        out["accessors"] = [accessors[i] for i in number]
+    out["meshes"] = [dict(mesh, primitives=[_renumbered(p, number) for p in mesh.get("primitives", [])])
+                     for mesh in document.get("meshes", [])]
+    if "meshes" not in document:
+        del out["meshes"]
+    if "skins" in document:
+        out["skins"] = [dict(skin, inverseBindMatrices=number[skin["inverseBindMatrices"]])
+                        if "inverseBindMatrices" in skin else skin for skin in document["skins"]]
+    return out
 
 
-_INTERPOLATION = re.compile(r'"interpolation"[ \t\n\r]*:[ \t\n\r]*"([A-Z]*)"')
+def _renumbered(primitive, number):
+    out = dict(primitive, attributes={k: number[v] for k, v in primitive.get("attributes", {}).items()})
+    if "indices" in primitive:
+        out["indices"] = number[primitive["indices"]]
+    if "targets" in primitive:
+        out["targets"] = [{k: number[v] for k, v in target.items()} for target in primitive["targets"]]
+    return out
 
 
-def _skimmed_array(text, at, decoder):
-    """(the text of the array at `at`, the position after it) when it holds only objects without
-    arrays, extras or extensions (an animation's channels and samplers as boneyard writes them),
-    found without parsing it; else (its parsed value, the position after it)."""
-    end = text.find("]", at)
-    if text[at] == "[" and end > 0:
-        inner = text[at + 1:end]
-        if "[" not in inner and '"extras"' not in inner and '"extensions"' not in inner:
-            return inner, end + 1
-    return decoder.raw_decode(text, at)
+_COMPONENTS = {5120: "<i1", 5121: "<u1", 5122: "<i2", 5123: "<u2", 5125: "<u4", 5126: "<f4"}
+_WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
+_NORMALIZED = {5120: 127.0, 5121: 255.0, 5122: 32767.0, 5123: 65535.0}
 
 
-def _skim_animation(text, at, decoder):
-    """An animation object at `at` as {"name", "extras", "interpolations": the set of its samplers'
-    interpolations}, and the position after it."""
-    if text[at] != "{":
-        raise ValueError("an animation is not an object")
-    out, at = {"interpolations": set()}, _SPACE.match(text, at + 1).end()
-    while text[at] != "}":
-        key, at = decoder.raw_decode(text, at)
-        at = _SPACE.match(text, at).end()
-        if text[at] != ":":
-            raise ValueError("no ':' after %r" % key)
-        at = _SPACE.match(text, at + 1).end()
-        if key in ("channels", "samplers"):
-            value, at = _skimmed_array(text, at, decoder)
-            if key == "samplers":
-                if isinstance(value, str):
-                    found, objects = _INTERPOLATION.findall(value), value.count("{")
-                else:
-                    found = [s.get("interpolation", "LINEAR") for s in value if isinstance(s, dict)]
-                    objects = len(found)
-                out["interpolations"].update(found)
-                if len(found) < objects:
-                    out["interpolations"].add("LINEAR")  # the default, not written
-        else:
-            value, at = decoder.raw_decode(text, at)
-            if key in ("name", "extras"):
-                out[key] = value
-        at = _SPACE.match(text, at).end()
-        if text[at] == ",":
-            at = _SPACE.match(text, at + 1).end()
-        elif text[at] != "}":
-            raise ValueError("no ',' after the value of %r" % key)
-    return out, at + 1
-
-
-def read_scenes_and_animations(path):
-    """(scenes, animations) of a .glb, read as read_members does, each animation skimmed
-    (_skim_animation): its channels and samplers, most of the JSON for 69 motions, are not turned
-    into Python objects, since the add-on's import needs only the animations' names, extras and
-    interpolations."""
-    text = _load(path)[0]
-    decoder, scenes, animations = json.JSONDecoder(), None, None
-    try:
-        at = _SPACE.match(text, 0).end()
-        if text[at] != "{":
-            raise ValueError("not an object")
-        at += 1
-        while scenes is None or animations is None:
-            at = _SPACE.match(text, at).end()
-            if text[at] == "}":
-                break
-            key, at = decoder.raw_decode(text, at)
-            at = _SPACE.match(text, at).end()
-            if text[at] != ":":
-                raise ValueError("no ':' after %r" % key)
-            at = _SPACE.match(text, at + 1).end()
-            if key == "animations":
-                if text[at] != "[":
-                    raise ValueError("animations is not an array")
-                animations, at = [], _SPACE.match(text, at + 1).end()
-                while text[at] != "]":
-                    animation, at = _skim_animation(text, at, decoder)
-                    animations.append(animation)
-                    at = _SPACE.match(text, at).end()
-                    if text[at] == ",":
-                        at = _SPACE.match(text, at + 1).end()
-                    elif text[at] != "]":
-                        raise ValueError("no ',' after an animation")
-                at += 1
-            else:
-                value, at = decoder.raw_decode(text, at)
-                if key == "scenes":
-                    scenes = value
-            at = _SPACE.match(text, at).end()
-            if text[at] == ",":
-                at += 1
-            elif text[at] != "}":
-                raise ValueError("no ',' after the value of %r" % key)
-    except (ValueError, IndexError) as error:
-        raise GlbError("%s: the JSON chunk does not read (%s)" % (path, error)) from error
-    return scenes or [], animations or []
+def decode_accessor(document, binary, index):
+    """Accessor `index` of a .glb as a (count, width) numpy array, as Blender's glTF importer
+    decodes it (normalised integers divided by their maximum, clamped at -1, as float32)."""
+    import numpy
+    accessor = document["accessors"][index]
+    if "sparse" in accessor or "bufferView" not in accessor:
+        raise GlbError("accessor %d is sparse or has no data" % index)
+    view = document["bufferViews"][accessor["bufferView"]]
+    if view.get("buffer", 0) != 0 or document["buffers"][0].get("uri") is not None:
+        raise GlbError("accessor %d is outside the .glb's binary chunk" % index)
+    dtype = numpy.dtype(_COMPONENTS[accessor["componentType"]])
+    width, count = _WIDTHS[accessor["type"]], accessor["count"]
+    start = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+    stride = view.get("byteStride") or dtype.itemsize * width
+    if count == 0:
+        return numpy.empty((0, width), dtype)
+    end = start + (count - 1) * stride + dtype.itemsize * width
+    if end > min(len(binary), view.get("byteOffset", 0) + view["byteLength"]) or stride % dtype.itemsize:
+        raise GlbError("accessor %d runs past its buffer view" % index)
+    flat = numpy.frombuffer(binary, dtype, count=(end - start) // dtype.itemsize, offset=start)
+    array = numpy.lib.stride_tricks.as_strided(flat, shape=(count, width), strides=(stride, dtype.itemsize))
+    if accessor.get("normalized") and accessor["componentType"] in _NORMALIZED:
+        array = numpy.maximum(-1.0, array / _NORMALIZED[accessor["componentType"]]).astype(numpy.float32)
+    return array
 
 
 def write(path, document, binary):

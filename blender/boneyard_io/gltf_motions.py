@@ -1,17 +1,19 @@
-"""The motions of an X-Ray import made into actions inside Blender's glTF import, through the glTF
-add-on's own extension hook (`gather_import_animations`, called with the animations before it
-makes any). Blender's importer turns every key into its pose bone's space with Python objects, one
-key at a time, and makes each F-curve with five calls: for 69 motions (767,052 keys in 19,803
-curves) that was three quarters of the whole import. Here the same conversion is done with numpy,
-channel by channel, and the curves, actions and NLA tracks are the ones Blender's importer makes:
-same names, groups, frames, interpolation and track order, the first motion restored on the
-armature. Because the keys are set from arrays, each channel's fingerprint (fingerprint.py) is
-hashed from those arrays: nothing is read back.
+"""The motions of an X-Ray import made into Blender actions by the add-on, inside Blender's glTF
+import, through the glTF add-on's extension hook (`gather_import_animations`). Blender's importer
+is given the converted file without its animations (glb.without_animations), so that it neither
+turns their 5,000 accessors and channels into Python objects nor converts every key with Python
+objects one at a time and makes each F-curve itself: for 69 motions (767,052 keys in 19,803
+curves) that was three quarters of the whole import. Here the conversion is a few numpy operations
+for all channels at once, and the curves, actions and NLA tracks are the ones Blender's importer
+makes: same names, groups, order, frames, interpolation and track order, the first motion restored
+on the armature; the values the same within float32 rounding. Because the keys are set from
+arrays, each channel's fingerprint (fingerprint.py) is hashed from those arrays: nothing is read
+back.
 
-Only while the add-on imports an X-Ray file (`made_here`), and only for what this code knows:
-translation and rotation channels of bones, LINEAR or STEP samplers. Any other glTF import, or a
-file with anything else, is left to Blender's importer untouched (the add-on then reads the
-fingerprints back, as before). The conversion follows the importer of Blender 3.4
+Only during the add-on's own X-Ray import (`made_here`), and only for what this code knows
+(`supported`: translation and rotation channels of skin joints, LINEAR or STEP samplers); any
+other glTF import, or a file with anything else, is Blender's importer's alone (the add-on then
+reads the fingerprints back). The conversion follows the importer of Blender 3.4
 (`io_scene_gltf2/blender/imp/gltf2_blender_animation_node.py`): glTF Y-up to Blender Z-up, the
 node's correction rotations, then the edit bone's inverse; rotations made sign-continuous."""
 import contextlib
@@ -23,17 +25,19 @@ _JOBS = []
 
 
 class Job:
-    """What the hook made for one import: {action name: [(data path, array index, interpolation,
-    keys)]} (see _make), or None when Blender's importer made the motions."""
+    """The motions the hook is to make in one import: the converted file's glTF `document` and
+    binary chunk (Blender's importer is given the file without them). After the import: `curves`,
+    {action name: [(data path, array index, interpolation, keys)]} (see _make), or `error`."""
 
-    def __init__(self):
-        self.curves = None
+    def __init__(self, document, binary):
+        self.document, self.binary = document, binary
+        self.curves, self.error = None, None
 
 
 @contextlib.contextmanager
-def made_here():
-    """Within this block, a glTF import's motions are made by the hook below."""
-    job = Job()
+def made_here(document, binary):
+    """Within this block, the next glTF import's hook makes the animations of `document`."""
+    job = Job(document, binary)
     _JOBS.append(job)
     try:
         yield job
@@ -41,50 +45,52 @@ def made_here():
         _JOBS.remove(job)
 
 
+_INTERPOLATIONS = {None: "LINEAR", "LINEAR": "LINEAR", "STEP": "CONSTANT"}
+
+
+def supported(document):
+    """Whether the hook can make every animation of `document`: translation and rotation channels
+    of skin joints (which become bones), LINEAR or STEP samplers."""
+    joints = {joint for skin in document.get("skins", []) for joint in skin.get("joints", [])}
+    for animation in document.get("animations", []):
+        samplers = animation.get("samplers", [])
+        for channel in animation.get("channels", []):
+            target = channel.get("target", {})
+            sampler = channel.get("sampler")
+            if (target.get("node") not in joints or target.get("path") not in ("translation", "rotation")
+                    or not isinstance(sampler, int) or not 0 <= sampler < len(samplers)
+                    or samplers[sampler].get("interpolation") not in _INTERPOLATIONS):
+                return False
+    return True
+
+
 class ImportExtension:
     """The glTF importer's user extension (found as boneyard_io.glTF2ImportUserExtension)."""
 
     def gather_import_animations(self, animations, options, gltf):
-        if not _JOBS or not animations:
-            return
-        plan = _plan(gltf, animations)
-        if plan is None:
-            return
+        if not _JOBS or _JOBS[-1].document is None or animations:
+            return  # not the add-on's import, or one whose motions Blender makes
+        job = _JOBS[-1]
         made = []
         try:
-            _JOBS[-1].curves = _make(gltf, animations, plan, made)
-        except Exception:
+            job.curves, first_track = _make(gltf, job.document, job.binary, made)
+            for obj in {obj for obj, _ in made}:
+                _restore(obj, first_track)
+        except Exception as error:  # reported by the add-on's import, with nothing half made left
             for obj, action in made:
                 _unstash(obj, action)
-            raise  # the importer reports it and makes the motions itself
-        for obj in {obj for obj, _ in made}:
-            _restore(obj, animations[0].track_name)
-        animations.clear()  # made: the importer makes none
+            job.curves, job.error = None, error
 
 
-_INTERPOLATIONS = {None: "LINEAR", "LINEAR": "LINEAR", "STEP": "CONSTANT"}
-
-
-def _plan(gltf, animations):
-    """[(animation index, [(vnode id, [channel]) in the importer's node order])], or None when
-    some channel is not one this code makes (then Blender's importer makes them all)."""
-    from io_scene_gltf2.blender.imp.gltf2_blender_vnode import VNode
-    plan = []
+def _track_names(animations):
+    """The NLA track name of each animation, unique as the importer makes them."""
+    from io_scene_gltf2.blender.imp.gltf2_blender_gltf import BlenderGlTF
+    taken, names = set(), []
     for index, animation in enumerate(animations):
-        for channel in animation.channels:
-            vnode = gltf.vnodes.get(channel.target.node)
-            sampler = animation.samplers[channel.sampler]
-            if (vnode is None or vnode.type != VNode.Bone or channel.target.path not in ("translation", "rotation")
-                    or sampler.interpolation not in _INTERPOLATIONS):
-                return None
-        nodes = []
-        for vnode_id in gltf.vnodes:
-            if isinstance(vnode_id, int):
-                channels = gltf.data.nodes[vnode_id].animations.get(index, []) if gltf.data.nodes[vnode_id].animations else []
-                if channels:
-                    nodes.append((vnode_id, [animation.channels[c] for c in channels]))
-        plan.append((index, nodes))
-    return plan
+        name = BlenderGlTF.find_unused_name(taken, animation.get("name") or "Anim_%d" % index)
+        taken.add(name)
+        names.append(name)
+    return names
 
 
 def _multiply(a, b):
@@ -112,10 +118,10 @@ class _Channels:
     def __init__(self):
         self.entries, self.inputs, self.outputs = [], [], []
 
-    def add(self, entry, vnode, sampler):
-        self.entries.append((entry, vnode))
-        self.inputs.append(sampler.input)
-        self.outputs.append(sampler.output)
+    def add(self, vnode, sampler):
+        self.entries.append(vnode)
+        self.inputs.append(sampler["input"])
+        self.outputs.append(sampler["output"])
 
     def convert(self, decode, fps, unit, translation):
         """Per channel: (rows begin, end) into self.keys[component], (frame, value) float32 rows."""
@@ -130,7 +136,7 @@ class _Channels:
         def per_row(values):
             return numpy.repeat(numpy.array(values, numpy.float64), lengths, axis=0)
 
-        vnodes = [vnode for _, vnode in self.entries]
+        vnodes = self.entries
         edit_inverse = per_row([tuple(v.editbone_rot.conjugated()) for v in vnodes])
         after = per_row([tuple(v.rotation_after) for v in vnodes])
         if translation:
@@ -159,47 +165,57 @@ class _Channels:
         self.spans = list(zip([0] + ends[:-1], ends))
 
 
-def _make(gltf, animations, plan, made):
-    """Makes the actions, curves and NLA tracks. Returns {action name: [(data path, array index,
-    interpolation, keys)]}, the keys as set: (frame, value) float32 rows."""
-    from io_scene_gltf2.io.imp.gltf2_io_binary import BinaryData
+def _make(gltf, document, binary, made):
+    """Makes the actions, curves and NLA tracks of `document`'s animations as Blender's importer
+    would. Returns ({action name: [(data path, array index, interpolation, keys)]}, the first
+    animation's track name); the keys as set: (frame, value) float32 rows."""
+    from io_scene_gltf2.blender.imp.gltf2_blender_vnode import VNode
+    from . import glb
     enum = bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items
     decoded = {}
 
     def decode(accessor):
         array = decoded.get(accessor)
         if array is None:
-            array = decoded[accessor] = BinaryData.decode_accessor(gltf, accessor)
+            array = decoded[accessor] = glb.decode_accessor(document, binary, accessor)
         return array
 
+    animations = document.get("animations", [])
+    tracks = _track_names(animations)
     kinds = {"translation": _Channels(), "rotation": _Channels()}
-    order = []  # (animation index, [(vnode, [(kind, channel number)])]) in the importer's order
-    for index, nodes in plan:
-        animation = animations[index]
+    order = []  # per animation: [(vnode, [(path, channel number, interpolation)])] in the importer's order
+    for animation in animations:
+        by_node = {}
+        for channel in animation["channels"]:
+            by_node.setdefault(channel["target"]["node"], []).append(channel)
         listed = []
-        for vnode_id, channels in nodes:
+        for vnode_id in gltf.vnodes:
+            if not isinstance(vnode_id, int) or vnode_id not in by_node:
+                continue
             vnode = gltf.vnodes[vnode_id]
+            if vnode.type != VNode.Bone:
+                raise ValueError("node %d is animated but is not a bone in Blender" % vnode_id)
             mine = []
-            for channel in channels:
-                kind = kinds[channel.target.path]
-                mine.append((channel.target.path, len(kind.entries), animation.samplers[channel.sampler].interpolation))
-                kind.add(channel, vnode, animation.samplers[channel.sampler])
+            for channel in by_node[vnode_id]:
+                path = channel["target"]["path"]
+                sampler = animation["samplers"][channel["sampler"]]
+                mine.append((path, len(kinds[path].entries), sampler.get("interpolation")))
+                kinds[path].add(vnode, sampler)
             listed.append((vnode, mine))
-        order.append((index, listed))
+        order.append(listed)
     unit = 1.0 / bpy.context.scene.unit_settings.scale_length
     for path, kind in kinds.items():
         kind.convert(decode, bpy.context.scene.render.fps, unit, path == "translation")
     runs = {}
     curves_of = {}
     # NLA tracks are added bottom to top: the last animation first, so that the first is on top.
-    for index, listed in reversed(order):
-        animation = animations[index]
+    for index in reversed(range(len(order))):
         actions = {}
-        for vnode, mine in listed:
+        for vnode, mine in order[index]:
             obj = gltf.vnodes[vnode.bone_arma].blender_object
             action = actions.get(obj.name, (None, None))[1]
             if action is None:
-                action = bpy.data.actions.new(animation.track_name + "_" + obj.name)
+                action = bpy.data.actions.new(tracks[index] + "_" + obj.name)
                 action.id_root = "OBJECT"
                 actions[obj.name] = obj, action
                 made.append((obj, action))
@@ -224,8 +240,8 @@ def _make(gltf, animations, plan, made):
                     curve.update()
                     curves_of[action.name].append((data_path, component, value, rows))
         for obj, action in actions.values():
-            _stash(obj, animation.track_name, action)
-    return curves_of
+            _stash(obj, tracks[index], action)
+    return curves_of, tracks[0] if tracks else None
 
 
 def _stash(obj, track_name, action):

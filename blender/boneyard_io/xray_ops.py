@@ -57,7 +57,7 @@ def _imported_interpolation(animation):
     """The interpolation Blender's glTF import gives every key of `animation` when all its samplers
     are linear (it sets each key's from its sampler), so that the fingerprint need not read it
     back; None otherwise (then it is read)."""
-    if animation["interpolations"] <= {"LINEAR"}:
+    if all(s.get("interpolation", "LINEAR") == "LINEAR" for s in animation.get("samplers", [])):
         if not _LINEAR:
             _LINEAR.append(bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items["LINEAR"].value)
         return _LINEAR[0]
@@ -120,15 +120,26 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
             arguments += ["--textures", textures]
         messages = common.Messages()
         messages.warn(cli.run(exe, *arguments, "--", source))
-        scenes, animations = glb.read_scenes_and_animations(converted)
-        xscene = ((scenes or [{}])[0].get("extras") or {}).get("xray", {})
+        document, binary = glb.read(converted)
+        animations = document.get("animations", [])
+        xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
         templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp)
         old_fps = _set_scene_fps(context.scene)
         if old_fps is not None:
             messages.note("scene frame rate set from %g to %d fps (X-Ray motions are %d fps)" % (old_fps, FPS, FPS))
         before = set(bpy.data.objects)
-        with common.scene_custom_properties_kept(context.scene, ["xray"]), gltf_motions.made_here() as made:
-            gltf_bridge.import_glb(converted)
+        # Blender's importer gets the model without the motions, which the add-on makes itself
+        # (gltf_motions.py), when it can; else the whole file.
+        model_only = glb.without_animations(document) if animations and gltf_motions.supported(document) else None
+        given = converted
+        if model_only is not None:  # beside the converted file: image URIs stay relative to the same folder
+            given = converted[:-len(".glb")] + ".model.glb"
+            glb.write(given, model_only, binary)
+        with common.scene_custom_properties_kept(context.scene, ["xray"]), \
+                gltf_motions.made_here(document if model_only is not None else None, binary) as made:
+            gltf_bridge.import_glb(given)
+        if made.error is not None:
+            raise BoneyardError("the motions could not be made in Blender: %s" % made.error)
         arm = common.imported_armature(before, required=bool(xscene.get("motion_sets")))
         if arm is None:
             messages.note("a model without skeleton: meshes only, nothing to export as motions")

@@ -3,7 +3,8 @@ hook, blender/boneyard_io/gltf_motions.py), and nothing else changes.
 
 ARGS after the harness's: ZIP, then pairs OGF OMF (paths relative to the source dir, or
 samples:... relative to the samples dir; a pair whose sample is absent is skipped). For each pair:
-1. The add-on's import with the hook and with Blender's importer making the motions (the hook
+1. The add-on's import (of the model; for the first pair also of the motion file alone, on a flat
+   armature) with the hook and with Blender's importer making the motions (the hook
    switched off) give the same actions, NLA tracks (names, order, lock, mute, start), active
    action, F-curves (data path, index, group, order, key count, frames, interpolation,
    extrapolation) and key values within float32 noise (1e-5; the importer rounds each step to
@@ -28,6 +29,7 @@ ac.fresh(args.cli)
 from boneyard_io import fingerprint, gltf_motions  # noqa: E402
 
 hook = gltf_motions.ImportExtension.gather_import_animations
+supported = gltf_motions.supported
 
 
 def resolve(argument):
@@ -62,24 +64,53 @@ def snapshot():
 
 
 def import_with(model, made_here):
-    left = []
+    """The add-on's import of `model`; made_here False: as if the hook could not make the motions
+    (Blender's importer gets the whole file and makes them)."""
+    left, made = [], []
 
     def watched(self, animations, options, gltf):
-        if made_here:
-            hook(self, animations, options, gltf)
-        left.append(len(animations))
+        hook(self, animations, options, gltf)
+        left.append(len(animations or []))  # None: the importer got no animations
+        made.append(bool(gltf_motions._JOBS and gltf_motions._JOBS[-1].curves))
 
     gltf_motions.ImportExtension.gather_import_animations = watched
+    gltf_motions.supported = supported if made_here else (lambda document: False)
     try:
         ac.fresh(args.cli)
         if bpy.ops.import_scene.boneyard_xray(filepath=model) != {"FINISHED"}:
             bc.fail("import of %s failed" % model)
     finally:
         gltf_motions.ImportExtension.gather_import_animations = hook
-    if (left != [0]) if made_here else (len(left) != 1 or not left[0]):
-        bc.fail("import of %s %s the hook: it left %s animations to the importer"
-                % (model, "with" if made_here else "without", left))
+        gltf_motions.supported = supported
+    if made != [made_here] or (left != [0] if made_here else len(left) != 1 or not left[0]):
+        bc.fail("import of %s %s the hook: it made motions %s, left %s animations to the importer"
+                % (model, "with" if made_here else "without", made, left))
     return snapshot()
+
+
+def compare(label, source):
+    """1. for one file: the hook's motions against Blender's importer's."""
+    mine, blenders = import_with(source, True), import_with(source, False)
+    for key in ("tracks", "active", "order"):
+        if mine[key] != blenders[key]:
+            bc.fail("%s: %s differ: hook %s, Blender's importer %s" % (label, key, str(mine[key])[:300], str(blenders[key])[:300]))
+    if set(mine["curves"]) != set(blenders["curves"]):
+        bc.fail("%s: the F-curves differ: %s" % (label, sorted(set(mine["curves"]) ^ set(blenders["curves"]))[:5]))
+    worst = 0.0
+    for key, (group, extrapolation, co, kinds) in blenders["curves"].items():
+        g, e, c, k = mine["curves"][key]
+        if (g, e) != (group, extrapolation) or c.shape != co.shape or not numpy.array_equal(k, kinds):
+            bc.fail("%s: curve %s: group/extrapolation/keys/interpolation differ" % (label, key))
+        if not numpy.array_equal(c[:, 0], co[:, 0]):
+            bc.fail("%s: curve %s: frames differ" % (label, key))
+        worst = max(worst, float(numpy.abs(c[:, 1].astype(numpy.float64) - co[:, 1]).max(initial=0.0)))
+    if worst > 1e-5:
+        bc.fail("%s: key values differ by up to %g (float32 noise is below 1e-5)" % (label, worst))
+    if mine["remembered"] != mine["read_back"] or not mine["remembered"]:
+        bc.fail("%s: the hook's fingerprints differ from those read back from Blender" % label)
+    print("%s: %d actions, %d F-curves: the hook's motions are Blender's importer's (values within %.1e), "
+          "fingerprints equal to the read-back ones" % (label, len(mine["order"]), len(mine["curves"]), worst))
+    return mine
 
 
 checked = 0
@@ -88,27 +119,10 @@ for ogf_arg, omf_arg in zip(pairs[0::2], pairs[1::2]):
     if ogf is None or omf is None:
         print("skipped %s: sample absent (../shared/samples/xray)" % ogf_arg)
         continue
-    model, _ = ac.game_tree(args, ogf, omf, args.out("tree_%d" % checked))
-    mine, blenders = import_with(model, True), import_with(model, False)
-    for key in ("tracks", "active", "order"):
-        if mine[key] != blenders[key]:
-            bc.fail("%s: %s differ: hook %s, Blender's importer %s" % (ogf_arg, key, str(mine[key])[:300], str(blenders[key])[:300]))
-    if set(mine["curves"]) != set(blenders["curves"]):
-        bc.fail("%s: the F-curves differ: %s" % (ogf_arg, sorted(set(mine["curves"]) ^ set(blenders["curves"]))[:5]))
-    worst = 0.0
-    for key, (group, extrapolation, co, kinds) in blenders["curves"].items():
-        g, e, c, k = mine["curves"][key]
-        if (g, e) != (group, extrapolation) or c.shape != co.shape or not numpy.array_equal(k, kinds):
-            bc.fail("%s: curve %s: group/extrapolation/keys/interpolation differ" % (ogf_arg, key))
-        if not numpy.array_equal(c[:, 0], co[:, 0]):
-            bc.fail("%s: curve %s: frames differ" % (ogf_arg, key))
-        worst = max(worst, float(numpy.abs(c[:, 1].astype(numpy.float64) - co[:, 1]).max(initial=0.0)))
-    if worst > 1e-5:
-        bc.fail("%s: key values differ by up to %g (float32 noise is below 1e-5)" % (ogf_arg, worst))
-    if mine["remembered"] != mine["read_back"] or not mine["remembered"]:
-        bc.fail("%s: the hook's fingerprints differ from those read back from Blender" % ogf_arg)
-    print("%s: %d actions, %d F-curves: the hook's motions are Blender's importer's (values within %.1e), "
-          "fingerprints equal to the read-back ones" % (os.path.basename(ogf), len(mine["order"]), len(mine["curves"]), worst))
+    model, omf_path = ac.game_tree(args, ogf, omf, args.out("tree_%d" % checked))
+    mine = compare(os.path.basename(ogf), model)
+    if not checked:  # the motion file on its own: a flat armature
+        compare(os.path.basename(omf) + " alone", omf_path)
     # 2. Blender's own glTF import, add-on enabled: the hook leaves it alone.
     glb = args.out("plain_%d.glb" % checked)
     bc.boneyard(args, "convert", "--output=" + glb, "--", model)
@@ -117,7 +131,7 @@ for ogf_arg, omf_arg in zip(pairs[0::2], pairs[1::2]):
 
     def watched(self, animations, options, gltf):
         hook(self, animations, options, gltf)
-        left.append(len(animations))
+        left.append(len(animations or []))
 
     gltf_motions.ImportExtension.gather_import_animations = watched
     try:

@@ -1,14 +1,14 @@
-"""The add-on's skimmed read of a .glb (blender/boneyard_io/glb.py, plain Python) gives what a full
-parse gives: the scenes, and each animation's name, extras and set of sampler interpolations, for
-boneyard's own compact output and for other writers' layouts (spaces, members in another order,
-STEP samplers, extras on a channel, nested arrays: the fallback parses those arrays whole)."""
+"""The add-on's .glb helpers (blender/boneyard_io/glb.py, plain Python) that split a converted file
+for Blender's importer: the model without its motions (the accessors only the animations use
+dropped, the others renumbered, everything else as it was), and each accessor decoded as
+Blender's glTF importer decodes it (normalised SHORT rotations: max(c / 32767, -1) as float32)."""
 import importlib.util
 import json
 import os
 import pathlib
-import struct
 import subprocess
 
+import numpy
 import pytest
 
 SOURCE = pathlib.Path(os.environ["BONEYARD_SOURCE_DIR"])
@@ -18,65 +18,75 @@ glb = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(glb)
 
 
-def expected(document):
-    animations = []
-    for animation in document.get("animations", []):
-        head = {"interpolations": {s.get("interpolation", "LINEAR") for s in animation.get("samplers", [])}}
-        for key in ("name", "extras"):
-            if key in animation:
-                head[key] = animation[key]
-        animations.append(head)
-    return document.get("scenes", []), animations
-
-
-def write_text(path, text, binary=b""):
-    data = text.encode() + b" " * (-len(text.encode()) % 4)
-    chunks = struct.pack("<II", len(data), 0x4E4F534A) + data
-    if binary:
-        chunks += struct.pack("<II", len(binary), 0x004E4942) + binary
-    path.write_bytes(struct.pack("<III", 0x46546C67, 2, 12 + len(chunks)) + chunks)
-
-
 @pytest.fixture(scope="module")
-def wave(tmp_path_factory):
-    out = tmp_path_factory.mktemp("glb") / "wave.glb"
-    subprocess.run([CLI, "convert", "--output=" + str(out), "--", str(SOURCE / "examples" / "wave.omf")], check=True)
+def arm(tmp_path_factory):
+    """The example model with its two motions, as the add-on gets it from boneyard."""
+    folder = tmp_path_factory.mktemp("glb")
+    meshes = folder / "meshes"
+    (meshes / "models").mkdir(parents=True)
+    model = meshes / "models" / "wave_arm.ogf"
+    model.write_bytes((SOURCE / "examples" / "wave_arm.ogf").read_bytes())
+    refs = json.loads(subprocess.run([CLI, "dump", str(model)], capture_output=True, text=True, check=True).stdout)
+    motion = meshes.joinpath(*refs["motion_refs"]["refs"][0].replace("\\", "/").split("/")).with_suffix(".omf")
+    motion.parent.mkdir(parents=True, exist_ok=True)
+    motion.write_bytes((SOURCE / "examples" / "wave.omf").read_bytes())
+    out = folder / "wave_arm.glb"
+    subprocess.run([CLI, "convert", "--output=" + str(out), "--", str(model)], check=True)
     document, binary = glb.read(str(out))
-    assert document["animations"], "the example has motions"
-    return out, document, binary
+    assert document["animations"] and document["meshes"] and document["skins"], "a skinned model with motions"
+    return document, binary
 
 
-def test_boneyard_output(wave):
-    path, document, _ = wave
-    assert glb.read_scenes_and_animations(str(path)) == expected(document)
+def resolved(document):
+    """Each mesh attribute, index list and inverse bind matrix as its accessor's definition."""
+    accessors = document["accessors"]
+    out = []
+    for mesh in document["meshes"]:
+        for primitive in mesh["primitives"]:
+            out.append({k: accessors[v] for k, v in primitive["attributes"].items()})
+            out.append(accessors[primitive["indices"]] if "indices" in primitive else None)
+    out += [accessors[s["inverseBindMatrices"]] for s in document["skins"] if "inverseBindMatrices" in s]
+    return out
 
 
-@pytest.mark.parametrize("layout", ["indented", "reordered", "step_and_extras", "nested_arrays"])
-def test_other_layouts(wave, tmp_path, layout):
-    _, document, binary = wave
-    document = json.loads(json.dumps(document))
-    text = None
-    if layout == "indented":
-        text = json.dumps(document, indent=3)
-    elif layout == "reordered":
-        text = json.dumps({"animations": document["animations"], **{k: v for k, v in document.items() if k != "animations"}})
-    elif layout == "step_and_extras":
-        animation = document["animations"][0]
-        animation["samplers"][0]["interpolation"] = "STEP"
-        animation["channels"][0]["extras"] = {"note": "a ] and a [ in a string"}
-        if len(document["animations"]) > 1:
-            for sampler in document["animations"][1]["samplers"]:
-                sampler["interpolation"] = "CUBICSPLINE"
-    else:
-        document["animations"][0]["samplers"][0]["extensions"] = {"x": {"list": [1, [2, 3]]}}
-        document["animations"][0]["channels"][-1]["target"]["extras"] = [["]"]]
-    path = tmp_path / "variant.glb"
-    write_text(path, text if text is not None else json.dumps(document, separators=(",", ":")), bytes(binary))
-    assert glb.read_scenes_and_animations(str(path)) == expected(json.loads(text) if text else document)
+def test_without_animations(arm):
+    document, _ = arm
+    model = glb.without_animations(document)
+    assert "animations" not in model
+    assert resolved(model) == resolved(document)
+    sampled = {i for a in document["animations"] for s in a["samplers"] for i in (s["input"], s["output"])}
+    assert len(model["accessors"]) == len(document["accessors"]) - len(sampled)  # no accessor is shared here
+    for key in document:
+        if key not in ("animations", "accessors", "meshes", "skins"):
+            assert model[key] == document[key], key
+    assert glb.without_animations(dict(document, extensionsUsed=["KHR_x"])) is None
 
 
-def test_broken_json_is_one_error(tmp_path):
-    path = tmp_path / "broken.glb"
-    write_text(path, '{"scenes":[{}],"animations":[{"name":"a","samplers":[{"input":0')
-    with pytest.raises(glb.GlbError, match="does not read"):
-        glb.read_scenes_and_animations(str(path))
+def test_shared_accessor_kept(arm):
+    document, _ = arm
+    shared = json.loads(json.dumps(document))
+    mesh_accessor = shared["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+    shared["animations"][0]["samplers"][0]["output"] = mesh_accessor
+    model = glb.without_animations(shared)
+    assert resolved(model) == resolved(shared)
+
+
+def test_decode_like_blender(arm):
+    document, binary = arm
+    rotations = [s["output"] for a in document["animations"] for s in a["samplers"]
+                 if document["accessors"][s["output"]].get("normalized")]
+    assert rotations, "the example's rotations are normalised SHORTs"
+    for index in rotations + [document["animations"][0]["samplers"][0]["input"]]:
+        accessor = document["accessors"][index]
+        view = document["bufferViews"][accessor["bufferView"]]
+        start = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+        width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}[accessor["type"]]
+        dtype = {5122: "<i2", 5126: "<f4"}[accessor["componentType"]]
+        raw = numpy.frombuffer(binary, dtype, count=accessor["count"] * width, offset=start).reshape(-1, width)
+        expected = numpy.maximum(-1.0, raw / 32767.0).astype(numpy.float32) if accessor.get("normalized") else raw
+        got = glb.decode_accessor(document, binary, index)
+        assert got.dtype == numpy.float32 and numpy.array_equal(got, expected)
+    broken = json.loads(json.dumps(document))
+    broken["accessors"][rotations[0]]["count"] = 10 ** 9
+    with pytest.raises(glb.GlbError, match="runs past"):
+        glb.decode_accessor(broken, binary, rotations[0])
