@@ -13,7 +13,8 @@ back.
 Only during the add-on's own X-Ray import (`made_here`), and only for what this code knows
 (`supported`: translation and rotation channels of skin joints, LINEAR or STEP samplers); any
 other glTF import, or a file with anything else, is Blender's importer's alone (the add-on then
-reads the fingerprints back). The conversion follows the importer of Blender 3.4
+reads the fingerprints back), and so is every Blender but the ones this was checked against
+(VERIFIED). The conversion follows the importer of Blender 3.4
 (`io_scene_gltf2/blender/imp/gltf2_blender_animation_node.py`): glTF Y-up to Blender Z-up, the
 node's correction rotations, then the edit bone's inverse; rotations made sign-continuous."""
 import contextlib
@@ -48,9 +49,17 @@ def made_here(document, binary):
 _INTERPOLATIONS = {None: "LINEAR", "LINEAR": "LINEAR", "STEP": "CONSTANT"}
 
 
+# The Blender versions whose glTF importer this file follows and was checked against (tests/blender/
+# addon_motions_test.py compares the two); with any other, Blender's importer makes the motions.
+VERIFIED = ((3, 4), (3, 5))
+
+
 def supported(document):
-    """Whether the hook can make every animation of `document`: translation and rotation channels
-    of skin joints (which become bones), LINEAR or STEP samplers."""
+    """Whether the hook can make every animation of `document`: a Blender whose importer this
+    follows, translation and rotation channels of skin joints (which become bones), LINEAR or STEP
+    samplers."""
+    if not VERIFIED[0] <= tuple(bpy.app.version[:2]) < VERIFIED[1]:
+        return False
     joints = {joint for skin in document.get("skins", []) for joint in skin.get("joints", [])}
     for animation in document.get("animations", []):
         samplers = animation.get("samplers", [])

@@ -101,6 +101,10 @@ def _store(arm, source, skeleton, xscene, animations, templates, made_curves):
     return missing
 
 
+# What a glTF import makes, removed again when the add-on starts the import over.
+_IMPORTED_KINDS = ("objects", "meshes", "armatures", "materials", "images", "textures", "actions", "collections")
+
+
 def import_xray(context, filepath, skeleton="", meshes="", textures=""):
     """Imports an .ogf (with the motions the game gives it) or an .omf (on `skeleton`, else on a
     flat armature). Returns (armature object, common.Messages)."""
@@ -135,11 +139,19 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
         if model_only is not None:  # beside the converted file: image URIs stay relative to the same folder
             given = converted[:-len(".glb")] + ".model.glb"
             glb.write(given, model_only, binary)
+        made_ids = {kind: set(getattr(bpy.data, kind)) for kind in _IMPORTED_KINDS}
         with common.scene_custom_properties_kept(context.scene, ["xray"]), \
                 gltf_motions.made_here(document if model_only is not None else None, binary) as made:
             gltf_bridge.import_glb(given)
-        if made.error is not None:
-            raise BoneyardError("the motions could not be made in Blender: %s" % made.error)
+        if model_only is not None and made.curves is None:
+            # The hook did not make the motions (it failed, or the importer never called it): the
+            # model goes, and Blender's importer imports the whole file.
+            bpy.data.batch_remove([item for kind, items in made_ids.items() for item in getattr(bpy.data, kind)
+                                   if item not in items])
+            messages.warn("the add-on could not make the motions itself (%s): Blender's importer made them"
+                          % (made.error or "its glTF importer did not call the add-on"))
+            with common.scene_custom_properties_kept(context.scene, ["xray"]):
+                gltf_bridge.import_glb(converted)
         arm = common.imported_armature(before, required=bool(xscene.get("motion_sets")))
         if arm is None:
             messages.note("a model without skeleton: meshes only, nothing to export as motions")

@@ -10,7 +10,9 @@ samples:... relative to the samples dir; a pair whose sample is absent is skippe
    extrapolation) and key values within float32 noise (1e-5; the importer rounds each step to
    float32, the hook once); the hook's fingerprints equal those read back from Blender.
 2. Blender's own File > Import glTF of the same .glb with the add-on enabled is untouched by the
-   hook: its motions are the importer's own."""
+   hook: its motions are the importer's own.
+3. (first pair) A hook that fails half-way: the import still finishes, as Blender's importer alone
+   makes it, with nothing of the failed attempt left."""
 import json
 import os
 import sys
@@ -110,7 +112,44 @@ def compare(label, source):
         bc.fail("%s: the hook's fingerprints differ from those read back from Blender" % label)
     print("%s: %d actions, %d F-curves: the hook's motions are Blender's importer's (values within %.1e), "
           "fingerprints equal to the read-back ones" % (label, len(mine["order"]), len(mine["curves"]), worst))
-    return mine
+    return mine, blenders
+
+
+def failing_hook(source, expected):
+    """3. A hook that fails: the model made again by Blender's importer alone, with a warning."""
+    make = gltf_motions._make
+
+    def broken(gltf, document, binary, made):
+        make(gltf, document, binary, made)  # some actions made, then a failure: none may stay
+        raise RuntimeError("a failure for the test")
+
+    gltf_motions._make = broken
+    try:
+        ac.fresh(args.cli)
+        if bpy.ops.import_scene.boneyard_xray(filepath=source) != {"FINISHED"}:
+            bc.fail("import of %s with a failing hook did not finish" % source)
+    finally:
+        gltf_motions._make = make
+    counts = {kind: len(getattr(bpy.data, kind)) for kind in ("objects", "meshes", "armatures", "materials", "images")}
+    ac.fresh(args.cli)
+    gltf_motions.supported = lambda document: False
+    try:
+        bpy.ops.import_scene.boneyard_xray(filepath=source)
+    finally:
+        gltf_motions.supported = supported
+    alone = {kind: len(getattr(bpy.data, kind)) for kind in counts}
+    if counts != alone:
+        bc.fail("a failing hook left data behind: %s, Blender's importer alone makes %s" % (counts, alone))
+    ac.fresh(args.cli)
+    gltf_motions._make = broken
+    try:
+        bpy.ops.import_scene.boneyard_xray(filepath=source)
+    finally:
+        gltf_motions._make = make
+    got = snapshot()
+    if len(bc.armatures()) != 1 or any(got[k] != expected[k] for k in ("tracks", "active", "order", "remembered")):
+        bc.fail("with a failing hook, %s did not arrive as Blender's importer makes it alone" % source)
+    print("a failing hook: the import falls back to Blender's importer (same result, nothing left over)")
 
 
 checked = 0
@@ -120,9 +159,10 @@ for ogf_arg, omf_arg in zip(pairs[0::2], pairs[1::2]):
         print("skipped %s: sample absent (../shared/samples/xray)" % ogf_arg)
         continue
     model, omf_path = ac.game_tree(args, ogf, omf, args.out("tree_%d" % checked))
-    mine = compare(os.path.basename(ogf), model)
-    if not checked:  # the motion file on its own: a flat armature
-        compare(os.path.basename(omf) + " alone", omf_path)
+    mine, blenders = compare(os.path.basename(ogf), model)
+    if not checked:
+        compare(os.path.basename(omf) + " alone", omf_path)  # the motion file on its own: a flat armature
+        failing_hook(model, blenders)
     # 2. Blender's own glTF import, add-on enabled: the hook leaves it alone.
     glb = args.out("plain_%d.glb" % checked)
     bc.boneyard(args, "convert", "--output=" + glb, "--", model)
