@@ -145,16 +145,25 @@ class _Channels:
         def per_row(values):
             return numpy.repeat(numpy.array(values, numpy.float64), lengths, axis=0)
 
+        def turned(quaternions, values, turn):
+            """turn(per-row quaternions, values), skipped when every quaternion is the identity
+            (the importer's correction rotations usually are): the same values, with less work."""
+            quaternions = numpy.array(quaternions, numpy.float64)
+            if not quaternions.size or (quaternions == (1.0, 0.0, 0.0, 0.0)).all():
+                return values
+            return turn(numpy.repeat(quaternions, lengths, axis=0), values)
+
         vnodes = self.entries
-        edit_inverse = per_row([tuple(v.editbone_rot.conjugated()) for v in vnodes])
-        after = per_row([tuple(v.rotation_after) for v in vnodes])
+        edit_inverse = [tuple(v.editbone_rot.conjugated()) for v in vnodes]
+        after = [tuple(v.rotation_after) for v in vnodes]
         if translation:
             locs = numpy.stack((data[:, 0], -data[:, 2], data[:, 1]), axis=1) * unit  # Y-up to Z-up
-            values = _rotate(edit_inverse, _rotate(after, locs) - per_row([tuple(v.editbone_trans) for v in vnodes]))
+            locs = turned(after, locs, _rotate) - per_row([tuple(v.editbone_trans) for v in vnodes])
+            values = turned(edit_inverse, locs, _rotate)
         else:
             rots = numpy.stack((data[:, 3], data[:, 0], -data[:, 2], data[:, 1]), axis=1)
-            before = per_row([tuple(v.rotation_before) for v in vnodes])
-            values = _multiply(edit_inverse, _multiply(_multiply(after, rots), before))
+            rots = turned([tuple(v.rotation_before) for v in vnodes], rots, lambda q, r: _multiply(r, q))
+            values = turned(edit_inverse, turned(after, rots, _multiply), _multiply)
             # The shortest path between neighbours: a key whose dot product with the (already
             # turned) previous key of its channel is negative is negated, as the importer does.
             ends = numpy.cumsum(lengths)
@@ -181,13 +190,7 @@ def _make(gltf, document, binary, made):
     from io_scene_gltf2.blender.imp.gltf2_blender_vnode import VNode
     from . import glb
     enum = bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items
-    decoded = {}
-
-    def decode(accessor):
-        array = decoded.get(accessor)
-        if array is None:
-            array = decoded[accessor] = glb.decode_accessor(document, binary, accessor)
-        return array
+    decode = glb.Accessors(document, binary)
 
     animations = document.get("animations", [])
     tracks = _track_names(animations)

@@ -90,3 +90,13 @@ def test_decode_like_blender(arm):
     broken["accessors"][rotations[0]]["count"] = 10 ** 9
     with pytest.raises(glb.GlbError, match="runs past"):
         glb.decode_accessor(broken, binary, rotations[0])
+
+
+def test_accessors_by_view_equal_one_by_one(arm):
+    document, binary = arm
+    decode = glb.Accessors(document, binary)
+    for index in range(len(document["accessors"])):
+        one = glb.decode_accessor(document, binary, index)
+        got = decode(index)
+        assert got.dtype == one.dtype and numpy.array_equal(got, one), index
+    assert decode.views, "boneyard's accessors share views: some were decoded whole"
