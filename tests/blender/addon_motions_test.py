@@ -4,8 +4,8 @@ hook, blender/boneyard_io/gltf_motions.py), and nothing else changes.
 ARGS after the harness's: ZIP, then pairs OGF OMF (paths relative to the source dir, or
 samples:... relative to the samples dir; a pair whose sample is absent is skipped). For each pair:
 1. The add-on's import (of the model; for the first pair also of the motion file alone, on a flat
-   armature) with the hook and with Blender's importer making the motions (the hook
-   switched off) give the same actions, NLA tracks (names, order, lock, mute, start), active
+   armature) with the hook and with Blender's importer making the motions (as when the hook
+   cannot: the importer gets the whole file) give the same actions, NLA tracks (names, order, lock, mute, start), active
    action, F-curves (data path, index, group, order, key count, frames, interpolation,
    extrapolation) and key values within float32 noise (1e-5; the importer rounds each step to
    float32, the hook once); the hook's fingerprints equal those read back from Blender.
