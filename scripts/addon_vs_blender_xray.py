@@ -4,8 +4,9 @@ Run by scripts/addon_vs_blender_xray.sh inside headless Blender:
     blender -b --factory-startup --python scripts/addon_vs_blender_xray.py -- ZIP CLI SAMPLES XRAY_DIR [RUNS] [PROFILE]
 XRAY_DIR: a blender-xray checkout (the folder holding io_scene_xray); when it is absent its rows say why.
 Every timing starts from a fresh factory scene and excludes Blender's start-up. The add-on's import
-is split into boneyard's conversion (the subprocesses), Blender's glTF import call and the add-on's
-own work (the rest). PROFILE (a path): a cProfile of one add-on import is written there."""
+is split into boneyard's conversion (the subprocesses), Blender's glTF import call (its own code),
+the add-on's motions made in that call's extension hook, and the add-on's own work (the rest).
+PROFILE (a path): a cProfile of one add-on import is written there."""
 import cProfile
 import os
 import resource
@@ -91,12 +92,20 @@ class Split:
         import boneyard_io.cli as cli
         import boneyard_io.gltf_bridge as bridge
         import boneyard_io.xray_ops as ops
-        self.convert = self.gltf = self.code = self.convert_cpu = self.gltf_cpu = self.code_cpu = 0.0
-        self.modules = (cli, bridge, ops)
-        self.originals = (cli._call, bridge.import_glb, ops.import_xray)
+        try:
+            from boneyard_io.gltf_motions import ImportExtension as hooks
+        except ImportError:  # an add-on from before the hook, for a side-by-side run
+            hooks = types.SimpleNamespace(gather_import_animations=None)
+        self.convert = self.gltf = self.code = self.motions = 0.0
+        self.convert_cpu = self.gltf_cpu = self.code_cpu = self.motions_cpu = 0.0
+        self.modules = (cli, bridge, ops, hooks)
+        self.originals = (cli._call, bridge.import_glb, ops.import_xray, hooks.gather_import_animations)
         cli._call = self._wrap(cli._call, "convert")
         bridge.import_glb = self._wrap(bridge.import_glb, "gltf")
         ops.import_xray = self._wrap(ops.import_xray, "code")
+        if hooks.gather_import_animations is not None:
+            # The add-on's hook, called inside Blender's glTF import: its time is the add-on's.
+            hooks.gather_import_animations = self._wrap(self.originals[3], "motions")
 
     def _wrap(self, function, slot):
         def wrapped(*a, **k):
@@ -109,7 +118,8 @@ class Split:
         return wrapped
 
     def restore(self):
-        self.modules[0]._call, self.modules[1].import_glb, self.modules[2].import_xray = self.originals
+        (self.modules[0]._call, self.modules[1].import_glb, self.modules[2].import_xray,
+         self.modules[3].gather_import_animations) = self.originals
 
 
 rows = {}
@@ -150,8 +160,10 @@ for run in range(runs):
     split.restore()
     add("by_convert", split.convert)
     add("by_convert_cpu", split.convert_cpu)
-    add("by_gltf", split.gltf)
-    add("by_gltf_cpu", split.gltf_cpu)
+    add("by_gltf", split.gltf - split.motions)
+    add("by_gltf_cpu", split.gltf_cpu - split.motions_cpu)
+    add("by_motions", split.motions)
+    add("by_motions_cpu", split.motions_cpu)
     add("by_own", total - split.convert - split.gltf)
     add("by_own_cpu", cpu - split.convert_cpu - split.gltf_cpu)
     # Outside import_xray: the operator's call and Blender's undo step after it.
@@ -199,8 +211,9 @@ else:
 print("| add-on import (%d actions, %d F-curves, %d keys) | %s | %s |"
       % (rows["by_actions"][0], *rows["by_curves"][0], med("by_import"), spread("by_import")))
 print("|   boneyard's conversion (subprocess) | %s | %s |" % (med("by_convert"), spread("by_convert")))
-print("|   Blender's glTF import | %s | %s |" % (med("by_gltf"), spread("by_gltf")))
-print("|   the add-on's own work | %s | %s |" % (med("by_own"), spread("by_own")))
+print("|   Blender's glTF import (its own code) | %s | %s |" % (med("by_gltf"), spread("by_gltf")))
+print("|   the add-on's motions, made in that import's hook | %s | %s |" % (med("by_motions"), spread("by_motions")))
+print("|   the add-on's own work (outside the glTF import) | %s | %s |" % (med("by_own"), spread("by_own")))
 print("|     of which Blender's operator call and undo step | | %.3f s | |"
       % statistics.median(rows["by_operator_cpu"]))
 print("| add-on .omf export, unedited (byte-identical: %s) | %s | %s |"

@@ -14,16 +14,20 @@ bl_info = {
 
 if "bpy" in locals():  # F8 / script reload: reload the submodules too
     import importlib
-    for _name in ("cli", "glb", "gltf_bridge", "common", "props", "fingerprint", "xray_export", "xray_ops", "mgs2_ops",
-                  "panel"):
+    for _name in ("cli", "glb", "gltf_bridge", "gltf_motions", "common", "props", "fingerprint", "xray_export",
+                  "xray_ops", "mgs2_ops", "panel"):
         if _name in locals():
             importlib.reload(locals()[_name])
 
 import bpy  # noqa: E402
 from bpy.props import BoolProperty, StringProperty  # noqa: E402
 
-from . import (cli, common, fingerprint, glb, gltf_bridge, mgs2_ops, panel, props, xray_export,  # noqa: E402,F401
-               xray_model_ops, xray_ops)
+from . import (cli, common, fingerprint, glb, gltf_bridge, gltf_motions, mgs2_ops, panel, props,  # noqa: E402,F401
+               xray_export, xray_model_ops, xray_ops)
+
+# Blender's glTF importer looks for this name in every enabled add-on: its hook makes an X-Ray
+# import's motions (gltf_motions.py) and does nothing in any other glTF import.
+glTF2ImportUserExtension = gltf_motions.ImportExtension
 
 
 class BoneyardPreferences(bpy.types.AddonPreferences):

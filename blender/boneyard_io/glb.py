@@ -2,7 +2,6 @@
 chunk as bytes. Plain Python (no bpy): the add-on edits the JSON of the .glb files that boneyard
 and Blender write, never their binary data."""
 import json
-import re
 import struct
 
 _MAGIC = 0x46546C67  # "glTF"
@@ -42,40 +41,120 @@ def read(path):
     return document, binary
 
 
-_SPACE = re.compile(r"[ \t\n\r]*")
-
-
-def read_members(path, names):
-    """{name: value} of the top-level JSON members `names` of a .glb, parsed up to the last of
-    them only: the accessors and buffer views that boneyard writes after the animations (half of
-    the JSON for 69 motions) are not parsed, since the add-on's import never reads them."""
-    text = _load(path)[0]
-    decoder, wanted, out = json.JSONDecoder(), set(names), {}
-    try:
-        at = _SPACE.match(text, 0).end()
-        if text[at] != "{":
-            raise ValueError("not an object")
-        at += 1
-        while wanted:
-            at = _SPACE.match(text, at).end()
-            if text[at] == "}":
-                break
-            key, at = decoder.raw_decode(text, at)
-            at = _SPACE.match(text, at).end()
-            if text[at] != ":":
-                raise ValueError("no ':' after %r" % key)
-            value, at = decoder.raw_decode(text, _SPACE.match(text, at + 1).end())
-            if key in wanted:
-                out[key] = value
-                wanted.discard(key)
-            at = _SPACE.match(text, at).end()
-            if text[at] == ",":
-                at += 1
-            elif text[at] != "}":
-                raise ValueError("no ',' after the value of %r" % key)
-    except (ValueError, IndexError) as error:
-        raise GlbError("%s: the JSON chunk does not read (%s)" % (path, error)) from error
+def without_animations(document):
+    """A copy of `document` without its animations and the accessors only they use (the others
+    renumbered), for an importer that need not see the motions; None when the document may refer
+    to accessors in ways this does not know (extensions)."""
+    if document.get("extensionsUsed") or document.get("extensions"):
+        return None
+    used = set()
+    for mesh in document.get("meshes", []):
+        for primitive in mesh.get("primitives", []):
+            if primitive.get("extensions"):
+                return None
+            used.update(primitive.get("attributes", {}).values())
+            if "indices" in primitive:
+                used.add(primitive["indices"])
+            for target in primitive.get("targets", []):
+                used.update(target.values())
+    for skin in document.get("skins", []):
+        if "inverseBindMatrices" in skin:
+            used.add(skin["inverseBindMatrices"])
+    motion_only = set()
+    for animation in document.get("animations", []):
+        for sampler in animation.get("samplers", []):
+            motion_only.update((sampler.get("input"), sampler.get("output")))
+    motion_only -= used
+    accessors = document.get("accessors", [])
+    number = {}
+    for index in range(len(accessors)):
+        if index not in motion_only:
+            number[index] = len(number)
+    out = {k: v for k, v in document.items() if k not in ("animations", "accessors")}
+    if accessors:
+        out["accessors"] = [accessors[i] for i in number]
+    out["meshes"] = [dict(mesh, primitives=[_renumbered(p, number) for p in mesh.get("primitives", [])])
+                     for mesh in document.get("meshes", [])]
+    if "meshes" not in document:
+        del out["meshes"]
+    if "skins" in document:
+        out["skins"] = [dict(skin, inverseBindMatrices=number[skin["inverseBindMatrices"]])
+                        if "inverseBindMatrices" in skin else skin for skin in document["skins"]]
     return out
+
+
+def _renumbered(primitive, number):
+    out = dict(primitive, attributes={k: number[v] for k, v in primitive.get("attributes", {}).items()})
+    if "indices" in primitive:
+        out["indices"] = number[primitive["indices"]]
+    if "targets" in primitive:
+        out["targets"] = [{k: number[v] for k, v in target.items()} for target in primitive["targets"]]
+    return out
+
+
+_COMPONENTS = {5120: "<i1", 5121: "<u1", 5122: "<i2", 5123: "<u2", 5125: "<u4", 5126: "<f4"}
+_WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
+_NORMALIZED = {5120: 127.0, 5121: 255.0, 5122: 32767.0, 5123: 65535.0}
+
+
+def decode_accessor(document, binary, index):
+    """Accessor `index` of a .glb as a (count, width) numpy array, as Blender's glTF importer
+    decodes it (normalised integers divided by their maximum, clamped at -1, as float32)."""
+    import numpy
+    accessor = document["accessors"][index]
+    if "sparse" in accessor or "bufferView" not in accessor:
+        raise GlbError("accessor %d is sparse or has no data" % index)
+    view = document["bufferViews"][accessor["bufferView"]]
+    if view.get("buffer", 0) != 0 or document["buffers"][0].get("uri") is not None:
+        raise GlbError("accessor %d is outside the .glb's binary chunk" % index)
+    dtype = numpy.dtype(_COMPONENTS[accessor["componentType"]])
+    width, count = _WIDTHS[accessor["type"]], accessor["count"]
+    start = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+    stride = view.get("byteStride") or dtype.itemsize * width
+    if count == 0:
+        return numpy.empty((0, width), dtype)
+    end = start + (count - 1) * stride + dtype.itemsize * width
+    if end > min(len(binary), view.get("byteOffset", 0) + view["byteLength"]) or stride % dtype.itemsize:
+        raise GlbError("accessor %d runs past its buffer view" % index)
+    flat = numpy.frombuffer(binary, dtype, count=(end - start) // dtype.itemsize, offset=start)
+    array = numpy.lib.stride_tricks.as_strided(flat, shape=(count, width), strides=(stride, dtype.itemsize))
+    if accessor.get("normalized") and accessor["componentType"] in _NORMALIZED:
+        array = numpy.maximum(-1.0, array / _NORMALIZED[accessor["componentType"]]).astype(numpy.float32)
+    return array
+
+
+class Accessors:
+    """decode_accessor for many accessors of one .glb: the accessors packed one after another in
+    a buffer view with the same layout (boneyard puts all key times in one view, all rotations in
+    another) are decoded as one array per view and handed out as row slices, instead of one
+    numpy decode (and one normalisation) each; the values are the same."""
+
+    def __init__(self, document, binary):
+        self.document, self.binary = document, binary
+        self.views = {}
+
+    def __call__(self, index):
+        accessor = self.document["accessors"][index]
+        layout = (accessor.get("bufferView"), accessor.get("componentType"), accessor.get("type"),
+                  bool(accessor.get("normalized")))
+        if "sparse" in accessor or None in layout or layout[1] not in _COMPONENTS or layout[2] not in _WIDTHS:
+            return decode_accessor(self.document, self.binary, index)
+        element = int(_COMPONENTS[layout[1]][2:]) * _WIDTHS[layout[2]]
+        view = self.document["bufferViews"][layout[0]]
+        stride = view.get("byteStride") or element
+        offset = accessor.get("byteOffset", 0)
+        if stride != element or offset % element:
+            return decode_accessor(self.document, self.binary, index)
+        whole = self.views.get(layout)
+        if whole is None:
+            whole = self.views[layout] = decode_accessor(
+                {"accessors": [{"bufferView": 0, "componentType": layout[1], "type": layout[2],
+                                "normalized": layout[3], "count": view["byteLength"] // element}],
+                 "bufferViews": [view], "buffers": self.document["buffers"]}, self.binary, 0)
+        first = offset // element
+        if first + accessor["count"] > len(whole):
+            raise GlbError("accessor %d runs past its buffer view" % index)
+        return whole[first:first + accessor["count"]]
 
 
 def write(path, document, binary):

@@ -10,7 +10,7 @@ import bpy
 from bpy.props import BoolProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import cli, common, fingerprint, glb, gltf_bridge, props, xray_export, xray_model_ops
+from . import cli, common, fingerprint, glb, gltf_bridge, gltf_motions, props, xray_export, xray_model_ops
 from .cli import BoneyardError
 
 FPS = 30  # X-Ray motions are sampled at 30 frames per second
@@ -58,11 +58,16 @@ def _imported_interpolation(animation):
     are linear (it sets each key's from its sampler), so that the fingerprint need not read it
     back; None otherwise (then it is read)."""
     if all(s.get("interpolation", "LINEAR") == "LINEAR" for s in animation.get("samplers", [])):
-        return bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items["LINEAR"].value
+        if not _LINEAR:
+            _LINEAR.append(bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items["LINEAR"].value)
+        return _LINEAR[0]
     return None
 
 
-def _store(arm, source, skeleton, xscene, animations, templates):
+_LINEAR = []  # the enum value of a linear key, looked up once (an RNA lookup per action costs)
+
+
+def _store(arm, source, skeleton, xscene, animations, templates, made_curves):
     model = arm.data.boneyard
     model.game = "XRAY"
     model.source = source
@@ -75,7 +80,7 @@ def _store(arm, source, skeleton, xscene, animations, templates):
         entry.file, data = templates[index] if index < len(templates) else ("", b"")
         entry["template"] = data
     by_track = common.track_actions(arm)
-    bones = fingerprint.bone_paths(arm)
+    paths = fingerprint.channel_paths(arm)
     missing = []
     for animation in animations:
         name = animation.get("name", "")
@@ -86,10 +91,18 @@ def _store(arm, source, skeleton, xscene, animations, templates):
             missing.append(name)
             continue
         props.fill_motion(action.boneyard, name, extras, set_index)
-        action.boneyard.remembered = fingerprint.remember_action(arm, action, bones, _imported_interpolation(animation))
+        if made_curves is not None and action.name in made_curves:
+            remembered = fingerprint.remember_action(arm, action, paths, keys=made_curves[action.name])
+        else:  # made by Blender's importer: read back
+            remembered = fingerprint.remember_action(arm, action, paths, _imported_interpolation(animation))
+        action.boneyard.remembered = remembered
         model.motion_sets[set_index].motions.add().action = action
     model.rest = fingerprint.remember_rest(arm)
     return missing
+
+
+# What a glTF import makes, removed again when the add-on starts the import over.
+_IMPORTED_KINDS = ("objects", "meshes", "armatures", "materials", "images", "textures", "actions", "collections")
 
 
 def import_xray(context, filepath, skeleton="", meshes="", textures=""):
@@ -111,20 +124,40 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
             arguments += ["--textures", textures]
         messages = common.Messages()
         messages.warn(cli.run(exe, *arguments, "--", source))
-        document = glb.read_members(converted, ("scenes", "animations"))
+        document, binary = glb.read(converted)
+        animations = document.get("animations", [])
         xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
         templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp)
         old_fps = _set_scene_fps(context.scene)
         if old_fps is not None:
             messages.note("scene frame rate set from %g to %d fps (X-Ray motions are %d fps)" % (old_fps, FPS, FPS))
         before = set(bpy.data.objects)
-        with common.scene_custom_properties_kept(context.scene, ["xray"]):
-            gltf_bridge.import_glb(converted)
+        # Blender's importer gets the model without the motions, which the add-on makes itself
+        # (gltf_motions.py), when it can; else the whole file.
+        model_only = glb.without_animations(document) if animations and gltf_motions.supported(document) else None
+        given = converted
+        if model_only is not None:  # beside the converted file: image URIs stay relative to the same folder
+            given = converted[:-len(".glb")] + ".model.glb"
+            glb.write(given, model_only, binary)
+        made_ids = {kind: set(getattr(bpy.data, kind)) for kind in _IMPORTED_KINDS}
+        with common.scene_custom_properties_kept(context.scene, ["xray"]), \
+                gltf_motions.made_here(document if model_only is not None else None, binary) as made:
+            gltf_bridge.import_glb(given)
+        if model_only is not None and made.curves is None:
+            # The hook did not make the motions (it failed, or the importer never called it): the
+            # model goes, and Blender's importer imports the whole file.
+            bpy.data.batch_remove([item for kind, items in made_ids.items() for item in getattr(bpy.data, kind)
+                                   if item not in items])
+            messages.warn("the add-on could not make the motions itself (%s): Blender's importer made them"
+                          % (made.error or "its glTF importer did not call the add-on"))
+            with common.scene_custom_properties_kept(context.scene, ["xray"]):
+                gltf_bridge.import_glb(converted)
         arm = common.imported_armature(before, required=bool(xscene.get("motion_sets")))
         if arm is None:
             messages.note("a model without skeleton: meshes only, nothing to export as motions")
             return None, messages
-        missing = _store(arm, source, skeleton if is_omf else "", xscene, document.get("animations", []), templates)
+        missing = _store(arm, source, skeleton if is_omf else "", xscene, animations, templates,
+                         made.curves)
         if not is_omf:
             xray_model_ops.remember_template(arm, source)
     if missing:

@@ -109,6 +109,36 @@ if open(unedited, "rb").read() != original_bytes:
     bc.fail("the unedited export differs from the original: %s %s" % (diff.summary(), diff.field_differences[:5]))
 print("unedited export: byte-identical to %s" % os.path.basename(omf_source))
 
+# 2b. A .blend imported by an earlier add-on remembers its actions in the first fingerprint format:
+# the export still tells untouched channels (byte-identical) from an edited key.
+import json  # noqa: E402
+
+from boneyard_io import fingerprint, fingerprint_v1  # noqa: E402
+
+current = {a.name: a.boneyard.remembered for a in actions}
+if any(json.loads(text).get("format") != fingerprint.FORMAT for text in current.values()):
+    bc.fail("the import did not remember its actions in format %d" % fingerprint.FORMAT)
+for action in actions:
+    action.boneyard.remembered = json.dumps({"channels": fingerprint_v1.channel_hashes(arm, action),
+                                             "range": fingerprint.frame_range(action)})
+if open(export(label + "_format1.omf"), "rb").read() != original_bytes:
+    bc.fail("with format-1 fingerprints, the unedited export differs from the original")
+probe = next(a for a in actions if a.boneyard.name == edit_motion)
+curve = next(c for c in probe.fcurves if c.data_path == 'pose.bones["%s"].location' % edit_bone)
+key = curve.keyframe_points[0]
+value = key.co[1]  # a float32's exact value: set back, the key is what it was
+key.co[1] = value + 0.01
+for text in (probe.boneyard.remembered, current[probe.name]):
+    seen = fingerprint.changed_channels(arm, probe, text)
+    if seen != {(edit_bone, "translation")}:
+        bc.fail("a moved key of %s in %s: the %s fingerprint sees %s" % (edit_bone, edit_motion, json.loads(text).get("format", 1), seen))
+key.co[1] = value
+for action in actions:
+    action.boneyard.remembered = current[action.name]
+if fingerprint.changed_channels(arm, probe, current[probe.name]) != set():
+    bc.fail("the key moved back: %s still seen as changed" % edit_bone)
+print("format-1 fingerprints (earlier add-on): unedited export byte-identical, a moved key seen in both formats")
+
 # 3. Params, flags and a mark edited in the panel.
 param_motion = actions[-1].boneyard
 param_name = param_motion.name
