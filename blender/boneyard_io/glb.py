@@ -73,10 +73,9 @@ def without_animations(document):
     out = {k: v for k, v in document.items() if k not in ("animations", "accessors")}
     if accessors:
         out["accessors"] = [accessors[i] for i in number]
-    out["meshes"] = [dict(mesh, primitives=[_renumbered(p, number) for p in mesh.get("primitives", [])])
-                     for mesh in document.get("meshes", [])]
-    if "meshes" not in document:
-        del out["meshes"]
+    if "meshes" in document:
+        out["meshes"] = [dict(mesh, primitives=[_renumbered(p, number) for p in mesh.get("primitives", [])])
+                         for mesh in document["meshes"]]
     if "skins" in document:
         out["skins"] = [dict(skin, inverseBindMatrices=number[skin["inverseBindMatrices"]])
                         if "inverseBindMatrices" in skin else skin for skin in document["skins"]]
@@ -97,16 +96,13 @@ _WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
 _NORMALIZED = {5120: 127.0, 5121: 255.0, 5122: 32767.0, 5123: 65535.0}
 
 
-def decode_accessor(document, binary, index):
-    """Accessor `index` of a .glb as a (count, width) numpy array, as Blender's glTF importer
-    decodes it (normalised integers divided by their maximum, clamped at -1, as float32)."""
+def _decoded(binary, view, accessor, what):
+    """`accessor` (a dict: componentType, type, count, normalized, byteOffset) read from buffer
+    view `view` of `binary`, as Blender's glTF importer decodes it (normalised integers divided by
+    their maximum, clamped at -1, as float32). `what` names it in errors."""
     import numpy
-    accessor = document["accessors"][index]
-    if "sparse" in accessor or "bufferView" not in accessor:
-        raise GlbError("accessor %d is sparse or has no data" % index)
-    view = document["bufferViews"][accessor["bufferView"]]
-    if view.get("buffer", 0) != 0 or document["buffers"][0].get("uri") is not None:
-        raise GlbError("accessor %d is outside the .glb's binary chunk" % index)
+    if view.get("buffer", 0) != 0:
+        raise GlbError("%s is outside the .glb's binary chunk" % what)
     dtype = numpy.dtype(_COMPONENTS[accessor["componentType"]])
     width, count = _WIDTHS[accessor["type"]], accessor["count"]
     start = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
@@ -115,12 +111,23 @@ def decode_accessor(document, binary, index):
         return numpy.empty((0, width), dtype)
     end = start + (count - 1) * stride + dtype.itemsize * width
     if end > min(len(binary), view.get("byteOffset", 0) + view["byteLength"]) or stride % dtype.itemsize:
-        raise GlbError("accessor %d runs past its buffer view" % index)
+        raise GlbError("%s runs past its buffer view" % what)
     flat = numpy.frombuffer(binary, dtype, count=(end - start) // dtype.itemsize, offset=start)
     array = numpy.lib.stride_tricks.as_strided(flat, shape=(count, width), strides=(stride, dtype.itemsize))
     if accessor.get("normalized") and accessor["componentType"] in _NORMALIZED:
         array = numpy.maximum(-1.0, array / _NORMALIZED[accessor["componentType"]]).astype(numpy.float32)
     return array
+
+
+def decode_accessor(document, binary, index):
+    """Accessor `index` of a .glb as a (count, width) numpy array, as Blender's glTF importer
+    decodes it (see _decoded)."""
+    accessor = document["accessors"][index]
+    if "sparse" in accessor or "bufferView" not in accessor:
+        raise GlbError("accessor %d is sparse or has no data" % index)
+    if document["buffers"][0].get("uri") is not None:
+        raise GlbError("accessor %d is outside the .glb's binary chunk" % index)
+    return _decoded(binary, document["bufferViews"][accessor["bufferView"]], accessor, "accessor %d" % index)
 
 
 class Accessors:
@@ -137,7 +144,8 @@ class Accessors:
         accessor = self.document["accessors"][index]
         layout = (accessor.get("bufferView"), accessor.get("componentType"), accessor.get("type"),
                   bool(accessor.get("normalized")))
-        if "sparse" in accessor or None in layout or layout[1] not in _COMPONENTS or layout[2] not in _WIDTHS:
+        if ("sparse" in accessor or None in layout or layout[1] not in _COMPONENTS or layout[2] not in _WIDTHS
+                or self.document["buffers"][0].get("uri") is not None):
             return decode_accessor(self.document, self.binary, index)
         element = int(_COMPONENTS[layout[1]][2:]) * _WIDTHS[layout[2]]
         view = self.document["bufferViews"][layout[0]]
@@ -147,10 +155,9 @@ class Accessors:
             return decode_accessor(self.document, self.binary, index)
         whole = self.views.get(layout)
         if whole is None:
-            whole = self.views[layout] = decode_accessor(
-                {"accessors": [{"bufferView": 0, "componentType": layout[1], "type": layout[2],
-                                "normalized": layout[3], "count": view["byteLength"] // element}],
-                 "bufferViews": [view], "buffers": self.document["buffers"]}, self.binary, 0)
+            whole_view = {"componentType": layout[1], "type": layout[2], "normalized": layout[3],
+                          "count": view["byteLength"] // element}
+            whole = self.views[layout] = _decoded(self.binary, view, whole_view, "buffer view %d" % layout[0])
         first = offset // element
         if first + accessor["count"] > len(whole):
             raise GlbError("accessor %d runs past its buffer view" % index)

@@ -125,16 +125,16 @@ class _Channels:
     array of rows: the conversion is a few numpy operations for all of them at once."""
 
     def __init__(self):
-        self.entries, self.inputs, self.outputs = [], [], []
+        self.vnodes, self.inputs, self.outputs = [], [], []
 
     def add(self, vnode, sampler):
-        self.entries.append(vnode)
+        self.vnodes.append(vnode)
         self.inputs.append(sampler["input"])
         self.outputs.append(sampler["output"])
 
     def convert(self, decode, fps, unit, translation):
         """Per channel: (rows begin, end) into self.keys[component], (frame, value) float32 rows."""
-        if not self.entries:
+        if not self.vnodes:
             self.keys, self.spans = [], []
             return
         outputs = [decode(i) for i in self.outputs]
@@ -153,16 +153,15 @@ class _Channels:
                 return values
             return turn(numpy.repeat(quaternions, lengths, axis=0), values)
 
-        vnodes = self.entries
-        edit_inverse = [tuple(v.editbone_rot.conjugated()) for v in vnodes]
-        after = [tuple(v.rotation_after) for v in vnodes]
+        edit_inverse = [tuple(v.editbone_rot.conjugated()) for v in self.vnodes]
+        after = [tuple(v.rotation_after) for v in self.vnodes]
         if translation:
             locs = numpy.stack((data[:, 0], -data[:, 2], data[:, 1]), axis=1) * unit  # Y-up to Z-up
-            locs = turned(after, locs, _rotate) - per_row([tuple(v.editbone_trans) for v in vnodes])
+            locs = turned(after, locs, _rotate) - per_row([tuple(v.editbone_trans) for v in self.vnodes])
             values = turned(edit_inverse, locs, _rotate)
         else:
             rots = numpy.stack((data[:, 3], data[:, 0], -data[:, 2], data[:, 1]), axis=1)
-            rots = turned([tuple(v.rotation_before) for v in vnodes], rots, lambda q, r: _multiply(r, q))
+            rots = turned([tuple(v.rotation_before) for v in self.vnodes], rots, lambda q, r: _multiply(r, q))
             values = turned(edit_inverse, turned(after, rots, _multiply), _multiply)
             # The shortest path between neighbours: a key whose dot product with the (already
             # turned) previous key of its channel is negative is negated, as the importer does.
@@ -211,7 +210,7 @@ def _make(gltf, document, binary, made):
             for channel in by_node[vnode_id]:
                 path = channel["target"]["path"]
                 sampler = animation["samplers"][channel["sampler"]]
-                mine.append((path, len(kinds[path].entries), sampler.get("interpolation")))
+                mine.append((path, len(kinds[path].vnodes), sampler.get("interpolation")))
                 kinds[path].add(vnode, sampler)
             listed.append((vnode, mine))
         order.append(listed)
@@ -233,11 +232,11 @@ def _make(gltf, document, binary, made):
                 made.append((obj, action))
                 curves_of[action.name] = []
             bone = vnode.blender_bone_name
+            pose_bone = 'pose.bones["%s"].' % bpy.utils.escape_identifier(bone)
             for path, number, interpolation in mine:
                 kind = kinds[path]
                 begin, end = kind.spans[number]
-                data_path = 'pose.bones["%s"].%s' % (bpy.utils.escape_identifier(bone),
-                                                     "location" if path == "translation" else "rotation_quaternion")
+                data_path = pose_bone + ("location" if path == "translation" else "rotation_quaternion")
                 value = enum[_INTERPOLATIONS[interpolation]].value
                 run = runs.get((value, end - begin))
                 if run is None:
