@@ -2,6 +2,7 @@
 #include "core/byte_reader.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cstdio>
 
 namespace boneyard {
@@ -57,6 +58,13 @@ void Diagnostics::add(Severity s, std::uint64_t offset, std::string path, std::s
 std::size_t Diagnostics::count(Severity s) const {
   return static_cast<std::size_t>(
       std::count_if(findings_.begin(), findings_.end(), [s](const Finding& f) { return f.severity == s; }));
+}
+
+std::vector<Finding> Diagnostics::errors() const {
+  std::vector<Finding> out;
+  std::copy_if(findings_.begin(), findings_.end(), std::back_inserter(out),
+               [](const Finding& f) { return f.severity == Severity::error; });
+  return out;
 }
 
 void Diagnostics::sort_by_offset() {

@@ -76,10 +76,7 @@ class Mgs2Document final : public Document {
   std::vector<Finding> conversion_blockers(std::string_view, const ConvertOptions&) const override {
     Diagnostics d = notes_;
     d.append(Traits::validate_for_conversion(m_));
-    std::vector<Finding> errors;
-    for (const auto& f : d.findings())
-      if (f.severity == Severity::error) errors.push_back(f);
-    return errors;
+    return d.errors();
   }
   std::vector<std::string> convert_targets() const override { return {std::string(Traits::extension), ".glb", ".gltf"}; }
   // --cmdl / --no-cmdl only for a Master Collection output, whose layout is known here.

@@ -22,11 +22,7 @@
 namespace boneyard {
 
 std::vector<Finding> Document::conversion_blockers(std::string_view, const ConvertOptions&) const {
-  std::vector<Finding> errors;
-  const Diagnostics found = validate();
-  for (const auto& f : found.findings())
-    if (f.severity == Severity::error) errors.push_back(f);
-  return errors;
+  return validate().errors();
 }
 
 namespace {

@@ -65,6 +65,8 @@ class Diagnostics {
   std::vector<Finding>& findings() { return findings_; }
   std::size_t count(Severity s) const;
   bool has_errors() const { return count(Severity::error) != 0; }
+  // The errors alone, in order (what stops a conversion).
+  std::vector<Finding> errors() const;
   void sort_by_offset();
 
  private:
