@@ -17,33 +17,21 @@ Names stay: they are what users pick motions and bones by.
 With --keep-extras the extras stay: what boneyard's writer alone could still save.
 Usage: gltf_floor.py [--rest] [--keep-extras] [--write DIR] FILE.glb...   (--write keeps each floor .glb, e.g. for
 the Khronos validator). Plain Python, no third-party modules."""
+import importlib.util
 import json
 import os
 import struct
 import sys
 
+# The .glb framing the Blender add-on reads and writes with (plain Python, no bpy).
+_spec = importlib.util.spec_from_file_location(
+    'boneyard_glb', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'blender', 'boneyard_io', 'glb.py'))
+glb = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(glb)
+
 COMPONENT_BYTES = {5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
 WIDTH = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4, 'MAT2': 4, 'MAT3': 9, 'MAT4': 16}
 NODE_DEFAULT = {'rotation': [0, 0, 0, 1], 'translation': [0, 0, 0], 'scale': [1, 1, 1]}
-
-
-def read_glb(path):
-    with open(path, 'rb') as file:
-        return read_glb_bytes(file.read())
-
-
-def read_glb_bytes(data):
-    """(size, document, binary chunk) of a .glb's bytes."""
-    magic, _, _ = struct.unpack_from('<III', data, 0)
-    json_length, json_type = struct.unpack_from('<II', data, 12)
-    if magic != 0x46546C67 or json_type != 0x4E4F534A:
-        raise ValueError('not a .glb')
-    binary = b''
-    end = 20 + json_length
-    if end + 8 <= len(data):
-        binary_length = struct.unpack_from('<I', data, end)[0]
-        binary = data[end + 8:end + 8 + binary_length]
-    return len(data), json.loads(data[20:end]), binary
 
 
 def without_extras(value):
@@ -173,16 +161,6 @@ def floor_document(document, binary, drop_rest, keep_extras=False):
     return floor, bytes(packed)
 
 
-def glb_bytes(document, binary):
-    text = json.dumps(document, separators=(',', ':')).encode()
-    text += b' ' * (-len(text) % 4)
-    total = 12 + 8 + len(text) + (8 + len(binary) if binary else 0)
-    out = struct.pack('<III', 0x46546C67, 2, total) + struct.pack('<II', len(text), 0x4E4F534A) + text
-    if binary:
-        out += struct.pack('<II', len(binary), 0x004E4942) + binary
-    return out
-
-
 def main(argv):
     drop_rest, keep_extras = '--rest' in argv, '--keep-extras' in argv
     argv = [a for a in argv if a not in ('--rest', '--keep-extras')]
@@ -194,9 +172,10 @@ def main(argv):
         sys.exit(__doc__)
     now = low = 0
     for path in argv:
-        size, document, binary = read_glb(path)
-        floor = glb_bytes(*floor_document(document, binary, drop_rest, keep_extras))
-        now, low = now + size, low + len(floor)
+        with open(path, 'rb') as file:
+            data = file.read()
+        floor = glb.encode(*floor_document(*glb.parse(data, path), drop_rest, keep_extras))
+        now, low = now + len(data), low + len(floor)
         if write_to:
             with open(os.path.join(write_to, os.path.basename(path)), 'wb') as out:
                 out.write(floor)

@@ -13,32 +13,30 @@ class GlbError(ValueError):
     pass
 
 
-def _load(path):
-    """(the JSON chunk's text, the whole file's bytes, the file's glTF length) of a .glb."""
-    with open(path, "rb") as f:
-        data = f.read()
+def parse(data, name="the data"):
+    """(json dict, binary chunk bytes or b"") of a .glb file's bytes; `name` says whose in errors."""
     if len(data) < 20:
-        raise GlbError("%s: not a binary glTF (%d bytes)" % (path, len(data)))
+        raise GlbError("%s: not a binary glTF (%d bytes)" % (name, len(data)))
     magic, version, length = struct.unpack_from("<III", data, 0)
     if magic != _MAGIC or version != 2 or length > len(data):
-        raise GlbError("%s: not a binary glTF 2.0 file" % path)
+        raise GlbError("%s: not a binary glTF 2.0 file" % name)
     chunk_length, chunk_type = struct.unpack_from("<II", data, 12)
     if chunk_type != _JSON or 20 + chunk_length > length:
-        raise GlbError("%s: the first chunk is not JSON" % path)
-    return data[20:20 + chunk_length].decode("utf-8"), data, length
-
-
-def read(path):
-    """(json dict, binary chunk bytes or b"") of a .glb file."""
-    text, data, length = _load(path)
-    document = json.loads(text)
+        raise GlbError("%s: the first chunk is not JSON" % name)
+    document = json.loads(data[20:20 + chunk_length].decode("utf-8"))
     binary = b""
-    at = 20 + struct.unpack_from("<I", data, 12)[0]
+    at = 20 + chunk_length
     if at + 8 <= length:
         chunk_length, chunk_type = struct.unpack_from("<II", data, at)
         if chunk_type == _BIN and at + 8 + chunk_length <= length:
             binary = data[at + 8:at + 8 + chunk_length]
     return document, binary
+
+
+def read(path):
+    """(json dict, binary chunk bytes or b"") of a .glb file."""
+    with open(path, "rb") as f:
+        return parse(f.read(), path)
 
 
 def without_animations(document):
@@ -164,16 +162,21 @@ class Accessors:
         return whole[first:first + accessor["count"]]
 
 
-def write(path, document, binary):
-    """Writes a .glb: the JSON chunk padded with spaces, the binary chunk with zeros (glTF 2.0 4.4)."""
-    text = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+def encode(document, binary):
+    """A .glb's bytes: the JSON chunk padded with spaces, the binary chunk with zeros (glTF 2.0 4.4)."""
+    text = dumps(document).encode("utf-8")
     text += b" " * (-len(text) % 4)
     chunks = struct.pack("<II", len(text), _JSON) + text
     if binary:
         padded = bytes(binary) + b"\0" * (-len(binary) % 4)
         chunks += struct.pack("<II", len(padded), _BIN) + padded
+    return struct.pack("<III", _MAGIC, 2, 12 + len(chunks)) + chunks
+
+
+def write(path, document, binary):
+    """Writes a .glb (encode)."""
     with open(path, "wb") as f:
-        f.write(struct.pack("<III", _MAGIC, 2, 12 + len(chunks)) + chunks)
+        f.write(encode(document, binary))
 
 
 def dumps(value):

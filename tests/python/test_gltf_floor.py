@@ -78,7 +78,7 @@ def test_the_rules_on_a_hand_made_file():
     assert binary == (struct.pack("<f", 0) + struct.pack("<2f", 0, 1) + struct.pack("<4h", *Q)
                       + struct.pack("<6f", 1, 2, 3, 4, 5, 6))
 
-    written = gltf_floor.glb_bytes(*gltf_floor.floor_document(*hand_made(), drop_rest=False))
+    written = gltf_floor.glb.encode(*gltf_floor.floor_document(*hand_made(), drop_rest=False))
     assert len(written) % 4 == 0 and struct.unpack_from("<I", written, 8)[0] == len(written)
 
 
@@ -132,10 +132,11 @@ def test_the_floor_holds_the_same_content(tmp_path, name):
     if not model.is_file():
         pytest.skip(f"real sample files not found at {SAMPLES}")
     out = convert(tmp_path, model, motions)
-    size, document, binary = gltf_floor.read_glb(str(out))
-    floor = gltf_floor.glb_bytes(*gltf_floor.floor_document(document, binary, drop_rest=False))
-    assert len(floor) < size
-    _, floor_document, floor_binary = gltf_floor.read_glb_bytes(floor)
+    data = out.read_bytes()
+    document, binary = gltf_floor.glb.parse(data)
+    floor = gltf_floor.glb.encode(*gltf_floor.floor_document(document, binary, drop_rest=False))
+    assert len(floor) < len(data)
+    floor_document, floor_binary = gltf_floor.glb.parse(floor)
     assert content(floor_document, floor_binary) == content(document, binary)
     assert floor_document["accessors"][0]["count"] == 1, "held channels share one [0]"
 
