@@ -21,8 +21,8 @@
 #include "boneyard/core/text.h"
 #include "boneyard/gltf/gltf_write.h"
 #include "boneyard/registry/xray_files.h"
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/xray/xray_scene.h"
 
 namespace fs = std::filesystem;

@@ -6,11 +6,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 #include "boneyard/registry/document.h"
-#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/evm/evm.h"
 #include "boneyard/core/json_writer.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/kms/kms.h"
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include "boneyard/gltf/gltf_write.h"
 #include "boneyard/gltf/gltf_read.h"
 #include "boneyard/core/memory_policy.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "mgs2_character.h"
 

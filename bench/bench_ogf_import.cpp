@@ -15,7 +15,7 @@
 
 #include "boneyard/gltf/gltf_read.h"
 #include "boneyard/gltf/gltf_write.h"
-#include "boneyard/xray/ogf_import.h"
+#include "boneyard/xray/ogf/ogf_import.h"
 #include "boneyard/xray/xray_scene.h"
 
 namespace {

@@ -14,8 +14,8 @@
 
 #include "boneyard/core/file_io.h"
 #include "boneyard/core/json_writer.h"
-#include "boneyard/xray/omf.h"
-#include "boneyard/xray/omf_report.h"
+#include "boneyard/xray/omf/omf.h"
+#include "boneyard/xray/omf/omf_report.h"
 
 namespace {
 

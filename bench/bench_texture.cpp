@@ -8,7 +8,7 @@
 #include <map>
 #include <random>
 
-#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds/dds.h"
 #include "boneyard/texture/texture_convert.h"
 
 namespace {

@@ -2,7 +2,7 @@
 #  * links (at configure time): each library links only the layers below it;
 #  * includes (a build step re-run when a source changes): each folder and each public header
 #    includes only headers of its own layer or of the layers it may use.
-# A public header's layer is its folder: include/boneyard/<layer>/NAME.h.
+# A public header's layer is its first folder: include/boneyard/<layer>/[FORMAT/]NAME.h.
 
 # Layer -> the layers it may use (itself included).
 set(BONEYARD_LAYER_USES_core core)
@@ -15,6 +15,21 @@ set(BONEYARD_LAYER_USES_registry core scene gltf xray mgs2 texture registry)
 set(BONEYARD_LAYER_USES_view core scene gltf xray mgs2 texture registry view)
 set(BONEYARD_LAYER_USES_cli core scene gltf xray mgs2 texture registry view cli)
 set(BONEYARD_LAYER_USES_python core scene xray mgs2 texture registry python)
+
+# Format folders (src/<layer>/<format>/ with include/boneyard/<layer>/<format>/) -> the other
+# format folders of their layer they may use. Every folder uses its layer's top level (what the
+# layer's formats share) and itself; the top level uses any of its folders. An adapter folder
+# ("scene") holds what several formats' scene adapters share.
+set(BONEYARD_FOLDER_USES_xray/omf "")
+set(BONEYARD_FOLDER_USES_xray/ogf xray/omf xray/scene)  # a model embeds motions; its adapter shares the skeleton's
+set(BONEYARD_FOLDER_USES_xray/scene xray/omf)
+set(BONEYARD_FOLDER_USES_mgs2/kms "")
+set(BONEYARD_FOLDER_USES_mgs2/evm "")
+set(BONEYARD_FOLDER_USES_mgs2/cmdl mgs2/kms mgs2/evm mgs2/scene)  # a .cmdl is derived from its model
+set(BONEYARD_FOLDER_USES_mgs2/scene mgs2/kms mgs2/evm)
+set(BONEYARD_FOLDER_USES_texture/dds "")
+set(BONEYARD_FOLDER_USES_texture/ctxr "")
+set(BONEYARD_FOLDER_USES_texture/png "")
 
 # Library target -> the boneyard libraries it may link.
 set(BONEYARD_LINKS_boneyard_core "")
@@ -43,8 +58,15 @@ function(boneyard_check_layers)
     # Lists travel through the command line as "USES_x=a+b,USES_y=c+d,...".
     string(REPLACE ";" "+" uses "${BONEYARD_LAYER_USES_${layer}}")
     list(APPEND args "USES_${layer}=${uses}")
-    file(GLOB files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${layer}/*.cpp ${PROJECT_SOURCE_DIR}/src/${layer}/*.h)
+    file(GLOB_RECURSE files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${layer}/*.cpp ${PROJECT_SOURCE_DIR}/src/${layer}/*.h)
     list(APPEND depends ${files})
+  endforeach()
+  get_cmake_property(variables VARIABLES)
+  list(FILTER variables INCLUDE REGEX "^BONEYARD_FOLDER_USES_")
+  foreach(variable IN LISTS variables)
+    string(REGEX REPLACE "^BONEYARD_FOLDER_USES_" "" folder "${variable}")
+    string(REPLACE ";" "+" uses "${${variable}}")
+    list(APPEND args "FOLDER_${folder}=${uses}")
   endforeach()
   file(GLOB_RECURSE headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/boneyard/*.h)
   list(APPEND depends ${headers})

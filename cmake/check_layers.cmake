@@ -1,20 +1,26 @@
-# cmake -DROOT=<source dir> -DRULES=USES_x=a+b,USES_y=... -DSTAMP=<file> -P check_layers.cmake
-# Fails (and names file, line and rule) when a file includes a header of a layer it may not use, or
-# when a source tests the operating system (#ifdef _WIN32) outside the platform layer.
+# cmake -DROOT=<source dir> -DRULES=USES_x=a+b,...,FOLDER_x/f=x/g+x/h,... -DSTAMP=<file> -P check_layers.cmake
+# Fails (and names file, line and rule) when a file includes a header of a layer it may not use,
+# when a format folder of a layer (src/xray/ogf/, include/boneyard/xray/ogf/) includes another
+# format folder of that layer it may not use, or when a source tests the operating system
+# (#ifdef _WIN32) outside the platform layer.
 cmake_minimum_required(VERSION 3.25)
 set(layers core scene gltf xray mgs2 texture registry view cli python)
 string(REPLACE "," ";" rules "${RULES}")
 foreach(rule IN LISTS rules)
-  if(rule MATCHES "^(USES)_([a-z0-9]+)=(.*)$")
+  if(rule MATCHES "^(USES|FOLDER)_([a-z0-9/_]+)=(.*)$")
     string(REPLACE "+" ";" items "${CMAKE_MATCH_3}")
     set(${CMAKE_MATCH_1}_${CMAKE_MATCH_2} ${items})
+    if(CMAKE_MATCH_1 STREQUAL "FOLDER")
+      list(APPEND folders ${CMAKE_MATCH_2})
+    endif()
   endif()
 endforeach()
 
-# A header's layer is its folder: boneyard/<layer>/NAME.h (public) or <layer>/NAME.h (private).
+# A header's layer is its first folder: boneyard/<layer>/[FORMAT/]NAME.h (public) or
+# <layer>/[FORMAT/]NAME.h (private).
 function(layer_of_include include out)
   set(result "")
-  if(include MATCHES "^boneyard/([a-z0-9_]+)/[a-z0-9_]+\\.h$")
+  if(include MATCHES "^boneyard/([a-z0-9_]+)/([a-z0-9_]+/)?[a-z0-9_]+\\.h$")
     if(CMAKE_MATCH_1 IN_LIST layers)
       set(result ${CMAKE_MATCH_1})
     else()
@@ -30,8 +36,27 @@ function(layer_of_include include out)
   set(${out} "${result}" PARENT_SCOPE)
 endfunction()
 
+# The format folder of an include ("xray/ogf" for boneyard/xray/ogf/ogf.h or xray/ogf/ogf_build.h),
+# or "" for a layer's own top level.
+function(folder_of_include include out)
+  set(result "")
+  string(REGEX REPLACE "^boneyard/" "" include "${include}")
+  if(include MATCHES "^([a-z0-9]+/[a-z0-9_]+)/[a-z0-9_]+\\.h$")
+    set(result ${CMAKE_MATCH_1})
+  endif()
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+
 set(errors "")
 function(check_file file layer)
+  # The format folder this file is in, if any: src/<layer>/<format>/ or include/boneyard/<layer>/<format>/.
+  set(folder "")
+  if(file MATCHES "/(src|include/boneyard)/(${layer}/[a-z0-9_]+)/[^/]+$")
+    set(folder ${CMAKE_MATCH_2})
+    if(NOT folder IN_LIST folders)
+      set(errors "${errors}\n  ${file}: ${folder} is not a format folder of cmake/BoneyardLayers.cmake (BONEYARD_FOLDER_USES_...)" PARENT_SCOPE)
+    endif()
+  endif()
   # What differs between systems lives in the platform layer, whose files CMake picks
   # (src/core/platform_*.cpp, src/cli/cli_platform_*.cpp): no source tests the system itself.
   # A POSIX platform file may still ask which C library it has (glibc's allocator settings).
@@ -50,18 +75,25 @@ function(check_file file layer)
       set(errors "${errors}\n  ${file}: includes ${include}, a public header outside the layer folders include/boneyard/<layer>/" PARENT_SCOPE)
     elseif(NOT target STREQUAL "" AND NOT target IN_LIST USES_${layer})
       set(errors "${errors}\n  ${file}: the ${layer} layer includes ${include} (${target}); it may use only: ${USES_${layer}}" PARENT_SCOPE)
+    elseif(NOT folder STREQUAL "" AND target STREQUAL layer)
+      # Within a game or the texture layer: a format folder uses its layer's top level, its own
+      # folder and the format folders its rule names.
+      folder_of_include("${include}" used)
+      if(NOT used STREQUAL "" AND NOT used STREQUAL folder AND NOT used IN_LIST FOLDER_${folder})
+        set(errors "${errors}\n  ${file}: the format folder ${folder} includes ${include} (${used}); it may use only: ${FOLDER_${folder}} (cmake/BoneyardLayers.cmake)" PARENT_SCOPE)
+      endif()
     endif()
   endforeach()
 endfunction()
 
 foreach(layer IN LISTS layers)
-  file(GLOB files ${ROOT}/src/${layer}/*.cpp ${ROOT}/src/${layer}/*.h)
+  file(GLOB_RECURSE files ${ROOT}/src/${layer}/*.cpp ${ROOT}/src/${layer}/*.h)
   foreach(f IN LISTS files)
     check_file(${f} ${layer})
   endforeach()
 endforeach()
 foreach(layer IN LISTS layers)
-  file(GLOB headers ${ROOT}/include/boneyard/${layer}/*.h)
+  file(GLOB_RECURSE headers ${ROOT}/include/boneyard/${layer}/*.h)
   foreach(h IN LISTS headers)
     check_file(${h} ${layer})
   endforeach()

@@ -8,11 +8,11 @@
 #include <cstring>
 #include <string_view>
 
-#include "boneyard/mgs2/cmdl.h"
-#include "boneyard/mgs2/cmdl_report.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl_report.h"
 #include "boneyard/mgs2/mgs2_scene.h"
-#include "boneyard/mgs2/kms.h"
-#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/kms/kms.h"
+#include "boneyard/mgs2/evm/evm.h"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "boneyard/texture/ctxr.h"
-#include "boneyard/texture/ctxr_report.h"
+#include "boneyard/texture/ctxr/ctxr.h"
+#include "boneyard/texture/ctxr/ctxr_report.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace boneyard;

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "boneyard/texture/dds.h"
-#include "boneyard/texture/dds_report.h"
+#include "boneyard/texture/dds/dds.h"
+#include "boneyard/texture/dds/dds_report.h"
 #include "fuzz_sample.h"
 
 // Debian's libsquish runs each image on an OpenMP team. A fuzzer is one process per core: the

@@ -1,6 +1,6 @@
 // libFuzzer target for the EVM reader, builder and document (see fuzz_mgs2.h).
-#include "boneyard/mgs2/evm.h"
-#include "boneyard/mgs2/evm_report.h"
+#include "boneyard/mgs2/evm/evm.h"
+#include "boneyard/mgs2/evm/evm_report.h"
 #include "fuzz_mgs2.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/evm/evm.h"
 #include "boneyard/gltf/gltf_read.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/mgs2/mgs2_scene.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,6 +1,6 @@
 // libFuzzer target for the KMS reader, builder and document (see fuzz_mgs2.h).
-#include "boneyard/mgs2/kms.h"
-#include "boneyard/mgs2/kms_report.h"
+#include "boneyard/mgs2/kms/kms.h"
+#include "boneyard/mgs2/kms/kms_report.h"
 #include "fuzz_mgs2.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

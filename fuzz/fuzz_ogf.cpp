@@ -8,9 +8,9 @@
 #include <cstring>
 
 #include "boneyard/gltf/gltf_write.h"
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 #include "boneyard/xray/xray_scene.h"
-#include "boneyard/xray/ogf_report.h"
+#include "boneyard/xray/ogf/ogf_report.h"
 #include "fuzz_sample.h"
 
 namespace {

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/ogf_import.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/ogf/ogf_import.h"
 #include "boneyard/xray/xray_scene.h"
 
 namespace {

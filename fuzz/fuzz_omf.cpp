@@ -5,9 +5,9 @@
 #include <cstring>
 
 #include "boneyard/core/json_writer.h"
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/omf.h"
-#include "boneyard/xray/omf_report.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/omf/omf.h"
+#include "boneyard/xray/omf/omf_report.h"
 #include "fuzz_sample.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

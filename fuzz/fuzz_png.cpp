@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "boneyard/core/limits.h"
-#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/ctxr/ctxr.h"
 #include "boneyard/texture/texture.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

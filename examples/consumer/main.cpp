@@ -4,8 +4,8 @@
 #include <variant>
 
 #include "boneyard/core/file_io.h"
-#include "boneyard/xray/omf.h"
-#include "boneyard/xray/omf_edit.h"
+#include "boneyard/xray/omf/omf.h"
+#include "boneyard/xray/omf/omf_edit.h"
 
 int fail(const std::string& why, int exit_code) {
   std::fprintf(stderr, "consumer: %s\n", why.c_str());

@@ -1,6 +1,6 @@
 // `boneyard ogf ...`: list, set (texture/shader of chosen children), motion-refs, userdata and
 // retarget, on one model (-o or --in-place) or every .ogf under a folder (--recursive, in place or
-// --dry-run). Argument parsing only; the edits are in xray/ogf_edit.h, the flow of reading,
+// --dry-run). Argument parsing only; the edits are in xray/ogf/ogf_edit.h, the flow of reading,
 // checking and writing them (shared with Python's boneyard.Ogf) in registry/ogf_edits.h.
 #include <cstdio>
 #include <filesystem>
@@ -10,7 +10,7 @@
 #include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/ogf_edits.h"
-#include "boneyard/xray/ogf_edit.h"
+#include "boneyard/xray/ogf/ogf_edit.h"
 #include "boneyard/xray/xray_game.h"
 #include "commands.h"
 

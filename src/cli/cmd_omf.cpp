@@ -1,5 +1,5 @@
 // `boneyard omf ...`: list, merge, extract, delete, rename, set (params, flags, parts, marks),
-// repair and retarget. Argument parsing only; the edits are in xray/omf_edit.h, the flow of
+// repair and retarget. Argument parsing only; the edits are in xray/omf/omf_edit.h, the flow of
 // reading, checking and writing them (shared with Python's boneyard.Omf) in registry/omf_edits.h.
 #include <cstdio>
 #include <filesystem>
@@ -11,8 +11,8 @@
 #include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/omf_edits.h"
-#include "boneyard/xray/omf.h"
-#include "boneyard/xray/omf_edit.h"
+#include "boneyard/xray/omf/omf.h"
+#include "boneyard/xray/omf/omf_edit.h"
 #include "commands.h"
 
 namespace boneyard::cli {

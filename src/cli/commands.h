@@ -11,7 +11,7 @@
 #include "boneyard/core/file_io.h"
 #include "boneyard/registry/batch.h"
 #include "boneyard/registry/document.h"
-#include "boneyard/xray/omf_edit.h"
+#include "boneyard/xray/omf/omf_edit.h"
 
 namespace boneyard::cli {
 

@@ -12,8 +12,8 @@
 #include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/ogf_edits.h"
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/ogf_edit.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/ogf/ogf_edit.h"
 #include "python_support.h"
 
 namespace boneyard::python {

@@ -12,8 +12,8 @@
 #include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/omf_edits.h"
-#include "boneyard/xray/omf.h"
-#include "boneyard/xray/omf_edit.h"
+#include "boneyard/xray/omf/omf.h"
+#include "boneyard/xray/omf/omf_edit.h"
 #include "python_support.h"
 
 namespace boneyard::python {

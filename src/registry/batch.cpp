@@ -11,7 +11,7 @@
 #include "boneyard/core/text.h"
 #include "boneyard/registry/convert_request.h"
 #include "boneyard/registry/xray_files.h"
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 #include "boneyard/xray/xray_scene.h"
 #include "boneyard/registry/output_plan.h"
 #include "formats.h"

@@ -4,8 +4,8 @@
 #include <system_error>
 
 #include "boneyard/core/paths.h"
-#include "boneyard/mgs2/cmdl.h"
-#include "boneyard/mgs2/cmdl_report.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl_report.h"
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "formats.h"
 

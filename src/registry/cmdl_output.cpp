@@ -5,7 +5,7 @@
 #include <system_error>
 
 #include "boneyard/core/paths.h"
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 #include "formats.h"
 
 namespace boneyard::registry {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "boneyard/core/limits.h"
-#include "boneyard/mgs2/cmdl.h"
-#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
+#include "boneyard/mgs2/evm/evm.h"
 #include "boneyard/registry/document.h"
 #include "boneyard/registry/xray_files.h"
 #include "boneyard/scene/scene.h"

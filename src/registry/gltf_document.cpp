@@ -8,7 +8,7 @@
 #include "boneyard/gltf/gltf_read.h"
 #include "boneyard/registry/gltf_files.h"
 #include "boneyard/mgs2/mgs2_scene.h"
-#include "boneyard/xray/ogf_import.h"
+#include "boneyard/xray/ogf/ogf_import.h"
 #include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 

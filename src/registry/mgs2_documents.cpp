@@ -1,11 +1,11 @@
 // MGS2 models (.kms, .evm) as Documents: one class for both, the differences in a traits struct.
 // The MGS2 library reads, reports, validates and builds the scene; this file routes targets.
 #include "boneyard/core/paths.h"
-#include "boneyard/mgs2/kms_report.h"
-#include "boneyard/mgs2/evm_report.h"
+#include "boneyard/mgs2/kms/kms_report.h"
+#include "boneyard/mgs2/evm/evm_report.h"
 #include "boneyard/mgs2/mgs2_scene.h"
-#include "boneyard/mgs2/kms.h"
-#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/kms/kms.h"
+#include "boneyard/mgs2/evm/evm.h"
 #include "formats.h"
 
 namespace boneyard::registry {

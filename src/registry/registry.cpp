@@ -8,15 +8,15 @@
 #include <cctype>
 #include <cstdio>
 
-#include "boneyard/texture/ctxr.h"
-#include "boneyard/texture/ctxr_report.h"
-#include "boneyard/texture/dds.h"
-#include "boneyard/texture/dds_report.h"
-#include "boneyard/mgs2/kms_report.h"
-#include "boneyard/mgs2/evm_report.h"
-#include "boneyard/mgs2/cmdl_report.h"
-#include "boneyard/xray/omf_report.h"
-#include "boneyard/xray/ogf_report.h"
+#include "boneyard/texture/ctxr/ctxr.h"
+#include "boneyard/texture/ctxr/ctxr_report.h"
+#include "boneyard/texture/dds/dds.h"
+#include "boneyard/texture/dds/dds_report.h"
+#include "boneyard/mgs2/kms/kms_report.h"
+#include "boneyard/mgs2/evm/evm_report.h"
+#include "boneyard/mgs2/cmdl/cmdl_report.h"
+#include "boneyard/xray/omf/omf_report.h"
+#include "boneyard/xray/ogf/ogf_report.h"
 #include "formats.h"
 
 namespace boneyard {

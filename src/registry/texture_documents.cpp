@@ -1,10 +1,10 @@
 // Textures as Documents, so that info, dump, validate and convert treat them like every format:
 // the texture layer reads, reports and validates; this file routes the targets (a lossless
 // rewrite, or the top level as PNG). `boneyard texture` has the texture-specific options.
-#include "boneyard/texture/ctxr.h"
-#include "boneyard/texture/ctxr_report.h"
-#include "boneyard/texture/dds.h"
-#include "boneyard/texture/dds_report.h"
+#include "boneyard/texture/ctxr/ctxr.h"
+#include "boneyard/texture/ctxr/ctxr_report.h"
+#include "boneyard/texture/dds/dds.h"
+#include "boneyard/texture/dds/dds_report.h"
 #include "formats.h"
 
 namespace boneyard::registry {

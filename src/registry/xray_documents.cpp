@@ -4,10 +4,10 @@
 #include <optional>
 
 #include "boneyard/core/paths.h"
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/omf_report.h"
-#include "boneyard/xray/ogf_report.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/omf/omf_report.h"
+#include "boneyard/xray/ogf/ogf_report.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/xray/xray_scene.h"
 #include "formats.h"
 

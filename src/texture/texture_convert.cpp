@@ -2,15 +2,15 @@
 // textures as PNG for models.
 #include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
-#include "boneyard/texture/dds_report.h"
+#include "boneyard/texture/dds/dds_report.h"
 #include "boneyard/texture/texture_convert.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstring>
 
-#include "boneyard/texture/ctxr.h"
-#include "boneyard/texture/ctxr_report.h"
+#include "boneyard/texture/ctxr/ctxr.h"
+#include "boneyard/texture/ctxr/ctxr_report.h"
 
 namespace boneyard::texture {
 

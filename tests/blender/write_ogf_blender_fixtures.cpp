@@ -16,7 +16,7 @@
 #include "boneyard/core/text.h"
 #include "boneyard/gltf/gltf_read.h"
 #include "boneyard/gltf/gltf_write.h"
-#include "boneyard/xray/ogf_import.h"
+#include "boneyard/xray/ogf/ogf_import.h"
 #include "boneyard/xray/xray_scene.h"
 #include "ogf_mesh_fixture.h"
 #include "scene/extras_json.h"

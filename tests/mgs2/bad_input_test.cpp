@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "boneyard/registry/document.h"
-#include "boneyard/mgs2/cmdl_report.h"
+#include "boneyard/mgs2/cmdl/cmdl_report.h"
 #include "boneyard/mgs2/mgs2_scene.h"
-#include "boneyard/mgs2/kms.h"
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/kms/kms.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 #include "cmdl_fixture.h"
 #include "mgs2_fixture.h"
 #include "mgs2_test_util.h"

@@ -8,7 +8,7 @@
 
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "boneyard/mgs2/strcode.h"
-#include "mgs2/mgs2_scene_import.h"
+#include "mgs2/scene/mgs2_scene_import.h"
 #include "mgs2_blender_shape.h"
 #include "mgs2_branching_fixture.h"
 #include "mgs2_test_util.h"

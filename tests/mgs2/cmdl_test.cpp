@@ -4,8 +4,8 @@
 
 #include <cstring>
 
-#include "boneyard/mgs2/cmdl.h"
-#include "boneyard/mgs2/cmdl_report.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl_report.h"
 #include "cmdl_fixture.h"
 #include "mgs2_test_util.h"
 

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "boneyard/registry/document.h"
-#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/evm/evm.h"
 #include "boneyard/mgs2/strips.h"
 #include "mgs2_fixture.h"
 #include "mgs2_test_util.h"

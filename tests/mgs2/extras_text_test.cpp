@@ -1,5 +1,5 @@
 // The MGS2 export prints its per-packet and mesh extras as JSON text itself
-// (src/mgs2/mgs2_extras_text.h) instead of building nlohmann documents: the text must be exactly
+// (src/mgs2/scene/mgs2_extras_text.h) instead of building nlohmann documents: the text must be exactly
 // what nlohmann prints for the document it parses to (the glTF files written before carried that
 // text), and reading it as a document must give the members the importer needs.
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "scene/extras_json.h"
-#include "boneyard/mgs2/evm.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm/evm.h"
+#include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "mgs2_fixture.h"
 #include "mgs2_test_util.h"

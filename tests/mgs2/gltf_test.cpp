@@ -14,8 +14,8 @@
 
 #include "scene/extras_json.h"
 #include "boneyard/mgs2/mgs2_scene.h"
-#include "boneyard/mgs2/kms.h"
-#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/kms/kms.h"
+#include "boneyard/mgs2/evm/evm.h"
 #include "mgs2_fixture.h"
 #include "mgs2_gltf_support.h"
 #include "mgs2_test_util.h"

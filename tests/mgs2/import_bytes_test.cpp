@@ -13,9 +13,9 @@
 
 #include "boneyard/gltf/gltf_write.h"
 #include "boneyard/gltf/gltf_read.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/mgs2/mgs2_scene.h"
-#include "mgs2/mgs2_scene_common.h"
+#include "mgs2/scene/mgs2_scene_common.h"
 #include "mgs2_character.h"
 #include "mgs2_gltf_support.h"
 

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "boneyard/registry/document.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/mgs2/strcode.h"
 #include "boneyard/mgs2/strips.h"
 #include "mgs2_fixture.h"

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/mgs2/evm.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm/evm.h"
+#include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/mgs2/strips.h"
 #include "mgs2_gltf_support.h"
 #include "scene/extras_json.h"

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/ctxr/ctxr.h"
 #include "cli_harness.h"
 #include "mgs2_branching_fixture.h"
 #include "test_support.h"

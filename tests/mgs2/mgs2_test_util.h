@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/mgs2/evm.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm/evm.h"
+#include "boneyard/mgs2/kms/kms.h"
 
 namespace boneyard::test {
 

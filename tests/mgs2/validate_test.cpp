@@ -1,8 +1,8 @@
 // Every validator check, each triggered by a crafted fixture.
 #include <gtest/gtest.h>
 
-#include "boneyard/mgs2/kms.h"
-#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/kms/kms.h"
+#include "boneyard/mgs2/evm/evm.h"
 #include "mgs2_fixture.h"
 #include "mgs2_test_util.h"
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "boneyard/core/crc32.h"
-#include "boneyard/texture/ctxr.h"
-#include "boneyard/texture/ctxr_report.h"
+#include "boneyard/texture/ctxr/ctxr.h"
+#include "boneyard/texture/ctxr/ctxr_report.h"
 #include "boneyard/texture/texture_convert.h"
 #include "dds_fixture.h"
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "boneyard/texture/dds.h"
-#include "boneyard/texture/dds_report.h"
+#include "boneyard/texture/dds/dds.h"
+#include "boneyard/texture/dds/dds_report.h"
 #include "dds_fixture.h"
 
 namespace boneyard::test {

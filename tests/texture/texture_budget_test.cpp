@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "boneyard/core/crc32.h"
-#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/ctxr/ctxr.h"
 #include "boneyard/texture/texture_convert.h"
 #include "dds_fixture.h"
 

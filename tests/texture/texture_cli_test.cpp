@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "boneyard/texture/ctxr.h"
-#include "boneyard/texture/dds.h"
+#include "boneyard/texture/ctxr/ctxr.h"
+#include "boneyard/texture/dds/dds.h"
 #include "cli_harness.h"
 #include "dds_fixture.h"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 #include "ogf_mesh_fixture.h"
 #include "test_support.h"
 

@@ -1,8 +1,8 @@
 // Editing commands: each changes what it is asked to and leaves every other motion's bytes alone.
 #include <cmath>
 
-#include "boneyard/xray/omf.h"
-#include "boneyard/xray/omf_edit.h"
+#include "boneyard/xray/omf/omf.h"
+#include "boneyard/xray/omf/omf_edit.h"
 #include "omf_fixture.h"
 #include "test_support.h"
 

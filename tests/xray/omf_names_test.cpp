@@ -1,6 +1,6 @@
 // What boneyard may write as an .omf: names the format can hold (omf_name_problem) and written
 // bytes that read back valid (checked_omf_bytes).
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "omf_fixture.h"
 #include "test_support.h"
 

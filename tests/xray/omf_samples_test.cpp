@@ -3,8 +3,8 @@
 // examples are clean), and rewritten byte for byte. KnownContents skips without the samples.
 #include <map>
 
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "test_support.h"
 
 namespace boneyard::xray {

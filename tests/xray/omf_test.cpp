@@ -1,6 +1,6 @@
 #include "boneyard/core/json_writer.h"
-#include "boneyard/xray/omf.h"
-#include "boneyard/xray/omf_report.h"
+#include "boneyard/xray/omf/omf.h"
+#include "boneyard/xray/omf/omf_report.h"
 #include "omf_fixture.h"
 #include "test_support.h"
 

@@ -1,5 +1,5 @@
 // Every validator rule, triggered by a fixture that breaks exactly that rule.
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "omf_fixture.h"
 #include "test_support.h"
 

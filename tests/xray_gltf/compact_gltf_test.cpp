@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "boneyard/gltf/gltf_write.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/xray/xray_scene.h"
 #include "gltf_test_support.h"
 

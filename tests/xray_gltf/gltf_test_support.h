@@ -8,8 +8,8 @@
 #include <random>
 #include <string>
 
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "cli_harness.h"
 #include "test_support.h"
 

@@ -9,7 +9,7 @@
 #include "scene/extras_json.h"
 #include "boneyard/gltf/gltf_write.h"
 #include "boneyard/registry/batch.h"
-#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds/dds.h"
 #include "boneyard/texture/texture.h"
 #include "boneyard/xray/xray_scene.h"
 #include "gltf_test_support.h"

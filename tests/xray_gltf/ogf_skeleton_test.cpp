@@ -2,7 +2,7 @@
 // description; bone-tree validation; byte-exact rewrite; clear failures on broken input.
 #include <map>
 
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 #include "gltf_test_support.h"
 #include "ogf_fixture.h"
 

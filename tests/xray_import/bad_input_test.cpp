@@ -4,7 +4,7 @@
 #include <fstream>
 #include <limits>
 
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "import_support.h"
 #include "scene/extras_json.h"
 

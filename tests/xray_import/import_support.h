@@ -12,8 +12,8 @@
 
 #include "boneyard/gltf/gltf_write.h"
 #include "boneyard/gltf/gltf_read.h"
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/xray/xray_scene.h"
 #include "cli_harness.h"
 #include "test_support.h"

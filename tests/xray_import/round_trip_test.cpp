@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "scene/extras_json.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "import_support.h"
 
 namespace boneyard::test {

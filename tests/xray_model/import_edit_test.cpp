@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "boneyard/xray/ogf_import.h"
+#include "boneyard/xray/ogf/ogf_import.h"
 #include "model_support.h"
 #include "scene/extras_json.h"
 

@@ -5,12 +5,12 @@
 #include <cmath>
 
 #include "boneyard/core/text.h"
-#include "boneyard/xray/ogf_import.h"
+#include "boneyard/xray/ogf/ogf_import.h"
 #include "model_support.h"
 #include "ogf_fixture.h"
 #include "ogf_mesh_fixture.h"
 #include "scene/extras_json.h"
-#include "xray/ogf_import_internal.h"
+#include "xray/ogf/ogf_import_internal.h"
 
 namespace boneyard::test {
 namespace {

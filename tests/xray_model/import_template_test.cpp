@@ -4,7 +4,7 @@
 #include <numeric>
 #include <random>
 
-#include "boneyard/xray/ogf_import.h"
+#include "boneyard/xray/ogf/ogf_import.h"
 #include "model_support.h"
 #include "scene/extras_json.h"
 

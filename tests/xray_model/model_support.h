@@ -9,7 +9,7 @@
 
 #include "boneyard/gltf/gltf_read.h"
 #include "boneyard/gltf/gltf_write.h"
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 #include "boneyard/xray/xray_scene.h"
 #include "test_support.h"
 

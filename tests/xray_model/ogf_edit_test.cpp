@@ -1,7 +1,7 @@
 // .ogf edits on the native model: listing, texture/shader, motion refs, user data and retarget
 // change only what they are asked to (the other chunks and children keep their bytes), refuse
 // names the format cannot hold, and report what they did.
-#include "boneyard/xray/ogf_edit.h"
+#include "boneyard/xray/ogf/ogf_edit.h"
 #include "model_support.h"
 
 namespace boneyard::test {

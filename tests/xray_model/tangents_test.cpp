@@ -1,11 +1,11 @@
-// Tangent frames the SDK's way (src/xray/ogf_tangents.h) on hand-computed cases: a quad, a
+// Tangent frames the SDK's way (src/xray/ogf/ogf_tangents.h) on hand-computed cases: a quad, a
 // mirrored UV seam (split), a smoothed fold, a degenerate mapping (fallback basis) and the
 // SDK's integer UV shift with its FLT_MIN quirk.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "xray/ogf_tangents.h"
+#include "xray/ogf/ogf_tangents.h"
 
 namespace boneyard::test {
 namespace {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 #include "boneyard/core/diagnostics.h"
-#include "boneyard/mgs2/evm.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm/evm.h"
+#include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/scene/scene.h"
 
 namespace boneyard {

@@ -15,8 +15,8 @@
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/core/file_io.h"
 #include "boneyard/registry/omf_edits.h"  // SavedOmf
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/ogf_edit.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/ogf/ogf_edit.h"
 
 namespace boneyard {
 

@@ -10,8 +10,8 @@
 
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/core/file_io.h"
-#include "boneyard/xray/omf.h"
-#include "boneyard/xray/omf_edit.h"
+#include "boneyard/xray/omf/omf.h"
+#include "boneyard/xray/omf/omf_edit.h"
 
 namespace boneyard {
 

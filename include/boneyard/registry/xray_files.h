@@ -12,7 +12,7 @@
 
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/scene/scene.h"
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 #include "boneyard/xray/xray_scene.h"
 
 namespace boneyard {

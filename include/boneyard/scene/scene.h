@@ -1,5 +1,5 @@
 // A neutral scene between game formats and interchange formats (glTF). It knows no game: adapters
-// (src/xray/xray_scene.cpp, later MGS2) fill it, writers (src/gltf) read it.
+// (src/xray/scene/xray_scene.cpp, later MGS2) fill it, writers (src/gltf) read it.
 //
 // Conventions (those of glTF, so writers copy values without converting):
 // right-handed, +Y up, metres, column vectors; quaternions x, y, z, w, unit length; a joint's

@@ -18,7 +18,7 @@
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/core/file_io.h"
 #include "boneyard/core/limits.h"
-#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds/dds.h"
 #include "boneyard/texture/texture.h"
 
 namespace boneyard::texture {

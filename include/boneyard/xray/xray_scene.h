@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "boneyard/core/diagnostics.h"
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/scene/scene.h"
 
 namespace boneyard::xray {

@@ -7,10 +7,10 @@
 #include <bit>
 #include <cstring>
 
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 #include "core/byte_reader.h"
 #include "cmdl_derive.h"
-#include "read_helpers.h"
+#include "mgs2/read_helpers.h"
 
 namespace boneyard::mgs2 {
 

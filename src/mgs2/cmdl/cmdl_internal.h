@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 #include "boneyard/mgs2/strips.h"
 #include "core/byte_reader.h"
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <map>
 
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 #include "cmdl_derive.h"
 
 namespace boneyard::mgs2 {

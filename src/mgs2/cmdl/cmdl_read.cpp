@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <string>
 
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 #include "core/byte_reader.h"
 #include "cmdl_internal.h"
-#include "read_helpers.h"
+#include "mgs2/read_helpers.h"
 
 namespace boneyard::mgs2 {
 

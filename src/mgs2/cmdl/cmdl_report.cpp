@@ -3,10 +3,10 @@
 #include <cstring>
 #include <string>
 
-#include "boneyard/mgs2/cmdl.h"
-#include "boneyard/mgs2/cmdl_report.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl_report.h"
 #include "cmdl_internal.h"
-#include "dump_helpers.h"
+#include "mgs2/dump_helpers.h"
 
 namespace boneyard::mgs2 {
 

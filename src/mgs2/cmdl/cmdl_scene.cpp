@@ -8,7 +8,7 @@
 
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "cmdl_internal.h"
-#include "mgs2_scene_common.h"
+#include "mgs2/scene/mgs2_scene_common.h"
 
 namespace boneyard::mgs2 {
 

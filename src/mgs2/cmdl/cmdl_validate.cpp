@@ -5,7 +5,7 @@
 #include <cstring>
 #include <set>
 
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 #include "cmdl_internal.h"
 
 namespace boneyard::mgs2 {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 #include "cmdl_internal.h"
 
 namespace boneyard::mgs2 {

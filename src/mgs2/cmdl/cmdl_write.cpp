@@ -1,7 +1,7 @@
 // A .cmdl from its model, at its stored offsets with its gaps: byte-exact for an unedited model.
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 #include "cmdl_internal.h"
-#include "read_helpers.h"
+#include "mgs2/read_helpers.h"
 
 namespace boneyard::mgs2 {
 

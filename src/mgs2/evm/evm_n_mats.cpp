@@ -2,7 +2,7 @@
 // docs/mgs2.md "n_mats". The V2 weight record is 4 weights then 4 palette bytes.
 #include <algorithm>
 
-#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/evm/evm.h"
 
 namespace boneyard::mgs2 {
 

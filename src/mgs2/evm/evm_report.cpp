@@ -2,9 +2,9 @@
 #include <cstdio>
 #include <string>
 
-#include "boneyard/mgs2/evm.h"
-#include "dump_helpers.h"
-#include "boneyard/mgs2/evm_report.h"
+#include "boneyard/mgs2/evm/evm.h"
+#include "mgs2/dump_helpers.h"
+#include "boneyard/mgs2/evm/evm_report.h"
 
 namespace boneyard::mgs2 {
 

@@ -1,7 +1,7 @@
 #include <string>
 
-#include "boneyard/mgs2/evm.h"
-#include "validate_common.h"
+#include "boneyard/mgs2/evm/evm.h"
+#include "mgs2/validate_common.h"
 
 namespace boneyard::mgs2 {
 

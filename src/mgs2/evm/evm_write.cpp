@@ -1,8 +1,8 @@
 #include <string>
 
-#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/evm/evm.h"
 #include "core/byte_reader.h"
-#include "read_helpers.h"
+#include "mgs2/read_helpers.h"
 
 namespace boneyard::mgs2 {
 

@@ -2,9 +2,9 @@
 #include <cstdio>
 #include <string>
 
-#include "boneyard/mgs2/kms.h"
-#include "dump_helpers.h"
-#include "boneyard/mgs2/kms_report.h"
+#include "boneyard/mgs2/kms/kms.h"
+#include "mgs2/dump_helpers.h"
+#include "boneyard/mgs2/kms/kms_report.h"
 
 namespace boneyard::mgs2 {
 

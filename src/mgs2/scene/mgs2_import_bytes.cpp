@@ -1,8 +1,8 @@
 // glTF scenes back to .kms/.evm as `convert` asks: the result is validated before it is handed out
 // (the --template model comes from the registry, which reads files).
 #include "boneyard/core/file_io.h"
-#include "boneyard/mgs2/evm.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm/evm.h"
+#include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/mgs2/mgs2_scene.h"
 
 namespace boneyard::mgs2 {

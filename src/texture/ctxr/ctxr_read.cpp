@@ -7,9 +7,9 @@
 #include <optional>
 
 #include "boneyard/core/crc32.h"
-#include "boneyard/texture/ctxr.h"
-#include "boneyard/texture/ctxr_report.h"
-#include "size_text.h"
+#include "boneyard/texture/ctxr/ctxr.h"
+#include "boneyard/texture/ctxr/ctxr_report.h"
+#include "texture/size_text.h"
 
 namespace boneyard::texture {
 

@@ -1,8 +1,8 @@
 // What `info` and `dump` show of a CTXR.
 #include <string>
 
-#include "boneyard/texture/ctxr.h"
-#include "boneyard/texture/ctxr_report.h"
+#include "boneyard/texture/ctxr/ctxr.h"
+#include "boneyard/texture/ctxr/ctxr_report.h"
 
 namespace boneyard::texture {
 

@@ -6,7 +6,7 @@
 #include <bit>
 #include <cstring>
 
-#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds/dds.h"
 #include "dds_internal.h"
 
 namespace boneyard::texture {

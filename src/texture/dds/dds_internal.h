@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds/dds.h"
 
 namespace boneyard::texture {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "boneyard/texture/dds.h"
-#include "boneyard/texture/dds_report.h"
+#include "boneyard/texture/dds/dds.h"
+#include "boneyard/texture/dds/dds_report.h"
 #include "core/byte_reader.h"
 #include "dds_internal.h"
 

@@ -1,10 +1,10 @@
 // What `info`, `dump` and `validate` show of a DDS (docs/textures.md "Checks").
 #include <string>
 
-#include "boneyard/texture/dds.h"
-#include "boneyard/texture/dds_report.h"
+#include "boneyard/texture/dds/dds.h"
+#include "boneyard/texture/dds/dds_report.h"
 #include "dds_internal.h"
-#include "size_text.h"
+#include "texture/size_text.h"
 
 namespace boneyard::texture {
 

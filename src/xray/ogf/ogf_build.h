@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "boneyard/core/bytes.h"
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 
 namespace boneyard::xray::ogf_build {
 

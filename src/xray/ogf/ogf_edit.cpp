@@ -1,6 +1,6 @@
 // .ogf edits (ogf_edit.h): each builds the new file from the old one's chunks, replacing only the
 // payloads it changes, then reads it back through checked_ogf_bytes before the model is replaced.
-#include "boneyard/xray/ogf_edit.h"
+#include "boneyard/xray/ogf/ogf_edit.h"
 
 #include <algorithm>
 #include <array>

@@ -1,9 +1,9 @@
 // glTF -> .ogf entry points: the template and template-less imports (ogf_import_template.cpp,
 // ogf_import_new.cpp), the --motion-refs/user data options applied as the edits apply them, and
 // the written bytes read back and validated before anyone sees them.
-#include "boneyard/xray/ogf_import.h"
+#include "boneyard/xray/ogf/ogf_import.h"
 
-#include "boneyard/xray/ogf_edit.h"
+#include "boneyard/xray/ogf/ogf_edit.h"
 #include "ogf_import_internal.h"
 
 namespace boneyard::xray {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "boneyard/scene/scene.h"
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/ogf_import.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/ogf/ogf_import.h"
 #include "ogf_build.h"
 #include "ogf_tangents.h"
 

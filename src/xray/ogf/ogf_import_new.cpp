@@ -9,14 +9,14 @@
 #include <unordered_map>
 
 #include "boneyard/core/text.h"
-#include "boneyard/xray/omf.h"
-#include "boneyard/xray/omf_edit.h"
+#include "boneyard/xray/omf/omf.h"
+#include "boneyard/xray/omf/omf_edit.h"
 #include "boneyard/xray/xray_scene.h"
 #include "ogf_bones.h"
 #include "ogf_import_internal.h"
 #include "scene/extras_json.h"
-#include "xray_import_bones.h"
-#include "xray_import_internal.h"
+#include "xray/scene/xray_import_bones.h"
+#include "xray/scene/xray_import_internal.h"
 
 namespace boneyard::xray::ogf_import {
 

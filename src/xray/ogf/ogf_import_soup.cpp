@@ -9,7 +9,7 @@
 #include "boneyard/core/text.h"
 #include "ogf_import_internal.h"
 #include "scene/extras_json.h"
-#include "xray_import_bones.h"
+#include "xray/scene/xray_import_bones.h"
 
 namespace boneyard::xray::ogf_import {
 

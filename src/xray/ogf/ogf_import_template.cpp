@@ -12,8 +12,8 @@
 #include "boneyard/xray/xray_scene.h"
 #include "ogf_import_internal.h"
 #include "scene/extras_json.h"
-#include "xray_import_bones.h"
-#include "xray_import_internal.h"
+#include "xray/scene/xray_import_bones.h"
+#include "xray/scene/xray_import_internal.h"
 
 namespace boneyard::xray::ogf_import {
 

@@ -1,7 +1,7 @@
 // Parts of the OGF reader shared between ogf.cpp, ogf_skeleton.cpp and ogf_mesh.cpp.
 #pragma once
 
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 #include "boneyard/core/text.h"
 #include "core/byte_reader.h"
 

@@ -1,9 +1,9 @@
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "core/byte_reader.h"
 #include "ogf_internal.h"
-#include "omf_parse.h"
+#include "xray/omf/omf_parse.h"
 
 namespace boneyard::xray {
 

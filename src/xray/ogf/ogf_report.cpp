@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/omf_report.h"
-#include "boneyard/xray/ogf_report.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/omf/omf_report.h"
+#include "boneyard/xray/ogf/ogf_report.h"
 #include "boneyard/core/text.h"
 
 namespace boneyard::xray {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 
 namespace boneyard::xray {
 

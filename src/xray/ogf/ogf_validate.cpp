@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "boneyard/core/text.h"
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "ogf_internal.h"
 
 namespace boneyard::xray {

@@ -1,11 +1,11 @@
 // An .ogf from its model: the chunks as read (views into the file), the embedded motions
 // written from their model (so that edits to them land), trailing bytes kept.
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 
 
 #include "boneyard/core/chunks.h"
 #include "boneyard/core/read_back.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "ogf_internal.h"
 
 namespace boneyard::xray {

@@ -7,7 +7,7 @@
 
 #include "boneyard/core/text.h"
 #include "boneyard/xray/xray_scene.h"
-#include "xray_scene_internal.h"
+#include "xray/scene/xray_scene_internal.h"
 
 namespace boneyard::xray {
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <map>
 
-#include "boneyard/xray/omf_edit.h"
+#include "boneyard/xray/omf/omf_edit.h"
 #include "boneyard/core/text.h"
 
 namespace boneyard::xray {

@@ -2,7 +2,7 @@
 // rotations, q * size + init for translations.
 #include <cstdio>
 
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 
 namespace boneyard::xray {
 

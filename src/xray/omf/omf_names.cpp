@@ -1,7 +1,7 @@
 // What boneyard may write as an .omf: names the format can hold, and bytes that read back valid.
 // Names: the reader splits them at NUL (motions, parts, bones) or CR LF (marks), so a name holding
 // those bytes would come back cut, and the engine copies names into 128-byte buffers.
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/core/read_back.h"
 
 

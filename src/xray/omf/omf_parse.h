@@ -2,7 +2,7 @@
 // to src/xray: it throws ParseError, which read_omf/read_ogf turn into their Result.
 #pragma once
 
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "core/byte_reader.h"
 
 namespace boneyard::xray {

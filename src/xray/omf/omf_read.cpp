@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "boneyard/core/crc32.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "core/byte_reader.h"
 #include "omf_parse.h"
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "boneyard/xray/omf_edit.h"
+#include "boneyard/xray/omf/omf_edit.h"
 #include "boneyard/core/text.h"
 
 namespace boneyard::xray {

@@ -3,7 +3,7 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "boneyard/xray/omf_report.h"
+#include "boneyard/xray/omf/omf_report.h"
 #include "boneyard/core/text.h"
 
 namespace boneyard::xray {

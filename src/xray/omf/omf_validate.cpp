@@ -12,7 +12,7 @@
 #include <string>
 
 #include "boneyard/core/crc32.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/core/text.h"
 
 namespace boneyard::xray {

@@ -1,6 +1,6 @@
 // Writing chunks 0xE/0xF from the model. Unedited models reproduce their file byte for byte:
 // sub-chunk order, raw ids (bit 31), tails and trailing bytes are all part of the model.
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 
 namespace boneyard::xray {
 

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "boneyard/core/diagnostics.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/scene/scene.h"
 #include "boneyard/core/text.h"
 #include "boneyard/xray/xray_scene.h"

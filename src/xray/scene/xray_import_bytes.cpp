@@ -1,7 +1,7 @@
 // glTF -> .omf as `convert` asks: the rules live in xray_scene_import.cpp; this file checks the
 // scene before anything else is read and the written bytes before they are handed out. The
 // --skeleton and --template models come from the registry, which reads files.
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/xray/xray_scene.h"
 
 namespace boneyard::xray {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "boneyard/core/diagnostics.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/scene/scene.h"
 
 namespace boneyard::xray::import_detail {

@@ -12,7 +12,7 @@
 #include <map>
 
 #include "boneyard/core/limits.h"
-#include "boneyard/xray/omf_edit.h"
+#include "boneyard/xray/omf/omf_edit.h"
 #include "boneyard/core/text.h"
 #include "xray_import_bones.h"
 #include "xray_import_hints.h"

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/scene/scene.h"
 #include "scene/extras_json.h"
 

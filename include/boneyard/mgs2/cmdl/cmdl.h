@@ -17,8 +17,8 @@
 
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/core/file_io.h"
-#include "boneyard/mgs2/evm.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/evm/evm.h"
+#include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/mgs2/mgs2_layout.h"
 
 namespace boneyard::mgs2 {

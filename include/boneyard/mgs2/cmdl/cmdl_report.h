@@ -7,7 +7,7 @@
 
 #include "boneyard/core/bytes.h"
 #include "boneyard/core/json_writer.h"
-#include "boneyard/mgs2/cmdl.h"
+#include "boneyard/mgs2/cmdl/cmdl.h"
 
 namespace boneyard::mgs2 {
 

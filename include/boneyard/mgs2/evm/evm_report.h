@@ -7,7 +7,7 @@
 
 #include "boneyard/core/bytes.h"
 #include "boneyard/core/json_writer.h"
-#include "boneyard/mgs2/evm.h"
+#include "boneyard/mgs2/evm/evm.h"
 #include "boneyard/mgs2/strcode.h"
 
 namespace boneyard::mgs2 {

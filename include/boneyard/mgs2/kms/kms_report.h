@@ -7,7 +7,7 @@
 
 #include "boneyard/core/bytes.h"
 #include "boneyard/core/json_writer.h"
-#include "boneyard/mgs2/kms.h"
+#include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/mgs2/strcode.h"
 
 namespace boneyard::mgs2 {

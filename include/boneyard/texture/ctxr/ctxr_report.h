@@ -7,7 +7,7 @@
 
 #include "boneyard/core/bytes.h"
 #include "boneyard/core/json_writer.h"
-#include "boneyard/texture/ctxr.h"
+#include "boneyard/texture/ctxr/ctxr.h"
 
 namespace boneyard::texture {
 

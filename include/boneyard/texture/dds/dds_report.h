@@ -7,7 +7,7 @@
 
 #include "boneyard/core/bytes.h"
 #include "boneyard/core/json_writer.h"
-#include "boneyard/texture/dds.h"
+#include "boneyard/texture/dds/dds.h"
 
 namespace boneyard::texture {
 

@@ -19,7 +19,7 @@
 #include "boneyard/core/chunks.h"
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/core/file_io.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 
 namespace boneyard::xray {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "boneyard/core/diagnostics.h"
-#include "boneyard/xray/ogf.h"
-#include "boneyard/xray/omf_edit.h"  // EditReport
+#include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/omf/omf_edit.h"  // EditReport
 #include "boneyard/xray/xray_game.h"
 
 namespace boneyard::xray {

@@ -13,7 +13,7 @@
 
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/scene/scene.h"
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 #include "boneyard/xray/xray_game.h"
 
 namespace boneyard::xray {

@@ -7,7 +7,7 @@
 
 #include "boneyard/core/bytes.h"
 #include "boneyard/core/json_writer.h"
-#include "boneyard/xray/ogf.h"
+#include "boneyard/xray/ogf/ogf.h"
 
 namespace boneyard::xray {
 

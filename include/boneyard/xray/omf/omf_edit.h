@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "boneyard/core/diagnostics.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 #include "boneyard/xray/xray_game.h"
 
 namespace boneyard::xray {

@@ -9,7 +9,7 @@
 #include "boneyard/core/json_writer.h"
 
 #include "boneyard/core/bytes.h"
-#include "boneyard/xray/omf.h"
+#include "boneyard/xray/omf/omf.h"
 
 namespace boneyard::xray {
 
