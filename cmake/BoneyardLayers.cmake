@@ -23,6 +23,10 @@ set(BONEYARD_LAYER_USES_python core scene xray mgs2 texture registry python)
 set(BONEYARD_FOLDER_USES_xray/omf "")
 set(BONEYARD_FOLDER_USES_xray/ogf xray/omf xray/scene)  # a model embeds motions; its adapter shares the skeleton's
 set(BONEYARD_FOLDER_USES_xray/scene xray/omf)
+set(BONEYARD_FOLDER_USES_xray/bones "")
+# An .object holds bone data and embedded motions; it converts to and from .ogf models through the
+# scene adapters they share.
+set(BONEYARD_FOLDER_USES_xray/object xray/bones xray/ogf xray/omf xray/scene)
 set(BONEYARD_FOLDER_USES_mgs2/kms "")
 set(BONEYARD_FOLDER_USES_mgs2/evm "")
 set(BONEYARD_FOLDER_USES_mgs2/cmdl mgs2/kms mgs2/evm mgs2/scene)  # a .cmdl is derived from its model

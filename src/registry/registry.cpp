@@ -17,6 +17,8 @@
 #include "boneyard/mgs2/cmdl/cmdl_report.h"
 #include "boneyard/xray/omf/omf_report.h"
 #include "boneyard/xray/ogf/ogf_report.h"
+#include "boneyard/xray/bones/bones_report.h"
+#include "boneyard/xray/object/object_report.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -36,6 +38,8 @@ struct FormatEntry {
 constexpr std::array kFormats = {
     FormatEntry{"omf", xray::sniff_omf, registry::open_omf},
     FormatEntry{"ogf", xray::sniff_ogf, registry::open_ogf},
+    FormatEntry{"object", xray::sniff_object, registry::open_object},  // the SDK's source model
+    FormatEntry{"bones", xray::sniff_bones, registry::open_bones},     // the SDK's bone data
     FormatEntry{"gltf", registry::sniff_gltf, registry::open_gltf},  // converts to both games
     FormatEntry{"kms", mgs2::sniff_kms, registry::open_kms},
     FormatEntry{"evm", mgs2::sniff_evm, registry::open_evm},
@@ -72,11 +76,11 @@ Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> 
                                                 const OpenOptions& options) {
   const Bytes bytes = file->bytes();
   if (bytes.empty())
-    return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms, .evm, .cmdl, .dds or .ctxr file", "0 bytes"};
+    return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .object, .bones, .kms, .evm, .cmdl, .dds or .ctxr file", "0 bytes"};
   const FormatEntry* best = best_format(bytes, file_name);
   if (best == nullptr) {
     return Finding{Severity::error, 0, {}, "not a recognised file",
-                   "an X-Ray .omf/.ogf/.dds or an MGS2 .kms/.evm/.cmdl/.ctxr",
+                   "an X-Ray .omf/.ogf/.object/.bones/.dds or an MGS2 .kms/.evm/.cmdl/.ctxr",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
   }
   OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself
