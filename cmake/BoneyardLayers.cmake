@@ -26,7 +26,8 @@ set(BONEYARD_FOLDER_USES_xray/scene xray/omf)
 set(BONEYARD_FOLDER_USES_xray/bones "")
 # An .object holds bone data and embedded motions; it converts to and from .ogf models through the
 # scene adapters they share.
-set(BONEYARD_FOLDER_USES_xray/object xray/bones xray/ogf xray/omf xray/scene)
+set(BONEYARD_FOLDER_USES_xray/object xray/bones xray/envelope xray/ogf xray/omf xray/scene)
+set(BONEYARD_FOLDER_USES_xray/envelope "")  # the SDK's animation curves, shared by its motion formats
 set(BONEYARD_FOLDER_USES_mgs2/kms "")
 set(BONEYARD_FOLDER_USES_mgs2/evm "")
 set(BONEYARD_FOLDER_USES_mgs2/cmdl mgs2/kms mgs2/evm mgs2/scene)  # a .cmdl is derived from its model
