@@ -94,6 +94,9 @@ struct XrayExportOptions {
   std::vector<RefMotions> ref_motions{};
 };
 
+// How a model shader (its name) uses the base texture's alpha (docs/textures.md "Alpha modes").
+scene::AlphaUse shader_alpha_use(std::string_view shader);
+
 // The model's 0x9 children as meshes of `scene`, whose skeleton must be the model's (in 0xD
 // order, from skeleton_scene). Skinned children become primitives of one skinned mesh (child
 // order); a child of a rigid model (type 10) whose every vertex hangs on one bone becomes plain

@@ -1,0 +1,313 @@
+// Laying out one .object mesh from triangles (CEditableMesh::SaveMesh's chunks and order).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <unordered_map>
+
+#include "boneyard/core/chunks.h"
+#include "object_import_internal.h"
+#include "object_smoothing.h"
+
+namespace boneyard::xray::object_import {
+
+namespace {
+
+// Normals agree across an edge within this (per component of unit normals): float noise of a DCC
+// round trip is about 1e-4.
+constexpr float kNormalTolerance = 2e-3f;
+
+std::uint32_t bits(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+struct PointKey {
+  std::uint32_t x, y, z;
+  std::int64_t hint;
+  bool operator==(const PointKey& o) const { return x == o.x && y == o.y && z == o.z && hint == o.hint; }
+};
+struct PointHash {
+  std::size_t operator()(const PointKey& k) const {
+    std::uint64_t h = k.x * 0x9E3779B97F4A7C15ull;
+    h = (h ^ k.y) * 0xC2B2AE3D27D4EB4Full;
+    h = (h ^ k.z) * 0x165667B19E3779F9ull;
+    return static_cast<std::size_t>(h ^ std::uint64_t(k.hint) ^ (h >> 31));
+  }
+};
+
+struct Vmap {
+  std::string name;
+  std::uint8_t dim = 2, polymap = 0, type = kVmapUv;
+  std::vector<float> values;
+  std::vector<std::int32_t> points, faces;
+  std::size_t size() const { return points.size(); }
+};
+
+template <class Fill>
+void chunk(ByteWriter& w, std::uint32_t id, Fill fill) {
+  const std::size_t at = begin_chunk(w, id);
+  fill();
+  end_chunk(w, at);
+}
+
+}  // namespace
+
+MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const std::vector<ObjectSurface>& surfaces,
+                           const std::vector<std::string>& weight_maps, SmoothingStyle style) {
+  MeshWriteResult out;
+  const std::size_t nv = soup.positions.size();
+  // Points: vertices at the same position (and from the same exported point) are one point.
+  std::vector<std::uint32_t> point_of(nv, 0);
+  std::vector<Vec3> points;
+  {
+    std::unordered_map<PointKey, std::uint32_t, PointHash> index;
+    index.reserve(nv);
+    // Points in the order the triangles first use them.
+    std::vector<bool> done(nv, false);
+    for (const auto& t : soup.triangles)
+      for (std::uint32_t v : t.v) {
+        if (done[v]) continue;
+        done[v] = true;
+        const Vec3& p = soup.positions[v];
+        const PointKey key{bits(p.x), bits(p.y), bits(p.z), soup.point_hint.empty() ? -1 : soup.point_hint[v]};
+        const auto [it, fresh] = index.emplace(key, static_cast<std::uint32_t>(points.size()));
+        if (fresh) points.push_back(p);
+        point_of[v] = it->second;
+      }
+    // Every vertex knows its exported point: the points in that order (an unedited mesh keeps
+    // its point order).
+    if (!soup.point_hint.empty() && std::all_of(soup.point_hint.begin(), soup.point_hint.end(), [](auto h) { return h >= 0; })) {
+      std::vector<std::int64_t> hint_of(points.size(), -1);
+      for (std::size_t v = 0; v < nv; ++v)
+        if (done[v]) hint_of[point_of[v]] = soup.point_hint[v];
+      std::vector<std::uint32_t> order(points.size());
+      for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return hint_of[a] < hint_of[b]; });
+      std::vector<std::uint32_t> new_index(points.size());
+      std::vector<Vec3> sorted(points.size());
+      for (std::uint32_t i = 0; i < order.size(); ++i) new_index[order[i]] = i, sorted[i] = points[order[i]];
+      points = std::move(sorted);
+      for (std::size_t v = 0; v < nv; ++v) point_of[v] = new_index[point_of[v]];
+    }
+  }
+  const std::size_t nf = soup.triangles.size();
+  const std::size_t layers = soup.uvs.size();
+  // UV maps: per layer a continuous map (one value per point: its first corner's) and a
+  // discontinuous one for the corners whose value differs.
+  std::vector<Vmap> vmaps;
+  std::vector<std::uint32_t> corner_ref(nf * 3);
+  // vmref contents per corner, built map by map: (vmap, index) pairs.
+  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> refs(nf * 3);
+  for (std::size_t l = 0; l < layers; ++l) {
+    const std::string name = l < layout.uv_names.size() ? layout.uv_names[l] : (l == 0 ? "Texture" : "Texture" + std::to_string(l));
+    Vmap cont{name, 2, 0, kVmapUv, {}, {}, {}};
+    Vmap disc{name, 2, 1, kVmapUv, {}, {}, {}};
+    std::vector<std::int64_t> first(points.size(), -1);  // the vertex whose UV the point holds
+    for (const auto& t : soup.triangles)
+      for (std::uint32_t v : t.v)
+        if (first[point_of[v]] < 0) first[point_of[v]] = v;
+    for (std::size_t p = 0; p < points.size(); ++p) {
+      const std::size_t v = std::size_t(std::max<std::int64_t>(first[p], 0));
+      cont.values.push_back(soup.uvs[l][2 * v]);
+      cont.values.push_back(soup.uvs[l][2 * v + 1]);
+      cont.points.push_back(std::int32_t(p));
+    }
+    const auto cont_index = std::int32_t(vmaps.size());
+    const auto disc_index = cont_index + 1;
+    for (std::size_t f = 0; f < nf; ++f)
+      for (int k = 0; k < 3; ++k) {
+        const std::uint32_t v = soup.triangles[f].v[k];
+        const std::uint32_t p = point_of[v];
+        const std::size_t holder = std::size_t(first[p]);
+        if (bits(soup.uvs[l][2 * v]) == bits(soup.uvs[l][2 * holder]) &&
+            bits(soup.uvs[l][2 * v + 1]) == bits(soup.uvs[l][2 * holder + 1])) {
+          refs[3 * f + std::size_t(k)].emplace_back(cont_index, std::int32_t(p));
+          continue;
+        }
+        refs[3 * f + std::size_t(k)].emplace_back(disc_index, std::int32_t(disc.points.size()));
+        disc.values.push_back(soup.uvs[l][2 * v]);
+        disc.values.push_back(soup.uvs[l][2 * v + 1]);
+        disc.points.push_back(std::int32_t(p));
+        disc.faces.push_back(std::int32_t(f));
+      }
+    vmaps.push_back(std::move(cont));
+    if (!disc.points.empty()) vmaps.push_back(std::move(disc));
+  }
+  // Weight maps: per bone a continuous map (the weight of each point's first corner on it) and,
+  // when some corner of a point weighs otherwise, a discontinuous one.
+  for (std::size_t b = 0; b < weight_maps.size(); ++b) {
+    Vmap cont{weight_maps[b], 1, 0, kVmapWeight, {}, {}, {}};
+    Vmap disc{weight_maps[b], 1, 1, kVmapWeight, {}, {}, {}};
+    std::vector<std::int32_t> entry(points.size(), -1);
+    std::vector<float> value(points.size(), 0.0f);
+    std::vector<std::pair<std::size_t, std::int32_t>> pending;  // corner, entry in disc
+    for (std::size_t f = 0; f < nf; ++f)
+      for (int k = 0; k < 3; ++k) {
+        const std::uint32_t v = soup.triangles[f].v[k];
+        float w = 0;
+        bool has = false;
+        for (const auto& [bone, weight] : soup.influences[v])
+          if (bone == b && weight > 0) w += weight, has = true;
+        if (!has) continue;
+        const std::uint32_t p = point_of[v];
+        if (entry[p] < 0) {
+          entry[p] = std::int32_t(cont.points.size());
+          value[p] = w;
+          cont.values.push_back(w);
+          cont.points.push_back(std::int32_t(p));
+        }
+        if (bits(value[p]) == bits(w)) {
+          refs[3 * f + std::size_t(k)].emplace_back(-1 - std::int32_t(b), entry[p]);  // resolved below
+        } else {
+          pending.emplace_back(3 * f + std::size_t(k), std::int32_t(disc.points.size()));
+          refs[3 * f + std::size_t(k)].emplace_back(-1 - std::int32_t(weight_maps.size() + b), std::int32_t(disc.points.size()));
+          disc.values.push_back(w);
+          disc.points.push_back(std::int32_t(p));
+          disc.faces.push_back(std::int32_t(f));
+        }
+      }
+    if (cont.points.empty()) continue;
+    const auto cont_index = std::int32_t(vmaps.size());
+    const bool with_disc = !disc.points.empty();
+    vmaps.push_back(std::move(cont));
+    if (with_disc) vmaps.push_back(std::move(disc));
+    for (auto& r : refs)
+      for (auto& [map, index] : r) {
+        if (map == -1 - std::int32_t(b)) map = cont_index;
+        else if (map == -1 - std::int32_t(weight_maps.size() + b)) map = cont_index + 1;
+      }
+  }
+  // Vmrefs, shared by the corners that hold the same entries.
+  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> ref_list;
+  {
+    std::map<std::vector<std::pair<std::int32_t, std::int32_t>>, std::uint32_t> ref_index;
+    for (std::size_t c = 0; c < refs.size(); ++c) {
+      const auto [it, fresh] = ref_index.emplace(refs[c], static_cast<std::uint32_t>(ref_list.size()));
+      if (fresh) ref_list.push_back(refs[c]);
+      corner_ref[c] = it->second;
+    }
+  }
+  // Smoothing groups.
+  std::vector<std::uint32_t> groups(nf, 0);
+  const bool extras_groups =
+      nf > 0 && std::all_of(soup.triangles.begin(), soup.triangles.end(), [](const auto& t) { return t.group.has_value(); });
+  object_smoothing::Geometry g;
+  g.positions = points;
+  g.corners.reserve(nf * 3);
+  for (const auto& t : soup.triangles)
+    for (std::uint32_t v : t.v) g.corners.push_back(point_of[v]);
+  std::vector<Vec3> corner_normals;
+  corner_normals.reserve(nf * 3);
+  for (const auto& t : soup.triangles)
+    for (std::uint32_t v : t.v) corner_normals.push_back(soup.normals[v]);
+  if (extras_groups) {
+    for (std::size_t f = 0; f < nf; ++f) groups[f] = *soup.triangles[f].group;
+    out.groups_from_extras = true;
+  } else {
+    groups = object_smoothing::groups_from_normals(g, corner_normals, style, kNormalTolerance, &out.smoothing_conflicts);
+  }
+  // Surfaces' faces, in the template's SFACE order, then in the order triangles first use them.
+  std::vector<std::uint32_t> surface_order;
+  for (const auto& name : layout.surface_order)
+    for (std::size_t s = 0; s < surfaces.size(); ++s)
+      if (surfaces[s].name == name &&
+          std::any_of(soup.triangles.begin(), soup.triangles.end(), [&](const auto& t) { return t.surface == s; }) &&
+          std::find(surface_order.begin(), surface_order.end(), s) == surface_order.end())
+        surface_order.push_back(std::uint32_t(s));
+  for (const auto& t : soup.triangles)
+    if (std::find(surface_order.begin(), surface_order.end(), t.surface) == surface_order.end()) surface_order.push_back(t.surface);
+  // Bounding box.
+  std::array<float, 6> box{};
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    const Vec3& v = points[p];
+    if (p == 0) box = {v.x, v.y, v.z, v.x, v.y, v.z};
+    box[0] = std::min(box[0], v.x), box[1] = std::min(box[1], v.y), box[2] = std::min(box[2], v.z);
+    box[3] = std::max(box[3], v.x), box[4] = std::max(box[4], v.y), box[5] = std::max(box[5], v.z);
+  }
+  // Chunks, in the template's order where it had them, else the SDK's.
+  std::vector<std::uint32_t> order = {kMeshVersion, kMeshName,     kMeshBbox,   kMeshFlags,        kMeshOptions, kMeshPoints,
+                                      kMeshFaces,   kMeshSmoothing, kMeshVmrefs, kMeshSurfaceFaces, kMeshVmaps2};
+  if (!layout.chunk_order.empty()) {
+    std::vector<std::uint32_t> ordered;
+    for (std::uint32_t id : layout.chunk_order) {
+      const std::uint32_t mapped = (id == kMeshVmaps0 || id == kMeshVmaps1) ? kMeshVmaps2 : id;
+      if (std::find(order.begin(), order.end(), mapped) != order.end() &&
+          std::find(ordered.begin(), ordered.end(), mapped) == ordered.end())
+        ordered.push_back(mapped);
+    }
+    for (std::uint32_t id : order)
+      if (std::find(ordered.begin(), ordered.end(), id) == ordered.end()) ordered.push_back(id);
+    order = ordered;
+  }
+  ByteWriter w(out.payload);
+  for (std::uint32_t id : order) {
+    switch (id) {
+      case kMeshVersion: chunk(w, id, [&] { w.u16(kMeshVersionCurrent); }); break;
+      case kMeshName: chunk(w, id, [&] { w.stringz(layout.name); }); break;
+      case kMeshBbox: chunk(w, id, [&] { for (float f : box) w.f32(f); }); break;
+      case kMeshFlags: chunk(w, id, [&] { w.u8(std::uint8_t(layout.flags & ~kMeshFlagSgMask)); }); break;
+      case kMeshOptions: chunk(w, id, [&] { w.u32(layout.options[0]); w.u32(layout.options[1]); }); break;
+      case kMeshPoints:
+        chunk(w, id, [&] {
+          w.u32(std::uint32_t(points.size()));
+          for (const Vec3& p : points) w.f32(p.x), w.f32(p.y), w.f32(p.z);
+        });
+        break;
+      case kMeshFaces:
+        chunk(w, id, [&] {
+          w.u32(std::uint32_t(nf));
+          for (std::size_t f = 0; f < nf; ++f)
+            for (int k = 0; k < 3; ++k) {
+              w.u32(point_of[soup.triangles[f].v[k]]);
+              w.u32(corner_ref[3 * f + std::size_t(k)]);
+            }
+        });
+        break;
+      case kMeshSmoothing: chunk(w, id, [&] { for (auto x : groups) w.u32(x); }); break;
+      case kMeshVmrefs:
+        chunk(w, id, [&] {
+          w.u32(std::uint32_t(ref_list.size()));
+          for (const auto& r : ref_list) {
+            w.u8(std::uint8_t(r.size()));
+            for (const auto& [map, index] : r) w.s32(map), w.s32(index);
+          }
+        });
+        break;
+      case kMeshSurfaceFaces:
+        chunk(w, id, [&] {
+          w.u16(std::uint16_t(surface_order.size()));
+          for (std::uint32_t s : surface_order) {
+            w.stringz(surfaces[s].name);
+            std::vector<std::uint32_t> faces;
+            for (std::size_t f = 0; f < nf; ++f)
+              if (soup.triangles[f].surface == s) faces.push_back(std::uint32_t(f));
+            w.u32(std::uint32_t(faces.size()));
+            for (auto f : faces) w.u32(f);
+          }
+        });
+        break;
+      case kMeshVmaps2:
+        chunk(w, id, [&] {
+          w.u32(std::uint32_t(vmaps.size()));
+          for (const auto& vm : vmaps) {
+            w.stringz(vm.name);
+            w.u8(vm.dim);
+            w.u8(vm.polymap);
+            w.u8(vm.type);
+            w.u32(std::uint32_t(vm.size()));
+            for (float f : vm.values) w.f32(f);
+            for (auto p : vm.points) w.s32(p);
+            if (vm.polymap)
+              for (auto f : vm.faces) w.s32(f);
+          }
+        });
+        break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+}  // namespace boneyard::xray::object_import
