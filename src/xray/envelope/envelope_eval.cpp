@@ -151,6 +151,12 @@ float incoming(const Key& k0, const Key& k1, const Key* after) {
 }  // namespace
 
 float evaluate_envelope(std::span<const EnvelopeKey> keys, std::uint32_t pre, std::uint32_t post, float time) {
+  std::size_t span = 0;
+  return evaluate_envelope(keys, pre, post, time, span);
+}
+
+float evaluate_envelope(std::span<const EnvelopeKey> keys, std::uint32_t pre, std::uint32_t post, float time,
+                        std::size_t& span) {
   if (keys.empty()) return 0.0f;
   if (keys.size() == 1) return keys[0].value;
   const std::size_t n = keys.size();
@@ -199,8 +205,11 @@ float evaluate_envelope(std::span<const EnvelopeKey> keys, std::uint32_t pre, st
   }
   // The span holding `time`: the engine walks while the time is past the next key, and never
   // leaves the keys when they are in order; boneyard also stops at the last span when they are not.
-  std::size_t k = 0;
+  // A search that starts where the last one ended finds the same span: every key before `span` is
+  // passed by any time after it (keys in order).
+  std::size_t k = span > 0 && span + 1 < n && time > keys[span].time ? span : 0;
   while (k + 2 < n && time > keys[k + 1].time) ++k;
+  span = k;
   const Key& k0 = keys[k];
   const Key& k1 = keys[k + 1];
   const Key* before = k > 0 ? &keys[k - 1] : nullptr;
@@ -223,6 +232,16 @@ float evaluate_envelope(std::span<const EnvelopeKey> keys, std::uint32_t pre, st
     case kStepped: return k0.value + offset;
     default: return offset;
   }
+}
+
+}  // namespace boneyard::xray
+
+namespace boneyard::xray {
+
+bool keys_in_time_order(std::span<const EnvelopeKey> keys) {
+  for (std::size_t i = 1; i < keys.size(); ++i)
+    if (!(keys[i].time >= keys[i - 1].time)) return false;
+  return true;
 }
 
 }  // namespace boneyard::xray

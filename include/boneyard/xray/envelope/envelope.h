@@ -108,6 +108,14 @@ void write_envelope(ByteWriter& w, const Envelope& e);
 // until it finds the time, and overflows its stack when the handles never reach it).
 // docs/xray-sdk.md "Envelopes" lists the engine's quirks this keeps.
 float evaluate_envelope(std::span<const EnvelopeKey> keys, std::uint32_t pre, std::uint32_t post, float time);
+// The same value, for keys in time order sampled at times that mostly increase (a motion frame by
+// frame): `span` (0 at first) keeps the span the last call found, so that sampling a whole channel
+// walks its keys once instead of once per sample. Keys out of order give evaluate_envelope's value
+// only when `span` stays 0 (callers check the order: keys out of order are a validation error).
+float evaluate_envelope(std::span<const EnvelopeKey> keys, std::uint32_t pre, std::uint32_t post, float time,
+                        std::size_t& span);
+// True when the keys' times never decrease (what the engine's span search assumes).
+bool keys_in_time_order(std::span<const EnvelopeKey> keys);
 
 // ---- validation
 
