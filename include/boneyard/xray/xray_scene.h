@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "boneyard/core/diagnostics.h"
+#include "boneyard/xray/motion_skeleton.h"
 #include "boneyard/xray/ogf/ogf.h"
 #include "boneyard/xray/omf/omf.h"
 #include "boneyard/scene/scene.h"
@@ -118,6 +119,9 @@ Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions&
 
 struct XrayImportOptions {
   const OgfFile* skeleton = nullptr;      // --skeleton: bones (0xD order) and IK bind pose
+  // --skeleton as an .object (or any model the registry read into one): bones in its order, their
+  // bind pose and parts; used when `skeleton` is null.
+  const MotionSkeleton* model = nullptr;
   const OmfFile* template_omf = nullptr;  // --template: parts, params, container, reusable records
   bool hq = false;                        // --hq: 16-bit translation keys for every keyed channel
 };

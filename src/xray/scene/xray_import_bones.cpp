@@ -60,7 +60,11 @@ bool same_names(const std::vector<std::string>& a, const std::vector<std::string
 // Only the last is not known independently of the glTF (so joint frames cannot be checked).
 namespace {
 
-void add_bind_pose(const scene::Scene& s, const OgfFile* ogf, const std::optional<BoneLookup>& skeleton, BoneTable& t) {
+void add_bind_pose(const scene::Scene& s, const OgfFile* ogf, const std::optional<BoneLookup>& skeleton,
+                   const MotionSkeleton* model, BoneTable& t) {
+  std::map<std::string, std::size_t> model_bone;
+  if (model)
+    for (std::size_t i = 0; i < model->bones.size(); ++i) model_bone.emplace(lower_ascii(model->bones[i].name), i);
   std::map<std::string, std::size_t> node_by_name;
   for (std::size_t j = 0; j < s.skeleton.joints.size(); ++j) {
     auto cp = utf8_to_cp1251(s.skeleton.joints[j].name);
@@ -79,9 +83,13 @@ void add_bind_pose(const scene::Scene& s, const OgfFile* ogf, const std::optiona
     const auto* jx = it != node_by_name.end() ? member(json_of(s.skeleton.joints[it->second].extras), "xray") : nullptr;
     const auto extras_rot = jx ? vec3(*jx, "bind_rotation") : std::nullopt;
     const auto extras_pos = jx ? vec3(*jx, "bind_position") : std::nullopt;
+    const auto mb = model ? model_bone.find(lower_ascii(n)) : model_bone.end();
     if (ob >= 0 && ogf->bones[ob].ik) {
       q = bind_quaternion(ogf->bones[ob].ik->bind_rotation);
       v = ogf->bones[ob].ik->bind_position;
+    } else if (mb != model_bone.end() && model->rest_known) {
+      q = bind_quaternion(model->bones[mb->second].rest_rotate);
+      v = model->bones[mb->second].rest_offset;
     } else if (extras_rot && extras_pos) {
       q = bind_quaternion(*extras_rot);
       v = *extras_pos;
@@ -139,6 +147,26 @@ Result<BoneTable> bone_table(const scene::Scene& s, const XrayImportOptions& o, 
       t.names = ogf_names;
       t.default_part = true;
     }
+  } else if (o.model != nullptr) {
+    // A model read into a MotionSkeleton (an .object): its bones in its order, its parts when it
+    // has them, else the exported parts when they name exactly its bones, else one default part.
+    std::vector<std::string> model_names;
+    for (const auto& b : o.model->bones) model_names.push_back(b.name);
+    auto names = from_extras ? names_by_index(*from_extras) : std::nullopt;
+    if (!o.model->parts.empty()) {
+      t.params.version = from_extras ? from_extras->version : 4;
+      t.params.parts = o.model->parts;
+      t.names = model_names;
+    } else if (names && names->size() == model_names.size() && same_names(*names, model_names)) {
+      t.params = *from_extras;
+      t.names = std::move(*names);
+    } else {
+      t.params.version = from_extras ? from_extras->version : 4;
+      t.params.parts.push_back({"default", {}, 0});
+      for (std::uint32_t i = 0; i < model_names.size(); ++i) t.params.parts[0].bones.push_back({model_names[i], i, 0});
+      t.names = model_names;
+      t.default_part = true;
+    }
   } else if (from_extras) {
     auto names = names_by_index(*from_extras);
     if (!names) return import_error("scenes[0].extras.xray parts", "motion-bone indices are not a permutation");
@@ -159,7 +187,7 @@ Result<BoneTable> bone_table(const scene::Scene& s, const XrayImportOptions& o, 
       if (skeleton->find(n) < 0)
         return import_error("skeleton", "skeleton mismatch: bone missing from the .ogf", "bone " + printable(n), "none");
   }
-  add_bind_pose(s, ogf, skeleton, t);
+  add_bind_pose(s, ogf, skeleton, o.model, t);
   return t;
 }
 

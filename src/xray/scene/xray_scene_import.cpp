@@ -17,6 +17,7 @@
 #include "xray_import_bones.h"
 #include "xray_import_hints.h"
 #include "xray_import_internal.h"
+#include "xray_import_motion.h"
 #include "xray_scene_internal.h"
 
 namespace boneyard::xray {
@@ -65,18 +66,6 @@ std::optional<Finding> name_error(const std::string& where, const std::string& w
   const std::string problem = omf_name_problem(name, kind);
   if (problem.empty()) return std::nullopt;
   return import_error(where, what + " " + problem, "a name the .omf can store", "\"" + printable(name) + "\"");
-}
-
-// Part and bone names, wherever they came from (extras, template, skeleton).
-std::optional<Finding> check_part_names(const Params& p) {
-  for (std::size_t i = 0; i < p.parts.size(); ++i) {
-    const std::string where = "bone part " + std::to_string(i);
-    if (auto e = name_error(where, "part name", p.parts[i].name, OmfName::part)) return e;
-    for (std::size_t b = 0; b < p.parts[i].bones.size(); ++b)
-      if (auto e = name_error(where + " bone " + std::to_string(b), "bone name", p.parts[i].bones[b].name, OmfName::bone))
-        return e;
-  }
-  return std::nullopt;
 }
 
 // Mark names of one motion; `x` is the animation's extras (a mark name there that has no cp1251
@@ -129,14 +118,11 @@ class OmfImporter {
       : s_(s), o_(o), warnings_(warnings), st_(st), tpl_(o.template_omf) {}
 
   Result<OmfFile> run() {
-    if (s_.animations.empty()) return import_error("animations", "the glTF has no animations", ">= 1 animation", "0");
-    if (auto e = read_bones()) return *e;
-    map_joints();
-    if (auto e = read_joint_turns()) return *e;
+    if (auto e = motions_.prepare()) return *e;
+    n_ = motions_.bones();
     if (tpl_)
       for (std::size_t i = 0; i < tpl_->motions.params.motions.size() && i < tpl_->motions.motions.size(); ++i)
         tpl_by_name_.emplace(tpl_->motions.params.motions[i].name, i);
-    rot_ch_.resize(n_), tr_ch_.resize(n_);
     for (std::size_t a = 0; a < s_.animations.size(); ++a)
       if (auto e = import_motion(a)) return *e;
     st_.motions = keys_out_.size();
@@ -147,131 +133,6 @@ class OmfImporter {
   }
 
  private:
-  // The bone table from the motion set the animations were exported from (the first animation's,
-  // else set 0), and which exported sets list their records in that table's order.
-  std::optional<Finding> read_bones() {
-    sets_ = member(json_of(s_.extras), "xray") ? member(json_of(s_.extras)["xray"], "motion_sets") : nullptr;
-    std::size_t set_index = 0;
-    if (const auto* x0 = member(json_of(s_.animations[0].extras), "xray")) set_index = number<std::size_t>(*x0, "motion_set").value_or(0);
-    const nlohmann::json* extras_set =
-        sets_ && sets_->is_array() && set_index < sets_->size() ? &(*sets_)[set_index] : nullptr;
-    auto table_r = bone_table(s_, o_, extras_set);
-    if (!table_r) return table_r.error();
-    table_ = std::move(table_r.value());
-    if (auto e = check_part_names(table_.params)) return *e;
-    n_ = table_.names.size();
-    // Exported records are in the extras set's record order; usable only if that is ours.
-    set_order_ok_.assign(sets_ && sets_->is_array() ? sets_->size() : 0, false);
-    for (std::size_t i = 0; i < set_order_ok_.size(); ++i)
-      if (auto p = extras_params((*sets_)[i]))
-        if (auto names = names_by_index(*p)) set_order_ok_[i] = same_names(*names, table_.names);
-    return std::nullopt;
-  }
-
-  // glTF node -> motion-bone index, by name (exact first, then case-insensitive like the engine).
-  void map_joints() {
-    std::map<std::string, std::size_t> exact, folded;
-    for (std::size_t i = 0; i < n_; ++i) {
-      exact.emplace(table_.names[i], i);
-      folded.emplace(lower_ascii(table_.names[i]), i);
-    }
-    bone_of_.assign(s_.skeleton.joints.size(), kNone);
-    for (std::size_t j = 0; j < s_.skeleton.joints.size(); ++j) {
-      const auto& jt = s_.skeleton.joints[j];
-      auto cp = member(json_of(jt.extras), "xray") ? extras_name(json_of(jt.extras)["xray"], "name") : std::nullopt;
-      if (!cp) cp = utf8_to_cp1251(jt.name);
-      if (!cp) continue;
-      if (auto it = exact.find(*cp); it != exact.end()) bone_of_[j] = it->second;
-      else if (auto f = folded.find(lower_ascii(*cp)); f != folded.end()) bone_of_[j] = f->second;
-    }
-  }
-
-  // Joint frames turned by the DCC tool (xray_import_frames.cpp): corrected, and named in one line.
-  std::optional<Finding> read_joint_turns() {
-    std::vector<std::size_t> corrected;
-    auto turns = joint_turns({s_.skeleton, bone_of_, table_.bind_rotation, table_.bind_translation, table_.bind_known},
-                             corrected);
-    if (!turns) return turns.error();
-    turns_ = std::move(turns.value());
-    if (corrected.empty()) return std::nullopt;
-    std::string names;
-    for (std::size_t b : corrected) names += (names.empty() ? "" : ", ") + cp1251_to_utf8(table_.names[b]);
-    warnings_.add(Severity::warning, 0, "skeleton",
-                  "joint frames are turned from the bind pose (as Blender's default bone_heuristic does); keys turned "
-                  "back into the engine's frames",
-                  "", std::to_string(corrected.size()) + " joint(s): " + names);
-    return std::nullopt;
-  }
-
-  // The motion's frame count: from the glTF duration (the template motion's count when they agree
-  // within half a frame), checked against the limits for one motion and for all so far. A motion
-  // whose every channel holds one value is read as one sample: it is "held", its records static
-  // and constant whatever the frame count, so nothing below is allocated per frame for it. Files
-  // written before static motions spanned their length have no duration; their extras' frame
-  // count restores it (glTF holds the last key's value past the end, so that means the same).
-  std::optional<Finding> motion_frames(const scene::Animation& anim, const nlohmann::json& x, const MotionKeys* tmk,
-                                       const std::string& aw, bool& held, std::uint64_t& frames) {
-    const std::size_t sampled = anim.timelines[0].times.size();
-    const double span = anim.duration * kSampleFps;  // in frames; bounded by the reader's limits
-    frames = sampled;
-    if (sampled == 1 && span >= 0.5) frames = static_cast<std::uint64_t>(std::llround(span)) + 1;
-    const auto* exported_frames = member(x, "frames");
-    if (sampled == 1 && span < 0.5 && exported_frames && exported_frames->is_number_unsigned())
-      frames = std::max<std::uint64_t>(1, exported_frames->get<std::uint64_t>());
-    if (tmk && std::fabs(span - double(tmk->frames - 1)) <= 0.5) frames = tmk->frames;
-    held = sampled == 1 && frames > 1;
-    if (frames > kMaxMotionFrames)
-      return import_error(aw, "motion too long to convert", "<= " + frames_text(kMaxMotionFrames),
-                          std::to_string(frames) + " frames");
-    total_frames_ += frames;
-    if (total_frames_ > kMaxTotalFrames)
-      return import_error(aw, "motions too long in total to convert (the limit is for all motions of one conversion)",
-                          "<= " + frames_text(kMaxTotalFrames) + " in all",
-                          std::to_string(total_frames_) + " frames up to here");
-    return std::nullopt;
-  }
-
-  // The channels of one animation per bone (rot_ch_, tr_ch_); scale channels and channels on
-  // nodes outside the skeleton are counted for the summary warnings.
-  std::optional<Finding> map_channels(const scene::Animation& anim, const std::string& aw, std::size_t sampled) {
-    std::fill(rot_ch_.begin(), rot_ch_.end(), nullptr);
-    std::fill(tr_ch_.begin(), tr_ch_.end(), nullptr);
-    std::size_t mapped = 0, first_unmapped = kNone;
-    for (std::size_t c = 0; c < anim.channels.size(); ++c) {
-      const auto& ch = anim.channels[c];
-      const std::string node = ch.joint < s_.skeleton.joints.size() ? s_.skeleton.joints[ch.joint].name : "?";
-      const char* path = ch.path == scene::Channel::Path::rotation ? "rotation"
-                         : ch.path == scene::Channel::Path::translation ? "translation" : "scale";
-      const std::string cw = aw + " channel " + std::to_string(c) + " (node \"" + node + "\" " + path + ")";
-      if (ch.timeline != 0 || ch.values.size() != sampled * (ch.path == scene::Channel::Path::rotation ? 4 : 3))
-        return import_error(cw, "channel was not sampled on the animation's timeline");
-      if (ch.path == scene::Channel::Path::scale) {
-        if (scale_count_++ == 0) scale_first_ = cw;
-        continue;
-      }
-      const std::size_t bone = ch.joint < bone_of_.size() ? bone_of_[ch.joint] : kNone;
-      if (bone == kNone) {
-        if (first_unmapped == kNone) first_unmapped = c;
-        if (outside_count_++ == 0) outside_first_ = cw;
-        outside_nodes_[node] = 1;
-        continue;
-      }
-      auto& slot = ch.path == scene::Channel::Path::rotation ? rot_ch_[bone] : tr_ch_[bone];
-      if (slot) warnings_.add(Severity::warning, 0, cw, "second channel for the same bone and path; the later one is used");
-      slot = &ch;
-      ++mapped;
-    }
-    if (mapped == 0) {
-      const std::size_t c = first_unmapped == kNone ? 0 : first_unmapped;
-      const auto& ch = anim.channels[c];
-      const std::string node = ch.joint < s_.skeleton.joints.size() ? s_.skeleton.joints[ch.joint].name : "?";
-      return import_error(aw + " channel " + std::to_string(c) + " (node \"" + node + "\")",
-                          "no channel of the animation targets a skeleton bone (joint names do not match)",
-                          "node names such as \"" + table_.names[0] + "\"", "\"" + node + "\"");
-    }
-    return std::nullopt;
-  }
-
   // The template's motion of the same name (the k-th of several same-named ones for the k-th).
   std::size_t template_motion(const std::string& name) {
     std::size_t ti = kNone;
@@ -286,31 +147,23 @@ class OmfImporter {
   }
 
   std::optional<Finding> import_motion(std::size_t a) {
-    const auto& anim = s_.animations[a];
-    const std::string aw = "animation \"" + escape_controls(anim.name) + "\"";
-    static const nlohmann::json kNull;
-    const nlohmann::json& x = member(json_of(anim.extras), "xray") ? json_of(anim.extras)["xray"] : kNull;
-    if (anim.timelines.size() != 1 || anim.timelines[0].times.empty())
-      return import_error(aw, "animation was not sampled (one timeline expected)");
-    const std::size_t sampled = anim.timelines[0].times.size();
-    auto name = extras_name(x, "name");
-    if (!name) name = utf8_to_cp1251(anim.name);
-    if (!name) return import_error(aw, "motion name has no cp1251 encoding", "Latin or Cyrillic characters", anim.name);
-    if (name->size() > kMaxNameBytes)
-      return import_error(aw, "motion name too long for the engine", "<= 127 bytes", std::to_string(name->size()));
-    if (auto e = name_error(aw, "motion name", *name, OmfName::motion)) return e;
-    if (auto e = map_channels(anim, aw, sampled)) return e;
+    SceneMotion motion;
+    if (auto e = motions_.begin_motion(a, motion)) return e;
+    const std::string& aw = motion.where;
+    const nlohmann::json& x = *motion.extras;
+    const std::string* name = &motion.name;
     const std::size_t ti = template_motion(*name);
     const MotionKeys* tmk = ti != kNone && tpl_->motions.motions[ti].readable &&
                                     tpl_->motions.motions[ti].bones.size() == n_ && tpl_->motions.motions[ti].frames > 0
                                 ? &tpl_->motions.motions[ti]
                                 : nullptr;
-    bool held = false;
-    std::uint64_t frames = 0;
-    if (auto e = motion_frames(anim, x, tmk, aw, held, frames)) return e;
+    if (auto e = motions_.motion_frames(a, tmk ? std::optional<std::uint32_t>(tmk->frames) : std::nullopt, motion)) return e;
+    const bool held = motion.held;
+    const std::uint64_t frames = motion.frames;
+    const std::size_t sampled = motion.sampled;
     // Exported records are in their motion set's record order: usable when that is ours.
     const auto motion_set = number<std::size_t>(x, "motion_set");
-    const bool hints_usable = motion_set && *motion_set < set_order_ok_.size() && set_order_ok_[*motion_set];
+    const bool hints_usable = motion_set && motions_.set_order_ok(*motion_set);
     const std::vector<RecordHint> hints = record_hints(hints_usable ? x : nlohmann::json(), n_);
 
     MotionKeys mk;
@@ -323,7 +176,7 @@ class OmfImporter {
     bool defaults = false;
     params_out_.push_back(motion_params(*name, x, ti != kNone ? &tpl_->motions.params.motions[ti] : nullptr, a, defaults));
     if (auto e = check_mark_names(params_out_.back(), x, aw)) return e;
-    if (defaults) default_motions_.push_back(anim.name);
+    if (defaults) default_motions_.push_back(s_.animations[a].name);
     keys_out_.push_back(std::move(mk));
     tpl_index_.push_back(ti);
     return std::nullopt;
@@ -333,9 +186,7 @@ class OmfImporter {
   // quantised from the channels (under the exported layout hint when there is one).
   void build_record(std::size_t r, const MotionKeys* tmk, const RecordHint& exported, std::uint64_t frames,
                     std::size_t sampled, bool held, BoneKeys& b) {
-    RecordSource src{rot_ch_[r], tr_ch_[r], tmk ? &tmk->bones[r] : nullptr, tmk ? tmk->frames : 0,
-                     table_.bind_rotation[r], table_.bind_translation[r], sampled,
-                     turns_[r].turned ? &turns_[r] : nullptr};
+    RecordSource src = motions_.source(r, tmk ? &tmk->bones[r] : nullptr, tmk ? tmk->frames : 0, sampled);
     const BoneKeys* tk = tmk && tmk->frames == frames ? &tmk->bones[r] : nullptr;
     const bool reuse_rot = tk && rotation_matches(src, *tk, frames);
     const bool reuse_tr = tk && translation_matches(src, *tk, frames);
@@ -382,21 +233,13 @@ class OmfImporter {
   // Ignored channels are summarised once per file (a glTF for another rig would otherwise print
   // thousands of lines): how many, on which nodes, and the first one with its full path.
   void warn_summaries() {
-    if (scale_count_ > 0)
-      warnings_.add(Severity::warning, 0, scale_first_, "scale channels are ignored (X-Ray motions have no scale)", "",
-                    std::to_string(scale_count_) + " scale channel(s)");
-    if (outside_count_ > 0) {
-      std::string nodes;
-      for (const auto& [node, unused] : outside_nodes_) nodes += (nodes.empty() ? "" : ", ") + node;
-      warnings_.add(Severity::warning, 0, outside_first_, "channels on nodes outside the skeleton are ignored",
-                    "skeleton bones", std::to_string(outside_count_) + " channel(s) on " + nodes);
-    }
+    motions_.warn_summaries();
     if (st_.template_encodings_changed > 0)
       warnings_.add(Severity::warning, 0, "0xE records",
                     "tracks changed encoding from the template's (edited, or no longer within half a step of its "
                     "constant, 8/16-bit size and init)",
                     "", std::to_string(st_.template_encodings_changed) + " of " + std::to_string(st_.records) + " record(s)");
-    if (table_.default_part)
+    if (motions_.table().default_part)
       warnings_.add(Severity::warning, 0, "0xF parts", "no bone parts in the glTF or a template: one part \"default\" with all bones",
                     "", std::to_string(n_) + " bones");
     if (!default_motions_.empty()) {
@@ -465,7 +308,7 @@ class OmfImporter {
       out.keep_alive.push_back(tpl_->owned);
       out.keep_alive.push_back(tpl_->source);
     }
-    out.motions.params = table_.params;
+    out.motions.params = motions_.table().params;
     out.motions.params.motions = std::move(params_out_);
     out.motions.params.tail = {};
     out.motions.params.raw_id = kChunkParams;
@@ -480,12 +323,8 @@ class OmfImporter {
   Diagnostics& warnings_;
   ImportStats& st_;
   const OmfFile* tpl_;
-  const nlohmann::json* sets_ = nullptr;  // the exported motion sets in our scene extras
-  BoneTable table_;
+  SceneMotions motions_{s_, o_, warnings_};
   std::size_t n_ = 0;  // motion bones
-  std::vector<bool> set_order_ok_;
-  std::vector<std::size_t> bone_of_;  // glTF node -> motion bone, or kNone
-  std::vector<JointTurn> turns_;      // per motion bone
   std::multimap<std::string, std::size_t> tpl_by_name_;
   std::map<std::string, std::size_t> used_names_;  // same-named motions take template matches in order
   OmfFile out_;
@@ -493,11 +332,6 @@ class OmfImporter {
   std::vector<MotionParams> params_out_;
   std::vector<std::size_t> tpl_index_;  // per new motion: template motion or kNone
   std::vector<std::string> default_motions_;
-  std::vector<const scene::Channel*> rot_ch_, tr_ch_;  // the animation's channels per motion bone
-  std::size_t outside_count_ = 0, scale_count_ = 0;
-  std::string outside_first_, scale_first_;
-  std::map<std::string, int> outside_nodes_;
-  std::uint64_t total_frames_ = 0;
 };
 
 }  // namespace
