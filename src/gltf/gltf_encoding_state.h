@@ -92,6 +92,7 @@ struct Encoding::State {
   // It into `out`: the text kept by the constructor, or made again block by block.
   Status write_json(ByteSink& out) const;
   void json_nodes(JsonText& j) const;
+  void json_cameras(JsonText& j) const;
   void json_skin(JsonText& j) const;
   void json_meshes(JsonText& j) const;
   void json_materials(JsonText& j) const;

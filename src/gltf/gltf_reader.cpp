@@ -385,6 +385,27 @@ Result<scene::Scene> read(Bytes bytes, const ExternalBuffers& buffers, const Rea
       s.skeleton.joints[std::size_t(c)].parent = static_cast<int>(i);
     }
   }
+  // Perspective cameras the nodes carry (an X-Ray camera motion is imported from its node).
+  const Json& cameras = array_of(m.json, "cameras");
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::int64_t ci = index_of(nodes[i], "camera", -1);
+    if (ci < 0 || std::size_t(ci) >= cameras.size()) continue;
+    const Json& cam = cameras[std::size_t(ci)];
+    scene::Camera c;
+    c.name = string_of(cam, "name");
+    c.joint = static_cast<std::uint32_t>(i);
+    if (const Json* p = member(cam, "perspective")) {
+      auto scalar = [&](const char* key, float& out) {
+        const Json* v = member(*p, key);
+        if (v && v->is_number() && std::isfinite(v->get<double>())) out = float(v->get<double>());
+      };
+      scalar("yfov", c.yfov);
+      scalar("znear", c.znear);
+      scalar("zfar", c.zfar);
+      scalar("aspectRatio", c.aspect);
+    }
+    s.cameras.push_back(std::move(c));
+  }
   // Cycles: walking up from any node must end within n steps.
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     int p = s.skeleton.joints[i].parent;

@@ -29,6 +29,12 @@ void Encoding::State::json_nodes(JsonText& j) const {
       j.raw("]");
     }
     put_children(i);
+    for (std::size_t c = 0; c < sc.cameras.size(); ++c)
+      if (sc.cameras[c].joint == i) {
+        j.raw(",\"camera\":");
+        j.num(std::uint64_t{c});
+        break;
+      }
     j.extras(jt.extras);
     j.raw("}");
   }
@@ -45,6 +51,33 @@ void Encoding::State::json_nodes(JsonText& j) const {
     j.num(std::uint64_t{mesh_index[mi]});
     if (skinned_mesh(mi)) j.raw(",\"skin\":0");
     j.raw("}");
+  }
+  j.raw("]");
+}
+
+void Encoding::State::json_cameras(JsonText& j) const {
+  if (sc.cameras.empty()) return;
+  j.raw(",\"cameras\":[");
+  for (std::size_t c = 0; c < sc.cameras.size(); ++c) {
+    const scene::Camera& cam = sc.cameras[c];
+    j.raw(c ? ",{\"type\":\"perspective\"" : "{\"type\":\"perspective\"");
+    if (!cam.name.empty()) {
+      j.raw(",\"name\":");
+      j.str(cam.name);
+    }
+    j.raw(",\"perspective\":{\"yfov\":");
+    j.floats(&cam.yfov, 1);
+    j.raw(",\"znear\":");
+    j.floats(&cam.znear, 1);
+    if (cam.zfar > cam.znear) {
+      j.raw(",\"zfar\":");
+      j.floats(&cam.zfar, 1);
+    }
+    if (cam.aspect > 0) {
+      j.raw(",\"aspectRatio\":");
+      j.floats(&cam.aspect, 1);
+    }
+    j.raw("}}");
   }
   j.raw("]");
 }
@@ -260,6 +293,7 @@ void Encoding::State::json(JsonText& j) const {
   j.extras(sc.extras);
   j.raw("}],");
   json_nodes(j);
+  json_cameras(j);
   json_skin(j);
   json_meshes(j);
   json_materials(j);

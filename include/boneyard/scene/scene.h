@@ -168,8 +168,20 @@ struct Mesh {
   Extras extras;
 };
 
+// A perspective camera carried by a joint (a glTF node's `camera`): it looks along the joint's -Z
+// with +Y up, as glTF cameras do.
+struct Camera {
+  std::string name;  // UTF-8
+  std::uint32_t joint = 0;  // index into Skeleton::joints
+  float yfov = 1.0f;        // vertical field of view, radians
+  float znear = 0.1f;
+  float zfar = 0;    // 0: infinite
+  float aspect = 0;  // width / height; 0: not given (the viewport's)
+};
+
 struct Scene {
   Skeleton skeleton;
+  std::vector<Camera> cameras;
   std::vector<Mesh> meshes;
   std::vector<Material> materials;
   std::vector<Image> images;
