@@ -39,10 +39,12 @@ const std::array kRows = {
                      .choices = kLayouts,
                      .opens = true},
     ConvertOptionRow{.name = "skeleton",
-                     .reads = "omf>gltf cmdl>gltf gltf>omf",
+                     .reads = "omf>gltf cmdl>gltf gltf>omf omf>skls omf>skl skls>omf skl>omf skls>gltf skl>gltf "
+                              "gltf>skls gltf>skl",
                      .field = &S::skeleton,
-                     .help = "X-Ray .omf <-> glTF: the .ogf whose skeleton plays the motions; MGS2 .cmdl to glTF: "
-                             "its .kms/.evm (default: the one beside it)",
+                     .help = "X-Ray motions: the .ogf or .object whose skeleton plays them (.skls to .omf: bone order, "
+                             "rest pose, ACTORTRANSFORM, an .object's parts); MGS2 .cmdl to glTF: its .kms/.evm "
+                             "(default: the one beside it)",
                      .names_input = true},
     ConvertOptionRow{.name = "meshes",
                      .reads = "ogf>gltf tree>gltf",
@@ -64,10 +66,11 @@ const std::array kRows = {
                              "placement; unedited bytes and meshes)",
                      .names_input = true},
     ConvertOptionRow{.name = "game",
-                     .reads = "gltf>ogf gltf>object ogf>object object>ogf",
+                     .reads = "gltf>ogf gltf>object ogf>object object>ogf skls>omf skl>omf",
                      .field = &S::game,
                      .help = "To .ogf/.object: the game it is for: soc, cs or cop (vertex formats, motion-ref chunk; "
-                             ".object: the smoothing style) (default: the template's, else cop)",
+                             ".object: the smoothing style) (default: the template's, else cop); .skls to .omf: soc "
+                             "writes params version 3 (no marks, 8-bit translations)",
                      .choices = kGames},
     ConvertOptionRow{.name = "motion-refs",
                      .reads = "gltf>ogf gltf>object",
@@ -94,9 +97,21 @@ const std::array kRows = {
                      .check = positive_scale,
                      .value_name = "FLOAT:POSITIVE"},
     ConvertOptionRow{.name = "hq",
-                     .reads = "gltf>omf",
+                     .reads = "gltf>omf skls>omf skl>omf",
                      .field = &S::hq,
-                     .help = "glTF to .omf: 16-bit translation keys for every keyed bone"},
+                     .help = "glTF or .skls to .omf: 16-bit translation keys for every keyed bone (the SDK's "
+                             "g_force16BitTransformQuant)"},
+    ConvertOptionRow{.name = "parts",
+                     .reads = "skls>omf skl>omf",
+                     .field = &S::parts,
+                     .help = ".skls to .omf: the bone parts, from a .bones, an .object, or the .omf the motions came "
+                             "from (default: the --skeleton .object's, else one part with every bone)",
+                     .names_input = true},
+    ConvertOptionRow{.name = "camera",
+                     .reads = "anm>gltf",
+                     .field = &S::camera,
+                     .help = ".anm to glTF: the motion moves a camera (a camera on its node; default: when the file is "
+                             "under a folder named camera_effects)"},
     ConvertOptionRow{.name = "names",
                      .reads = "kms>gltf evm>gltf cmdl>gltf",
                      .field = &S::names,
@@ -114,7 +129,7 @@ const std::array kRows = {
                      .field = &S::float_rotations,
                      .help = "X-Ray to glTF: rotations as normalised floats instead of the stored 16-bit components"},
     ConvertOptionRow{.name = "motions",
-                     .reads = "omf>gltf ogf>gltf tree>gltf",
+                     .reads = "omf>gltf ogf>gltf skls>gltf skl>gltf tree>gltf",
                      .field = &S::motions,
                      .help = "X-Ray to glTF: export only the motions whose name matches GLOB (* and ?, ignoring case; "
                              "repeatable)",

@@ -20,6 +20,8 @@
 #include "boneyard/registry/xray_files.h"
 #include "boneyard/scene/scene.h"
 #include "boneyard/texture/texture_convert.h"
+#include "boneyard/xray/motion_skeleton.h"
+#include "boneyard/xray/object/object.h"
 #include "boneyard/xray/xray_scene.h"
 
 namespace boneyard::registry {
@@ -79,6 +81,24 @@ class OptionFiles {
 // `path` through the request's OptionFiles, or opened directly for a Document converted without
 // one (convert_in_memory).
 Result<std::shared_ptr<const FileData>> open_option_file(const ConvertOptions& options, const std::filesystem::path& path);
+
+// ---- The SDK's motions (sdk_motion_documents.cpp) ----
+
+// The model --skeleton names (an .ogf, or an .object) and the skeleton motions use from it.
+struct SkeletonModel {
+  std::optional<xray::OgfFile> ogf;
+  std::optional<xray::ObjectFile> object;
+  xray::MotionSkeleton skeleton;
+};
+Result<SkeletonModel> read_skeleton_model(const ConvertOptions& options);
+// An .omf's motions as a .skls or .skl (`ext`), read back and validated; --skeleton .object takes
+// the root bones out of its ACTORTRANSFORM.
+Result<std::vector<std::uint8_t>> omf_to_skl_bytes(const xray::MotionSet& set, std::string_view ext,
+                                                   const ConvertOptions& options, Diagnostics& warnings);
+// A glTF scene's animations as a .skls or .skl, and as an .anm.
+Result<std::vector<std::uint8_t>> scene_to_skl_bytes(const scene::Scene& scene, std::string_view ext,
+                                                     const ConvertOptions& options, Diagnostics& warnings);
+Result<std::vector<std::uint8_t>> scene_to_anm_bytes(const scene::Scene& scene, Diagnostics& warnings);
 
 // ---- X-Ray files (xray_files.cpp) ----
 

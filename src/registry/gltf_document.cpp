@@ -81,7 +81,9 @@ class GltfDocument final : public Document {
   }
 
   Diagnostics validate() const override { return read_; }
-  std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".object", ".kms", ".evm"}; }
+  std::vector<std::string> convert_targets() const override {
+    return {".omf", ".ogf", ".object", ".skls", ".skl", ".anm", ".kms", ".evm"};
+  }
   Status check_convert_options(std::string_view ext, const OptionSet& given, const ConvertOptions& o) const override {
     if (!option_given(given, "template")) return {};
     return template_mismatch(o, ext);
@@ -92,11 +94,13 @@ class GltfDocument final : public Document {
     Diagnostics& warnings = o.warnings ? *o.warnings : scratch;
     for (const auto& f : read_.findings()) warnings.add(f);
     if (ext == ".omf") return write_converted(to_omf(s_, o, warnings), out);
+    if (ext == ".skls" || ext == ".skl") return write_converted(scene_to_skl_bytes(s_, ext, o, warnings), out);
+    if (ext == ".anm") return write_converted(scene_to_anm_bytes(s_, warnings), out);
     if (ext == ".ogf") return write_converted(with_bones_option(to_ogf(s_, o, warnings), o, warnings), out);
     if (ext == ".object") return write_converted(with_bones_option(to_object(s_, o, warnings), o, warnings), out);
     if (ext == ".kms" || ext == ".evm")
       return write_mgs2_model(to_mgs2_model(s_, ext, o, warnings), ext, o, o.settings.template_file, out);
-    return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .ogf, .object, .kms or .evm", std::string(ext)};
+    return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .ogf, .object, .skls, .skl, .anm, .kms or .evm", std::string(ext)};
   }
 
  private:
@@ -137,13 +141,12 @@ Result<Model> read_option_model(const ConvertOptions& o, const char* option, con
 // glTF -> .omf: the X-Ray library builds it on the --skeleton and --template models read here.
 Result<std::vector<std::uint8_t>> to_omf(const scene::Scene& s, const ConvertOptions& o, Diagnostics& warnings) {
   if (auto motions = xray::check_has_motions(s); !motions) return motions.error();
-  std::optional<xray::OgfFile> ogf;
+  std::optional<SkeletonModel> model;
   std::optional<xray::OmfFile> tpl;
   if (!o.settings.skeleton.empty()) {
-    auto r = read_option_model<xray::OgfFile>(o, "--skeleton", o.settings.skeleton,
-                                              [](auto f) { return xray::read_ogf(std::move(f)); });
+    auto r = read_skeleton_model(o);
     if (!r) return r.error();
-    ogf = std::move(r).value();
+    model = std::move(r).value();
   }
   if (!o.settings.template_file.empty()) {
     auto r = read_option_model<xray::OmfFile>(o, "--template", o.settings.template_file,
@@ -152,7 +155,8 @@ Result<std::vector<std::uint8_t>> to_omf(const scene::Scene& s, const ConvertOpt
     tpl = std::move(r).value();
   }
   xray::XrayImportOptions io;
-  io.skeleton = ogf ? &*ogf : nullptr;
+  io.skeleton = model && model->ogf ? &*model->ogf : nullptr;
+  io.model = model && model->object ? &model->skeleton : nullptr;
   io.template_omf = tpl ? &*tpl : nullptr;
   io.hq = o.settings.hq;
   return xray::scene_to_omf_bytes(s, io, warnings);

@@ -45,9 +45,13 @@ class OmfDocument final : public Document {
   std::string info() const override { return xray::describe_omf(file_); }
   void dump(JsonWriter& out, const DumpOptions& o) const override { xray::dump_omf(out, file_, o.raw); }
   Diagnostics validate() const override { return xray::validate_omf(file_); }
-  std::vector<std::string> convert_targets() const override { return {".omf", ".glb", ".gltf"}; }
+  std::vector<std::string> convert_targets() const override { return {".omf", ".skls", ".skl", ".glb", ".gltf"}; }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (ext == ".omf") return write_converted(xray::write_omf(file_), out);
+    if (ext == ".skls" || ext == ".skl") {
+      Diagnostics scratch;
+      return write_converted(omf_to_skl_bytes(file_.motions, ext, o, o.warnings ? *o.warnings : scratch), out);
+    }
     xray::XrayExportOptions e = export_options(o);
     std::optional<xray::OgfFile> skeleton;
     if (!o.settings.skeleton.empty()) {

@@ -121,7 +121,7 @@ TEST_F(Cli, ConvertRewritesByteExactAndNeverClobbers) {
 
   r = run_cli("convert " + quote(omf) + " -o " + quote(dir_ / "x.kms"));
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, omf.string() + ": cannot convert omf to '.kms' (possible: .omf, .glb, .gltf)\n");
+  EXPECT_EQ(r.err, omf.string() + ": cannot convert omf to '.kms' (possible: .omf, .skls, .skl, .glb, .gltf)\n");
   r = run_cli("convert " + quote(omf) + " -o " + quote(dir_ / "no" / "dir.omf"));
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err.rfind("cannot create " + (dir_ / "no").string() + "/", 0), 0u) << r.err;

@@ -34,7 +34,9 @@ struct ConvertSettings {
   std::filesystem::path bones;         // --bones: bone data (.bones) for a written X-Ray model
   std::string motion_refs;             // --motion-refs: comma list of an .ogf's refs (given and "": none)
   double scale = 0;                    // --scale: metres per MGS2 unit (0: the glTF's extras, else 0.001)
-  bool hq = false;                     // --hq: 16-bit translation keys in an imported .omf
+  bool hq = false;                     // --hq: 16-bit translation keys in an imported or compiled .omf
+  std::filesystem::path parts;         // --parts: bone parts of a compiled .omf (.bones, .object, .omf, .ogf)
+  bool camera = false;                 // --camera: an .anm moves a camera (a glTF camera on its node)
   std::filesystem::path names;         // --names: texture names file (MGS2 ids shown as names)
   std::string n_mats;                  // --n-mats: "spec" or "sealouse" ("": keep / the spec's)
   bool float_rotations = false;        // --float-rotations: X-Ray rotations to glTF as floats
