@@ -40,7 +40,8 @@ void add_view_command(CLI::App& app, int& exit_code) {
   cmd->add_option("files", *files, "Files to show (several: one page with a file switcher)")->required();
   cmd->add_option("-o,--output", *out, "The page to write, NAME.html (default: the first file + .html, e.g. wave.omf.html)");
   cmd->add_option("--skeleton", *skeleton,
-                  "X-Ray .omf: the .ogf whose skeleton plays the motions; MGS2 .cmdl: its .kms/.evm (default: the one beside it)");
+                  "X-Ray .omf/.skls/.skl: the .ogf or .object whose skeleton plays the motions; MGS2 .cmdl: its .kms/.evm "
+                  "(default: the one beside it)");
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
   cmd->add_option("--textures", *textures,
                   "Textures root: X-Ray .dds tree (default: 'textures' beside the model's 'meshes'), MGS2 .ctxr folder");
@@ -88,7 +89,9 @@ void add_view_command(CLI::App& app, int& exit_code) {
       options.input = path_from_utf8(path);
       options.meshes_root = path_from_utf8(*meshes);
       options.textures = path_from_utf8(*textures);
-      if (doc.value()->format() == "omf" || doc.value()->format() == "cmdl") options.skeleton = path_from_utf8(*skeleton);
+      if (doc.value()->format() == "omf" || doc.value()->format() == "cmdl" || doc.value()->format() == "skls" ||
+          doc.value()->format() == "skl")
+        options.skeleton = path_from_utf8(*skeleton);
       items.push_back(view::make_item(*doc.value(), path, options));
       for (const auto& f : items.back().warnings) std::fprintf(stderr, "%s\n", format_finding(f, path).c_str());
       if (!items.back().glb.empty() || items.back().no_model.empty()) continue;

@@ -49,8 +49,12 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
     return;
   }
   // Opened as what its extension says, not sniffed: a broken .ogf gets the .ogf reader's error.
-  const bool ogf = lower_extension(path_to_utf8(item.input.filename())) == ".ogf";
-  auto doc = ogf ? registry::open_ogf(std::move(data), {}) : registry::open_omf(std::move(data), {});
+  const std::string ext = lower_extension(path_to_utf8(item.input.filename()));
+  auto doc = ext == ".ogf"    ? registry::open_ogf(std::move(data), {})
+             : ext == ".skls" ? registry::open_skls(std::move(data), {})
+             : ext == ".skl"  ? registry::open_skl(std::move(data), {})
+             : ext == ".anm"  ? registry::open_anm(std::move(data), {})
+                              : registry::open_omf(std::move(data), {});
   ConvertOutcome outcome;
   Status converted = doc ? Status() : Status(doc.error());
   if (doc) {
@@ -93,7 +97,9 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
 
 BatchResult convert_tree(const BatchOptions& o) {
   BatchResult result;
-  std::vector<fs::path> ogfs, omfs;
+  // The SDK's motion files (.skls, .skl, .anm) convert on their own: skeletal motions on a flat
+  // armature of their bones (their model is not known), object motions as a node.
+  std::vector<fs::path> ogfs, omfs, sdk_motions;
   std::error_code ec;
   for (fs::recursive_directory_iterator it(o.input_dir, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
@@ -101,9 +107,11 @@ BatchResult convert_tree(const BatchOptions& o) {
     const std::string ext = lower_extension(path_to_utf8(it->path().filename()));
     if (ext == ".ogf") ogfs.push_back(it->path());
     if (ext == ".omf") omfs.push_back(it->path());
+    if (ext == ".skls" || ext == ".skl" || ext == ".anm") sdk_motions.push_back(it->path());
   }
   std::sort(ogfs.begin(), ogfs.end());
   std::sort(omfs.begin(), omfs.end());
+  std::sort(sdk_motions.begin(), sdk_motions.end());
 
   // Which OMFs are some model's motions? Reading an OGF maps it and walks its chunks: cheap. The
   // refs found here are the ones its conversion uses (looked up once: stats and, where a name's
@@ -127,7 +135,7 @@ BatchResult convert_tree(const BatchOptions& o) {
   // .omf beside an .ogf of its name, m.ogf and m.OGF, names differing only in case, which
   // case-insensitive file systems take for one) get distinct names, and the item says so.
   OutputPlan plan;
-  auto add_item = [&](const fs::path& in, bool omf) {
+  auto add_item = [&](const fs::path& in) {
     BatchItem item;
     item.input = in;
     fs::path rel = in.lexically_relative(o.input_dir);
@@ -135,7 +143,9 @@ BatchResult convert_tree(const BatchOptions& o) {
     const fs::path wanted = o.output_dir / rel;
     item.output = wanted;
     for (int k = 1; !plan.add_write(item.output); ++k) {
-      const std::string suffix = k == 1 ? (omf ? "omf" : "ogf") : std::to_string(k);
+      // m.omf beside m.ogf becomes m_omf.glb (likewise m_skls.glb, m_anm.glb), then m_2.glb, ...
+      const std::string kind = lower_extension(path_to_utf8(in.filename())).substr(1);
+      const std::string suffix = k == 1 ? kind : std::to_string(k);
       item.output = wanted;
       item.output.replace_filename(path_from_utf8(path_to_utf8(wanted.stem()) + "_" + suffix + o.extension));
     }
@@ -146,11 +156,12 @@ BatchResult convert_tree(const BatchOptions& o) {
                                       {}, {}});
     result.items.push_back(std::move(item));
   };
-  for (const auto& p : ogfs) add_item(p, false);
+  for (const auto& p : ogfs) add_item(p);
   for (const auto& p : omfs) {
     const auto id = file_identity(p);
-    if (!id || !referenced.count(*id)) add_item(p, true);
+    if (!id || !referenced.count(*id)) add_item(p);
   }
+  for (const auto& p : sdk_motions) add_item(p);
 
   const std::size_t total = result.items.size();
   std::size_t done = 0;

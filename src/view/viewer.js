@@ -355,6 +355,15 @@ async function show(index) {
     b.userData.joint = joint;
     overlay.add(joint);
   }
+  // A camera motion (.anm) carries a glTF camera: drawn as a small frustum that moves with it.
+  root.traverse((o) => {
+    if (!o.isCamera) return;
+    o.far = Math.min(o.far, 0.3);
+    o.updateProjectionMatrix();
+    const frustum = new THREE.CameraHelper(o);
+    frustum.material.depthTest = false;
+    overlay.add(frustum);
+  });
   let helper = null;
   if (bones.length) {
     helper = new THREE.SkeletonHelper(root);
