@@ -61,11 +61,14 @@ void add_mc_register_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<McRegisterArgs>();
   cmd->add_option("model", a->model, "The Master Collection .kms or .evm (with its _win/<name>.cmdl)")->required();
   cmd->add_option("--stage", a->stages, "A stage that loads the model (repeatable; default with --game: every stage that lists it)")
-      ->expected(1);
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--mod", a->mod, "The mod's name: the files are manifest_<mod>.txt and bp_assets_<mod>.txt")->required();
   cmd->add_option("-o,--output", a->output, "The folder the files go into, shaped like the game's: <lang>/stage/<stage>/");
   cmd->add_option("--region", a->region, "The asset pool's region, assets/<kms|evm|tri>/<region>/ (default us)");
-  cmd->add_option("--lang", a->langs, "An index folder of the game, eu or jp (repeatable; default both)")->expected(1);
+  cmd->add_option("--lang", a->langs, "An index folder of the game, eu or jp (repeatable; default both)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--tri", a->tri, "The .tri (name without extension) that holds the model's textures (default: the model's name when its "
                                     "texture group is that name's StrCode24)");
   cmd->add_flag("--no-tri", a->no_tri, "Register no tri slot (the stage's own manifest has it)")->excludes("--tri");

@@ -87,12 +87,6 @@ Result<ModelFacts> read_model(const McRegisterOptions& o, OutputPlan& plan) {
   const std::string_view kind = detect_format(file.value()->bytes(), path_to_utf8(o.model.filename()));
   const fs::path cmdl_path = o.cmdl.empty() ? registry::cmdl_beside(o.model) : o.cmdl;
   plan.add_read(cmdl_path, "the model's .cmdl");
-  auto cmdl_file = FileData::open(cmdl_path);
-  if (!cmdl_file)
-    return io_error_finding({}, path_to_utf8(cmdl_path) + ": " + cmdl_file.error().message +
-                                    " (the Master Collection draws a model from its .cmdl; give --cmdl PATH)");
-  auto cmdl = mgs2::read_cmdl(cmdl_file.value());
-  if (!cmdl) return about(cmdl_path, cmdl.error());
   ModelFacts facts;
   facts.kind = std::string(kind);
   std::set<std::uint32_t> seen;
@@ -103,6 +97,12 @@ Result<ModelFacts> read_model(const McRegisterOptions& o, OutputPlan& plan) {
                                  " is in the PS2 layout: the Master Collection loads its own layout (boneyard convert MODEL -o "
                                  "OUT --layout mc writes it with its .cmdl)");
     facts.group = model.header.texture;
+    auto cmdl_file = FileData::open(cmdl_path);
+    if (!cmdl_file)
+      return io_error_finding({}, path_to_utf8(cmdl_path) + ": " + cmdl_file.error().message +
+                                      " (the Master Collection draws a model from its .cmdl; give --cmdl PATH)");
+    auto cmdl = mgs2::read_cmdl(cmdl_file.value());
+    if (!cmdl) return about(cmdl_path, cmdl.error());
     checks = [&] {
       if constexpr (std::is_same_v<std::decay_t<decltype(model)>, mgs2::KmsFile>) return mgs2::validate_kms(model);
       else return mgs2::validate_evm(model);
@@ -165,10 +165,12 @@ std::map<std::uint32_t, std::string> index_ctxr(const fs::path& root) {
   return out;
 }
 
-// The lines of one of the game's index files: exact texts and keys.
+// The lines of one of the game's index files: exact texts, MGSHDFix's merge keys (the cache and
+// target paths) and the target paths the game loads.
 struct GameIndex {
   std::set<std::string> lines;
-  std::map<std::string, std::string> by_key;  // key -> the line
+  std::map<std::string, std::string> by_key;     // key -> the line
+  std::map<std::string, std::string> by_target;  // target -> the line
 };
 
 Result<GameIndex> read_game_index(const fs::path& path, OutputPlan& plan) {
@@ -180,6 +182,7 @@ Result<GameIndex> read_game_index(const fs::path& path, OutputPlan& plan) {
     if (const auto e = mgs2::parse_mc_index_line(l.text)) {
       g.lines.emplace(l.text);
       g.by_key.emplace(e->key(), std::string(l.text));
+      g.by_target.emplace(e->target, std::string(l.text));
     }
   });
   return g;
@@ -265,27 +268,32 @@ Result<McRegisterResult> mc_register(const McRegisterOptions& options) {
         game_manifest = std::move(a).value();
         game_bp = std::move(b).value();
       }
-      // A line the game's index holds already is left out; one whose key it holds with another
-      // pool file replaces it (MGSHDFix merges by key).
+      // A line the game's index holds already is left out; one with the same cache and target
+      // paths replaces the game's line (MGSHDFix merges by them); one with only the same target
+      // (another file for the same texture) is added after it.
       const auto keep = [&](const std::optional<GameIndex>& game, const McIndexEntry& e, const fs::path& file) {
         if (!game) return true;
         if (game->lines.count(e.text()) != 0) {
           result.notes.add(Severity::info, 0, path_to_utf8(file), "already in the game's index: " + e.text());
           return false;
         }
-        if (const auto it = game->by_key.find(e.key()); it != game->by_key.end())
+        if (const auto it = game->by_key.find(e.key()); it != game->by_key.end()) {
           result.notes.add(Severity::info, 0, path_to_utf8(file), "replaces the game's line " + it->second);
+        } else if (const auto t = game->by_target.find(e.target); t != game->by_target.end()) {
+          result.notes.add(Severity::info, 0, path_to_utf8(file),
+                           "registers " + e.target + " again, after the game's line " + t->second);
+        }
         return true;
       };
-      const auto has_key = [](const std::optional<GameIndex>& game, const McIndexEntry& e) {
-        return game && game->by_key.count(e.key()) != 0;
+      const auto has_target = [](const std::optional<GameIndex>& game, const McIndexEntry& e) {
+        return game && game->by_target.count(e.target) != 0;
       };
       McRegisterFile manifest{o.output / folder / path_from_utf8("manifest_" + o.mod + ".txt"), McIndexKind::manifest, {}};
       McRegisterFile bp{o.output / folder / path_from_utf8("bp_assets_" + o.mod + ".txt"), McIndexKind::bp_assets, {}};
       if (!o.no_tri) {
         McIndexEntry slot = mgs2::manifest_entry("tri", o.region, tri.empty() ? "?" : tri, m.group, stage);
         if (tri.empty()) {
-          if (!has_key(game_manifest, slot)) missing_tri = true;  // the game registers the slot, or the user must name it
+          if (!has_target(game_manifest, slot)) missing_tri = true;  // the game registers the slot, or the user must name it
         } else if (keep(game_manifest, slot, manifest.path)) {
           manifest.entries.push_back(slot);
         }
@@ -296,7 +304,7 @@ Result<McRegisterResult> mc_register(const McRegisterOptions& options) {
         const auto file = files.find(id);
         McIndexEntry line = mgs2::ctxr_entry(file != files.end() ? file->second : "?", m.group, id, stage, lang);
         if (file == files.end()) {
-          if (!has_key(game_bp, line)) missing_textures.push_back(mgs2::mc_index_id(id));
+          if (!has_target(game_bp, line)) missing_textures.push_back(mgs2::mc_index_id(id));
           continue;
         }
         if (keep(game_bp, line, bp.path)) bp.entries.push_back(line);

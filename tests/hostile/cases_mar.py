@@ -12,8 +12,8 @@ ONE_LINE = dict(exit=1, one_line=True)
 
 def mar(motions, max_joint=None, mtcm_offset=None, count=None):
     """A PS2 .mar laid out as boneyard's builder lays it out. `motions`: [(frames, joints, joint
-    offsets or None (all at the translation stream's end), archive bytes)]; the root offset is the
-    archive's end."""
+    offsets or None (all right after a 10-unit translation stream), archive bytes)]; the root
+    offset is the archive's end."""
     n = len(motions)
     area = (0x10 + 8 * n + 15) // 16 * 16
     body, table = bytearray(), bytearray()
@@ -21,7 +21,7 @@ def mar(motions, max_joint=None, mtcm_offset=None, count=None):
         start = area + len(body)
         archive_offset = (0x2C + 4 * joints + 15) // 16 * 16
         if offsets is None:
-            offsets = [3] * joints
+            offsets = [10] * joints
         head = struct.pack("<11I", 0x123456, 0, 0, frames, archive_offset, len(archive), joints, len(archive) // 2, 0, 0, 0)
         mtcm = head + b"".join(struct.pack("<I", o) for o in offsets)
         mtcm += b"\0" * (archive_offset - len(mtcm)) + archive
@@ -31,6 +31,12 @@ def mar(motions, max_joint=None, mtcm_offset=None, count=None):
                        n if count is None else count, area if mtcm_offset is None else mtcm_offset)
     out = head + table
     return out + b"\0" * (area - len(out)) + bytes(body)
+
+
+def translation_stream(frames):
+    """Joint 0's translation: the initial (0, 0, 0), one record reaching `frames`; 20 bytes."""
+    data = (b"\0" * 6 + bytes([min(frames, 255)]) + b"\0" * 12).ljust(20, b"\0")
+    return data
 
 
 def rotation_stream(records):
@@ -46,21 +52,21 @@ def rotation_stream(records):
 
 def shared_streams(joints, records):
     """One motion of `joints` joints whose offsets all name one stream of `records` keys."""
-    archive = b"\0" * 6 + rotation_stream(records)
+    archive = translation_stream(records) + rotation_stream(records)
     return mar([(records, joints, None, archive)])
 
 
 @case("mar_motion_count_bomb", why="4 billion motions in a 64-byte .mar fail before any allocation",
       stderr=r"header motion count: more motions than any motion archive holds", **ONE_LINE)
 def _(d):
-    (d / "x.mar").write_bytes(mar([(1, 1, None, b"\0" * 6 + rotation_stream(1))], count=0xFFFFFFFF))
+    (d / "x.mar").write_bytes(mar([(1, 1, None, translation_stream(1) + rotation_stream(1))], count=0xFFFFFFFF))
     return ["info", "x.mar"]
 
 
 @case("mar_joint_count_bomb", why="an MTCM declaring a billion joints is an unreadable motion, not an allocation",
       stdout=r"joint offsets: count past the data", exit=1)
 def _(d):
-    data = bytearray(mar([(1, 1, None, b"\0" * 6 + rotation_stream(1))]))
+    data = bytearray(mar([(1, 1, None, translation_stream(1) + rotation_stream(1))]))
     struct.pack_into("<I", data, 0x20 + 0x18, 0x40000000)
     (d / "x.mar").write_bytes(bytes(data))
     return ["validate", "--layout", "ps2", "x.mar"]
@@ -70,7 +76,7 @@ def _(d):
       stdout=r"motion 0 joint 0 rotation keys: the stream ends before its keys reach the motion's last frame", exit=1,
       max_seconds=5)
 def _(d):
-    data = bytearray(mar([(3, 1, None, b"\0" * 6 + rotation_stream(3))]))
+    data = bytearray(mar([(3, 1, None, translation_stream(3) + rotation_stream(3))]))
     struct.pack_into("<I", data, 0x20 + 0x0C, 0xFFFFFFFF)
     (d / "x.mar").write_bytes(bytes(data))
     return ["validate", "x.mar"]
@@ -91,19 +97,19 @@ def _(d):
 
 
 @case("mar_broken_convert_writes_nothing", why="a .mar whose streams run out is not converted (no .glb, no temporary file)",
-      stderr=r"stream ends before its keys reach", **ONE_LINE)
+      stderr=r"stream ends before its keys reach", exit=1)
 def _(d):
     stream = rotation_stream(3)
-    data = bytearray(mar([(3, 2, [3, 3 + len(stream) // 2], b"\0" * 6 + stream + stream)]))
+    data = bytearray(mar([(3, 2, [10, 10 + len(stream) // 2], translation_stream(3) + stream + stream)]))
     struct.pack_into("<I", data, 0x20 + 0x0C, 40)  # 40 frames, 3 keys
     (d / "x.mar").write_bytes(bytes(data))
     return ["convert", "x.mar", "-o", "x.glb"]
 
 
 @case("mar_layout_conversion_of_unreadable_motion", why="a motion outside the file cannot be laid out in the other layout: "
-      "an error naming it, no output", stderr=r"motion 1 .*cannot lay out an unreadable motion", **ONE_LINE)
+      "an error naming it, no output", stderr=r"motion 1 .*cannot lay out an unreadable motion", exit=1)
 def _(d):
-    data = bytearray(mar([(1, 1, None, b"\0" * 6 + rotation_stream(1)), (1, 1, None, b"\0" * 6 + rotation_stream(1))]))
+    data = bytearray(mar([(1, 1, None, translation_stream(1) + rotation_stream(1)), (1, 1, None, translation_stream(1) + rotation_stream(1))]))
     struct.pack_into("<I", data, 0x10 + 8, 0x00FFFFF0)
     (d / "x.mar").write_bytes(bytes(data))
     return ["convert", "--force", "--input-layout", "ps2", "x.mar", "-o", "y.mar", "--layout", "mc"]

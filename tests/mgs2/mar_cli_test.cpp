@@ -236,12 +236,12 @@ TEST_F(McRegisterCli, TheGamesOwnIndicesAndRefusals) {
   EXPECT_FALSE(fs::exists(dir_ / "out/eu/stage/w24c/manifest_fix.txt"));
   EXPECT_EQ(slurp(dir_ / "out/eu/stage/w24c/bp_assets_fix.txt"),
             "assets/kms/us/w03b1.cmdl,us/stage/w24c/cache/0088d878.cmdl,eu/stage/w24c/cache/0088d878.cmdl\r\r\n");
-  // With the texture's own file, its line repoints the game's (said).
+  // With the texture's own file, its line registers the texture again after the game's (said).
   write("tex/stripes.bmp.ctxr", std::vector<std::uint8_t>{1});
   r = run_cli("mc-register " + path("mod/w03b1.kms") + " --lang eu --mod fix2 -o " + path("out") + " --game " + path("game") +
               " --textures " + path("tex"));
   ASSERT_EQ(r.code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("replaces the game's line textures/flatlist/old.bmp.ctxr"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("again, after the game's line textures/flatlist/old.bmp.ctxr"), std::string::npos) << r.out;
   // A PS2 model, a mod name with a folder in it, an output in the place of a folder: usage errors,
   // nothing written.
   write("ps2/w03b1.kms", mgs2fx::kms_bytes(mgs2fx::standard_kms(false, true)));
@@ -254,7 +254,7 @@ TEST_F(McRegisterCli, TheGamesOwnIndicesAndRefusals) {
   fs::create_directories(dir_ / "out3/eu/stage/w24c/bp_assets_fix.txt");
   r = run_cli("mc-register " + path("mod/w03b1.kms") + " --lang eu --stage w24c --mod fix -o " + path("out3") + " --game " + path("game"));
   EXPECT_EQ(r.code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("refusing to write over a folder"), std::string::npos) << r.err;
 }
 
 }  // namespace

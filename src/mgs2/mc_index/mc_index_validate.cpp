@@ -83,7 +83,10 @@ bool well_shaped(McIndexKind kind, const McIndexEntry& e, std::string& why) {
       return why = "<lang>/stage/<stage>/<cache|resident>/<tri id>/<texture id>.ctxr", false;
     return true;
   }
-  if (pool.size() != 4 || pool[0] != "assets" || pool[1] != ext || ext.empty())
+  // manifest: assets/<ext>/<region>/<name>.<ext>; bp_assets: a model's .cmdl in its model's folder.
+  const bool folder_ok = kind == McIndexKind::manifest ? pool.size() == 4 && pool[1] == ext
+                                                       : pool.size() == 4 && (pool[1] == "kms" || pool[1] == "evm") && ext == "cmdl";
+  if (!folder_ok || pool[0] != "assets" || ext.empty())
     return why = kind == McIndexKind::manifest ? "assets/<ext>/<region>/<name>.<ext>" : "assets/<kms|evm>/<region>/<name>.cmdl", false;
   if (cache.size() != 5 || cache[1] != "stage" || !is_sub(cache[3]) || !ends_with(cache[4], "." + std::string(ext)) ||
       !is_id(cache[4].substr(0, cache[4].size() - ext.size() - 1)))
