@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // The file an option names, prefixed to a finding about it.
-Finding about(const fs::path& file, Finding f) {
+Finding about_mar(const fs::path& file, Finding f) {
   f.message = path_to_utf8(file) + ": " + f.message;
   return f;
 }
@@ -39,7 +39,7 @@ Status mar_blockers(const mgs2::MarFile& mar, const fs::path& path, const Conver
   const auto errors = d.errors();
   if (errors.empty()) return {};
   if (!o.settings.force) {
-    Finding f = about(path, errors.front());
+    Finding f = about_mar(path, errors.front());
     f.message += " (" + std::to_string(errors.size()) + " error" + (errors.size() == 1 ? "" : "s") +
                  " in the .mar; validate lists them, --force converts the motions that decode)";
     return f;
@@ -132,18 +132,18 @@ class MarDocument final : public Document {
     Result<scene::Scene> sc = Finding{};
     if (kind == "kms") {
       auto model = mgs2::read_kms(file.value());
-      if (!model) return about(path, model.error());
+      if (!model) return about_mar(path, model.error());
       sc = mgs2::kms_to_scene(model.value(), e, warnings);
     } else if (kind == "evm") {
       auto model = mgs2::read_evm(file.value());
-      if (!model) return about(path, model.error());
+      if (!model) return about_mar(path, model.error());
       sc = mgs2::evm_to_scene(model.value(), e, warnings);
     } else {
       return usage_error_finding("--skeleton " + path_to_utf8(path) + " is not a .kms or .evm (" +
                                  (kind.empty() ? std::string("unrecognised") : std::string(kind)) +
                                  "): a .mar's motions play on the skeleton of an MGS2 model");
     }
-    if (!sc) return about(path, sc.error());
+    if (!sc) return about_mar(path, sc.error());
     sc.value().meshes.clear();  // the skeleton, as an .omf on its .ogf: the model itself is `convert MODEL --mar`
     sc.value().materials.clear();
     sc.value().images.clear();
@@ -177,10 +177,10 @@ Status add_model_motions(scene::Scene& scene, double scale, const ConvertOptions
   auto file = open_option_file(o, path);
   if (!file) return io_error_finding("--mar", "cannot read " + path_to_utf8(path) + ": " + file.error().message);
   auto mar = mgs2::read_mar(file.value());
-  if (!mar) return about(path, mar.error());
+  if (!mar) return about_mar(path, mar.error());
   if (auto blocked = mar_blockers(mar.value(), path, o, warnings); !blocked) return blocked;
   if (auto added = mgs2::add_mar_motions(scene, mar.value(), mar_options(o, scale, names, path), warnings); !added)
-    return about(path, added.error());
+    return about_mar(path, added.error());
   return {};
 }
 

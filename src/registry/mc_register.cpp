@@ -5,6 +5,7 @@
 #include "boneyard/registry/mc_register.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <system_error>
@@ -66,7 +67,7 @@ void collect_textures(const Packet& p, std::vector<std::uint32_t>& out, std::set
     if (id != 0 && seen.insert(id).second) out.push_back(id);
 }
 
-Finding about(const fs::path& file, Finding f) {
+Finding about_file(const fs::path& file, Finding f) {
   f.message = path_to_utf8(file) + ": " + f.message;
   return f;
 }
@@ -75,7 +76,7 @@ Finding about(const fs::path& file, Finding f) {
 std::optional<Finding> first_error(const Diagnostics& d, const fs::path& file, const std::string& why) {
   const auto errors = d.errors();
   if (errors.empty()) return std::nullopt;
-  Finding f = about(file, errors.front());
+  Finding f = about_file(file, errors.front());
   f.message += " (" + std::to_string(errors.size()) + " error" + (errors.size() == 1 ? "" : "s") + "; " + why + ")";
   return f;
 }
@@ -102,7 +103,7 @@ Result<ModelFacts> read_model(const McRegisterOptions& o, OutputPlan& plan) {
       return io_error_finding({}, path_to_utf8(cmdl_path) + ": " + cmdl_file.error().message +
                                       " (the Master Collection draws a model from its .cmdl; give --cmdl PATH)");
     auto cmdl = mgs2::read_cmdl(cmdl_file.value());
-    if (!cmdl) return about(cmdl_path, cmdl.error());
+    if (!cmdl) return about_file(cmdl_path, cmdl.error());
     checks = [&] {
       if constexpr (std::is_same_v<std::decay_t<decltype(model)>, mgs2::KmsFile>) return mgs2::validate_kms(model);
       else return mgs2::validate_evm(model);
@@ -117,13 +118,13 @@ Result<ModelFacts> read_model(const McRegisterOptions& o, OutputPlan& plan) {
   };
   if (kind == "kms") {
     auto m = mgs2::read_kms(file.value());
-    if (!m) return about(o.model, m.error());
+    if (!m) return about_file(o.model, m.error());
     if (auto ok = facts_of(m.value()); !ok) return ok.error();
     for (const auto& u : m.value().units)
       for (const auto& p : u.packets) collect_textures(p, facts.textures, seen);
   } else if (kind == "evm") {
     auto m = mgs2::read_evm(file.value());
-    if (!m) return about(o.model, m.error());
+    if (!m) return about_file(o.model, m.error());
     if (auto ok = facts_of(m.value()); !ok) return ok.error();
     for (const auto& p : m.value().packets) collect_textures(p, facts.textures, seen);
   } else {
@@ -339,7 +340,7 @@ Result<McRegisterResult> mc_register(const McRegisterOptions& options) {
     if (!back) return back.error();
     const Diagnostics checked = mgs2::validate_mc_index(back.value());
     for (const auto& finding : checked.findings())
-      if (finding.severity != Severity::info) return about(f.path, finding);
+      if (finding.severity != Severity::info) return about_file(f.path, finding);
     out.emplace_back(f.path, std::move(bytes));
   }
   if (o.dry_run || out.empty()) return result;

@@ -11,7 +11,7 @@ namespace boneyard::mgs2 {
 
 namespace {
 
-void put_header(ByteWriter& w, const MarHeader& h) {
+void put_mar_header(ByteWriter& w, const MarHeader& h) {
   w.u32(h.magic);
   w.u32(h.max_joint);
   w.u32(h.motion_count);
@@ -46,7 +46,7 @@ std::vector<std::uint8_t> write_mar(const MarFile& m) {
   std::vector<std::uint8_t> out = detail::file_with_gaps(m.file_size, m.gaps);
   std::vector<std::uint8_t> tmp;
   ByteWriter w(tmp);
-  put_header(w, m.header);
+  put_mar_header(w, m.header);
   for (const MarMotion& x : m.motions) put_entry(w, m.layout, x.entry.offset, x.entry.size, x.entry.pad0, x.entry.pad1);
   detail::place(out, 0, tmp);
   for (const MarMotion& x : m.motions) {
@@ -93,7 +93,7 @@ Result<std::vector<std::uint8_t>> build_mar(Layout layout, std::uint32_t max_joi
     if (out.size() > 0xFFFFFFFFu) fail(0, "file", "too large for 32-bit offsets", "at most 4 GiB", std::to_string(out.size()) + " bytes");
     std::vector<std::uint8_t> head;
     ByteWriter w(head);
-    put_header(w, MarHeader{kMarMagic, max_joint, static_cast<std::uint32_t>(motions.size()), static_cast<std::uint32_t>(mtcm_area)});
+    put_mar_header(w, MarHeader{kMarMagic, max_joint, static_cast<std::uint32_t>(motions.size()), static_cast<std::uint32_t>(mtcm_area)});
     for (const auto& [offset, size] : entries)
       put_entry(w, layout, static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(size), 0, 0);
     detail::place(out, 0, head);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "boneyard/mgs2/mc_index/mc_index.h"
+#include "mc_index_internal.h"
 
 namespace boneyard::mgs2 {
 
@@ -12,7 +13,6 @@ namespace {
 
 std::string_view as_text(Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -57,13 +57,13 @@ void for_each_mc_index_line(Bytes bytes, const std::function<void(const McIndexL
 
 McIndexKind mc_index_kind(Bytes bytes, std::string_view file_name) {
   const std::string name = lower(base_name(file_name));
-  if (starts_with(name, "bp_assets")) return McIndexKind::bp_assets;
-  if (starts_with(name, "manifest")) return McIndexKind::manifest;
+  if (index_text::starts_with(name, "bp_assets")) return McIndexKind::bp_assets;
+  if (index_text::starts_with(name, "manifest")) return McIndexKind::manifest;
   bool bp = false;
   for_each_mc_index_line(bytes, [&](const McIndexLine& l) {
     if (bp) return;
     const std::string_view t = l.text;
-    if (starts_with(t, "textures/") || t.find(".cmdl,") != std::string_view::npos) bp = true;
+    if (index_text::starts_with(t, "textures/") || t.find(".cmdl,") != std::string_view::npos) bp = true;
   });
   return bp ? McIndexKind::bp_assets : McIndexKind::manifest;
 }
@@ -73,17 +73,17 @@ int sniff_mc_index(Bytes bytes, std::string_view extension, std::string_view fil
   const std::string_view text = as_text(bytes.subspan(0, std::min<std::size_t>(bytes.size(), 4096)));
   std::string_view first = text.substr(0, text.find('\n'));
   while (!first.empty() && first.back() == '\r') first.remove_suffix(1);
-  if (!(starts_with(first, "assets/") || starts_with(first, "textures/"))) return 0;
+  if (!(index_text::starts_with(first, "assets/") || index_text::starts_with(first, "textures/"))) return 0;
   if (!parse_mc_index_line(first) && first.size() == text.size()) return 0;  // a first line cut off at 4 KiB still counts
   const std::string name = lower(base_name(file_name));
-  const bool named = starts_with(name, "manifest") || starts_with(name, "bp_assets");
+  const bool named = index_text::starts_with(name, "manifest") || index_text::starts_with(name, "bp_assets");
   if (extension == ".txt") return named ? 85 : 70;
   return 30;
 }
 
 Result<McIndexFile> read_mc_index(std::shared_ptr<const FileData> file, std::string_view file_name) {
   const Bytes bytes = file->bytes();
-  if (const void* nul = std::memchr(bytes.data(), 0, bytes.size()); nul != nullptr) {
+  if (const void* nul = bytes.empty() ? nullptr : std::memchr(bytes.data(), 0, bytes.size()); nul != nullptr) {
     const auto at = static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(nul) - bytes.data());
     return Finding{Severity::error, at, "text", "not a text index: a NUL byte", "comma-separated paths, one per line", "0x00"};
   }
@@ -105,7 +105,7 @@ std::string mc_index_text(const std::vector<McIndexEntry>& entries, std::string_
   return out;
 }
 
-std::string mc_stage_folder(std::string_view stage) { return starts_with(stage, "r_") ? "resident" : "cache"; }
+std::string mc_stage_folder(std::string_view stage) { return index_text::starts_with(stage, "r_") ? "resident" : "cache"; }
 
 std::string mc_index_id(std::uint32_t id) {
   char b[16];

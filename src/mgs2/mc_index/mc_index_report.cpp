@@ -4,6 +4,7 @@
 #include <map>
 
 #include "boneyard/mgs2/mc_index/mc_index_report.h"
+#include "mc_index_internal.h"
 
 namespace boneyard::mgs2 {
 
@@ -14,13 +15,6 @@ std::string ending_name(std::string_view ending) {
   std::string s;
   for (char c : ending) s += c == '\r' ? "\\r" : "\\n";
   return s;
-}
-
-std::string_view extension(std::string_view file) {
-  const std::size_t dot = file.rfind('.');
-  const std::size_t slash = file.rfind('/');
-  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return {};
-  return file.substr(dot + 1);
 }
 
 // JSON strings must be UTF-8: text that is not (the game's paths are ASCII) is shown byte by byte
@@ -65,7 +59,7 @@ std::string describe_mc_index(const McIndexFile& f) {
       return;
     }
     ++entries;
-    const std::string_view ext = extension(e->pool);
+    const std::string_view ext = index_text::path_extension(e->pool);
     if (kinds.size() < 32 || kinds.count(std::string(ext)) != 0) ++kinds[ext.empty() ? "(none)" : std::string(ext)];
   });
   std::string s = "format: mc_index (MGS2 Master Collection " + std::string(mc_index_kind_name(f.kind)) + " index)\n";

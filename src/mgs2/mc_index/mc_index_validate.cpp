@@ -8,13 +8,11 @@
 #include <string>
 
 #include "boneyard/mgs2/mc_index/mc_index.h"
+#include "mc_index_internal.h"
 
 namespace boneyard::mgs2 {
 
 namespace {
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) { return s.size() >= p.size() && s.substr(s.size() - p.size()) == p; }
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
@@ -30,14 +28,10 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 bool is_id(std::string_view s) {
   return s.size() == 8 && std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
-std::string_view extension(std::string_view file) {
-  const std::size_t dot = file.rfind('.');
-  return dot == std::string_view::npos ? std::string_view{} : file.substr(dot + 1);
-}
 bool is_sub(std::string_view s) { return s == "cache" || s == "resident"; }
 
 // One kind of problem: how many lines have it, and the first.
-struct Tally {
+struct IndexTally {
   std::size_t count = 0;
   std::uint64_t offset = 0;
   std::size_t line = 0;
@@ -73,13 +67,13 @@ std::string_view stage_of(const std::vector<std::string_view>& cache) {
 // .cmdl line in bp_assets, an asset in manifest); `why` says what differs.
 bool well_shaped(McIndexKind kind, const McIndexEntry& e, std::string& why) {
   const auto pool = split(e.pool, '/'), cache = split(e.cache, '/'), target = split(e.target, '/');
-  const std::string_view ext = extension(pool.back());
-  if (kind == McIndexKind::bp_assets && starts_with(e.pool, "textures/")) {
+  const std::string_view ext = index_text::path_extension(pool.back());
+  if (kind == McIndexKind::bp_assets && index_text::starts_with(e.pool, "textures/")) {
     if (pool.size() != 3 || pool[1] != "flatlist" || ext != "ctxr") return why = "textures/flatlist/<file>.ctxr", false;
     if (cache.size() != 4 || cache[0] != "stage" || !is_sub(cache[2]) || cache[3] != pool[2])
       return why = "stage/<stage>/<cache|resident>/<the same file>", false;
     if (target.size() != 6 || target[1] != "stage" || target[2] != cache[1] || target[3] != cache[2] || !is_id(target[4]) ||
-        !ends_with(target[5], ".ctxr") || !is_id(target[5].substr(0, target[5].size() - 5)))
+        !index_text::ends_with(target[5], ".ctxr") || !is_id(target[5].substr(0, target[5].size() - 5)))
       return why = "<lang>/stage/<stage>/<cache|resident>/<tri id>/<texture id>.ctxr", false;
     return true;
   }
@@ -88,7 +82,7 @@ bool well_shaped(McIndexKind kind, const McIndexEntry& e, std::string& why) {
                                                        : pool.size() == 4 && (pool[1] == "kms" || pool[1] == "evm") && ext == "cmdl";
   if (!folder_ok || pool[0] != "assets" || ext.empty())
     return why = kind == McIndexKind::manifest ? "assets/<ext>/<region>/<name>.<ext>" : "assets/<kms|evm>/<region>/<name>.cmdl", false;
-  if (cache.size() != 5 || cache[1] != "stage" || !is_sub(cache[3]) || !ends_with(cache[4], "." + std::string(ext)) ||
+  if (cache.size() != 5 || cache[1] != "stage" || !is_sub(cache[3]) || !index_text::ends_with(cache[4], "." + std::string(ext)) ||
       !is_id(cache[4].substr(0, cache[4].size() - ext.size() - 1)))
     return why = "<region>/stage/<stage>/<cache|resident>/<id>.<ext>", false;
   if (kind == McIndexKind::manifest) {
@@ -104,7 +98,7 @@ bool well_shaped(McIndexKind kind, const McIndexEntry& e, std::string& why) {
 
 Diagnostics validate_mc_index(const McIndexFile& f) {
   Diagnostics d;
-  Tally malformed, blank, backslash, shape, other_kind, sub, no_ending, not_game_ending;
+  IndexTally malformed, blank, backslash, shape, other_kind, sub, no_ending, not_game_ending;
   std::map<std::string, std::size_t> endings;
   std::set<std::string> stages;
   std::vector<std::uint64_t> lines, keys;  // hashes of each entry's text and key
@@ -128,7 +122,7 @@ Diagnostics validate_mc_index(const McIndexFile& f) {
     }
     lines.push_back(fnv1a(l.text));
     keys.push_back(fnv1a(e->key()));
-    const bool texture_line = starts_with(e->pool, "textures/"), cmdl_line = ends_with(e->pool, ".cmdl");
+    const bool texture_line = index_text::starts_with(e->pool, "textures/"), cmdl_line = index_text::ends_with(e->pool, ".cmdl");
     if ((f.kind == McIndexKind::manifest) == (texture_line || cmdl_line)) {
       other_kind.add(l);
       return;
