@@ -347,6 +347,10 @@ TEST(MarBroken, TableAndHeaderOddities) {
   marfx::le32(mc, 0x10 + 4, 7);  // an MC table pad
   const Diagnostics p = validated(mc, Layout::mc);
   EXPECT_TRUE(has(p, Severity::info, "pad dwords are not 0", "motion 0 pads")) << listing(p);
+  // Detection still finds the MC layout when nothing else reads.
+  auto detected = read(mc);
+  ASSERT_TRUE(detected.ok());
+  EXPECT_EQ(detected.value().layout, Layout::mc);
 }
 
 TEST(MarBroken, ALayoutThatReadsBothWaysMustBeGiven) {

@@ -28,13 +28,14 @@ bool plausible_mtcm(Bytes file, std::uint64_t at, Layout layout) {
   return at + archive_offset + archive_size <= file.size();
 }
 
-// Whether every entry of the table read in `layout` names a plausible MTCM.
-bool plausible_layout(Bytes file, const MarHeader& h, Layout layout) {
+// Whether every entry of the table read in `layout` names a plausible MTCM (in MC, with both pad
+// dwords 0 unless `any_pads`).
+bool plausible_layout(Bytes file, const MarHeader& h, Layout layout, bool any_pads = false) {
   const std::uint64_t entry = mar_entry_size(layout);
   if (kMarHeaderSize + std::uint64_t{h.motion_count} * entry > file.size()) return false;
   for (std::uint64_t i = 0; i < h.motion_count; ++i) {
     const std::uint64_t at = kMarHeaderSize + i * entry;
-    if (layout == Layout::mc && (u32_at(file, at + 4) != 0 || u32_at(file, at + 12) != 0)) return false;
+    if (layout == Layout::mc && !any_pads && (u32_at(file, at + 4) != 0 || u32_at(file, at + 12) != 0)) return false;
     if (!plausible_mtcm(file, std::uint64_t{h.mtcm_offset} + u32_at(file, at), layout)) return false;
   }
   return true;
@@ -53,6 +54,8 @@ Layout detect_layout(Bytes file, const MarHeader& h) {
     const bool ps2_exact = h.mtcm_offset == table_end(Layout::ps2) || h.mtcm_offset == aligned(table_end(Layout::ps2));
     if (mc_exact != ps2_exact) return mc_exact ? Layout::mc : Layout::ps2;
     if (h.motion_count == 0) return Layout::ps2;  // nothing is laid out either way
+  } else if (plausible_layout(file, h, Layout::mc, true)) {
+    return Layout::mc;  // MC pads that are not 0 (the validator says so): nothing else reads
   }
   fail(0, "header", "cannot tell the PS2 from the Master Collection layout (give --input-layout ps2 or mc)",
        "a table and MTCMs that read in one layout",
