@@ -25,6 +25,8 @@ set(BONEYARD_FOLDER_USES_xray/ogf xray/omf xray/scene)  # a model embeds motions
 set(BONEYARD_FOLDER_USES_xray/scene xray/omf)
 set(BONEYARD_FOLDER_USES_mgs2/kms "")
 set(BONEYARD_FOLDER_USES_mgs2/evm "")
+set(BONEYARD_FOLDER_USES_mgs2/mar "")  # motions play on a skeleton the registry hands over as a scene
+set(BONEYARD_FOLDER_USES_mgs2/mc_index "")  # Master Collection stage indices: text, ids and paths
 set(BONEYARD_FOLDER_USES_mgs2/cmdl mgs2/kms mgs2/evm mgs2/scene)  # a .cmdl is derived from its model
 set(BONEYARD_FOLDER_USES_mgs2/scene mgs2/kms mgs2/evm)
 set(BONEYARD_FOLDER_USES_texture/dds "")

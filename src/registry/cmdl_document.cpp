@@ -6,6 +6,7 @@
 #include "boneyard/core/paths.h"
 #include "boneyard/mgs2/cmdl/cmdl.h"
 #include "boneyard/mgs2/cmdl/cmdl_report.h"
+#include "boneyard/mgs2/mar/mar.h"
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "formats.h"
 
@@ -117,6 +118,17 @@ const mgs2::CmdlFile* cmdl_model_of(const Document& d) {
 Result<Diagnostics> validate_pair(const Document& model, const Document& companion) {
   const Document* a = &model;
   const Document* b = &companion;
+  if (registry::mar_model_of(*a) != nullptr) std::swap(a, b);
+  if (const mgs2::MarFile* mar = registry::mar_model_of(*b)) {
+    const mgs2::KmsFile* kms = registry::kms_model_of(*a);
+    const mgs2::EvmFile* evm = registry::evm_model_of(*a);
+    if (kms == nullptr && evm == nullptr)
+      return usage_error_finding("a .mar is checked against the .kms or .evm that plays it (given: " + std::string(model.format()) +
+                                 " and " + std::string(companion.format()) + ")");
+    Diagnostics d;
+    mgs2::check_mar_skeleton(*mar, kms != nullptr ? kms->units.size() : evm->bones.size(), d);
+    return d;
+  }
   if (registry::cmdl_model_of(*a) != nullptr) std::swap(a, b);
   const mgs2::CmdlFile* cmdl = registry::cmdl_model_of(*b);
   const mgs2::KmsFile* kms = registry::kms_model_of(*a);

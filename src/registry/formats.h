@@ -16,6 +16,7 @@
 #include "boneyard/core/limits.h"
 #include "boneyard/mgs2/cmdl/cmdl.h"
 #include "boneyard/mgs2/evm/evm.h"
+#include "boneyard/mgs2/mar/mar.h"
 #include "boneyard/registry/document.h"
 #include "boneyard/registry/xray_files.h"
 #include "boneyard/scene/scene.h"
@@ -31,6 +32,9 @@ Opened open_ogf(std::shared_ptr<const FileData> file, const OpenOptions& options
 Opened open_kms(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_evm(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_cmdl(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_mar(std::shared_ptr<const FileData> file, const OpenOptions& options);
+int sniff_mc_index_file(Bytes bytes, std::string_view extension);
+Opened open_mc_index(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_dds(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_ctxr(std::shared_ptr<const FileData> file, const OpenOptions& options);
 int sniff_gltf(Bytes bytes, std::string_view extension);
@@ -94,6 +98,12 @@ std::filesystem::path xray_textures_root(const ConvertOptions& options);
 Status encode_gltf(Result<scene::Scene>& scene, Diagnostics& adapter_warnings, std::string_view ext,
                    const ConvertOptions& options, ConvertOutputs& out);
 
+// Several whole files written together: each through a temporary file (missing folders made), all
+// renamed into place only once every one was written and `plan` (which gets them as writes) still
+// holds; on failure none stays, nor the folders made for them.
+Status write_files_together(const std::vector<std::pair<std::filesystem::path, std::vector<std::uint8_t>>>& files,
+                            OutputPlan& plan);
+
 // Writes a conversion that produced its bytes whole (the lossless rewrites, glTF imports).
 Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOutputs& out);
 
@@ -101,6 +111,13 @@ Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOu
 const mgs2::KmsFile* kms_model_of(const Document& d);
 const mgs2::EvmFile* evm_model_of(const Document& d);
 const mgs2::CmdlFile* cmdl_model_of(const Document& d);
+const mgs2::MarFile* mar_model_of(const Document& d);
+
+// The motions of --mar (options.settings.mar; nothing when it is not given) as animations of a
+// model's scene, at the model's `scale` (mar_document.cpp). The .mar's validation errors stop the
+// conversion unless --force, which leaves the motions out that do not decode (warned).
+Status add_model_motions(scene::Scene& scene, double scale, const ConvertOptions& options, const TextureNames* names,
+                         Diagnostics& warnings);
 
 // A .kms/.evm conversion's bytes into `out`, and, when they are a Master Collection model, its
 // .cmdl as a side file (cmdl_output.cpp): at options.settings.cmdl or _win/<stem>.cmdl beside the

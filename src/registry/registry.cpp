@@ -15,6 +15,7 @@
 #include "boneyard/mgs2/kms/kms_report.h"
 #include "boneyard/mgs2/evm/evm_report.h"
 #include "boneyard/mgs2/cmdl/cmdl_report.h"
+#include "boneyard/mgs2/mar/mar_report.h"
 #include "boneyard/xray/omf/omf_report.h"
 #include "boneyard/xray/ogf/ogf_report.h"
 #include "formats.h"
@@ -40,6 +41,8 @@ constexpr std::array kFormats = {
     FormatEntry{"kms", mgs2::sniff_kms, registry::open_kms},
     FormatEntry{"evm", mgs2::sniff_evm, registry::open_evm},
     FormatEntry{"cmdl", mgs2::sniff_cmdl, registry::open_cmdl},  // the Master Collection's companion of a .kms/.evm
+    FormatEntry{"mar", mgs2::sniff_mar, registry::open_mar},     // motions that play on a .kms/.evm skeleton
+    FormatEntry{"mc_index", registry::sniff_mc_index_file, registry::open_mc_index},  // manifest.txt, bp_assets.txt
     FormatEntry{"dds", texture::sniff_dds, registry::open_dds},
     FormatEntry{"ctxr", texture::sniff_ctxr, registry::open_ctxr},
 };
@@ -72,11 +75,11 @@ Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> 
                                                 const OpenOptions& options) {
   const Bytes bytes = file->bytes();
   if (bytes.empty())
-    return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms, .evm, .cmdl, .dds or .ctxr file", "0 bytes"};
+    return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms, .evm, .cmdl, .mar, .dds or .ctxr file", "0 bytes"};
   const FormatEntry* best = best_format(bytes, file_name);
   if (best == nullptr) {
     return Finding{Severity::error, 0, {}, "not a recognised file",
-                   "an X-Ray .omf/.ogf/.dds or an MGS2 .kms/.evm/.cmdl/.ctxr",
+                   "an X-Ray .omf/.ogf/.dds or an MGS2 .kms/.evm/.cmdl/.mar/.ctxr",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
   }
   OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself

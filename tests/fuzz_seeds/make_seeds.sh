@@ -55,3 +55,12 @@ for f in tests/fuzz_seeds/fuzz_kms/*.kms tests/fuzz_seeds/fuzz_evm/*.evm; do
   "$cli" convert "$f" -o "$tmp/pair/m.${f##*.}"
   cat "$tmp/pair/m.${f##*.}" "$tmp/pair/_win/m.cmdl" > "tests/fuzz_seeds/fuzz_cmdl/${name}_pair"
 done
+
+# fuzz_mar: the .mar fixtures in both layouts (write_mar_fixtures), alone and behind the branching
+# models that play them (the target splits at the last "MARa").
+mkdir -p tests/fuzz_seeds/fuzz_mar "$tmp/mar"
+"$build/tests/mgs2/write_mar_fixtures" "$tmp/mar"
+cp "$tmp/mar/ps2.mar" tests/fuzz_seeds/fuzz_mar/standard_ps2.mar
+cp "$tmp/mar/mc.mar" tests/fuzz_seeds/fuzz_mar/standard_mc.mar
+cat "$tmp/mar/branching.kms" "$tmp/mar/ps2.mar" > tests/fuzz_seeds/fuzz_mar/branching_kms_ps2_mar
+cat "$tmp/mar/branching.evm" "$tmp/mar/mc.mar" > tests/fuzz_seeds/fuzz_mar/branching_evm_mc_mar

@@ -14,6 +14,8 @@ import pathlib
 import shutil
 import subprocess
 
+import struct
+
 import pytest
 
 import boneyard
@@ -29,6 +31,19 @@ def cli(*args):
     return subprocess.run([CLI, *map(str, args)], capture_output=True, text=True)
 
 
+def one_motion_mar():
+    """A PS2 .mar of one motion of one joint over one frame (docs/mgs2-mar.md): a translation
+    stream (initial value, one record) and a rotation stream (one identity key), LSB first."""
+    translation = (b"\0" * 6 + b"\1" + b"\0" * 12).ljust(20, b"\0")
+    rotation = bytes([1, 0, 0, 0, 0, 0xF0, 0x7F]) + b"\0" * 7
+    archive = translation + rotation
+    mtcm = struct.pack("<11I", 0x2972FC, 0, 0, 1, 0x30, len(archive), 1, len(archive) // 2, 0, 0, 0) + struct.pack("<I", 10)
+    mtcm += b"\0" * (0x30 - len(mtcm)) + archive
+    head = struct.pack("<4I", 0x6152414D, 1, 1, 0x20) + struct.pack("<II", 0, len(mtcm))
+    data = head.ljust(0x20, b"\0") + mtcm
+    return data + b"\0" * (-len(data) % 16)
+
+
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory):
     """One input of each format, and the files options name."""
@@ -41,8 +56,9 @@ def inputs(tmp_path_factory):
     boneyard.convert(d / "arm.glb", d / "mc.kms", layout="mc")
     (d / "names.txt").write_text("null_msk.bmp\n")
     (d / "textures").mkdir()
+    (d / "anim.mar").write_bytes(one_motion_mar())
     return {"omf": d / "wave.omf", "ogf": d / "arm.ogf", "gltf": d / "arm.glb", "kms": d / "arm.kms",
-            "evm": d / "arm.evm", "mc": d / "mc.kms", "cmdl": d / "_win" / "mc.cmdl", "dir": d}
+            "evm": d / "arm.evm", "mc": d / "mc.kms", "cmdl": d / "_win" / "mc.cmdl", "mar": d / "anim.mar", "dir": d}
 
 
 def format_of(source):
@@ -66,7 +82,9 @@ def valid_value(row, source, ext, inputs, out_dir):
     if kind == "number":
         return 0.01
     if name == "skeleton":
-        return inputs["dir"] / "mc.kms" if source == "cmdl" else inputs["ogf"]
+        return inputs["dir"] / "mc.kms" if source in ("cmdl", "mar") else inputs["ogf"]
+    if name == "mar":
+        return inputs["mar"]
     if name == "template":
         return inputs.get(target_of(ext), inputs["omf"]) if source != "mc" else inputs["mc"]
     if name == "names":
@@ -82,7 +100,7 @@ def refused_values(row, inputs):
         return ["xbox"]
     if row["kind"] == "number":
         return [0, -1, math.inf, math.nan]
-    if row["name"] in ("skeleton", "template"):
+    if row["name"] in ("skeleton", "template", "mar"):
         return [inputs["dir"] / "missing.ogf", inputs["dir"]]
     if row["name"] == "names":
         return [inputs["dir"] / "missing.txt"]
@@ -142,15 +160,15 @@ def assert_agree(cli_result, py_result, refused_value=None, row=None):
 
 
 def conversions(inputs):
-    for source in ("omf", "ogf", "gltf", "kms", "evm", "mc", "cmdl"):
+    for source in ("omf", "ogf", "gltf", "kms", "evm", "mc", "cmdl", "mar"):
         for ext in boneyard.open(inputs[source]).targets:
             if ext != ".gltf":  # the same options as .glb
                 yield source, ext
 
 
 def test_every_row_is_read_by_some_conversion_or_by_all():
-    known = {f"{s}>{t}" for s in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "tree")
-             for t in ("omf", "ogf", "gltf", "kms", "evm", "cmdl")}
+    known = {f"{s}>{t}" for s in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "mar", "tree")
+             for t in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "mar")}
     for row in ROWS:
         assert set(row["reads"]) <= known, row
         assert row["keyword"] == row["name"].replace("-", "_") and row["flag"] == "--" + row["name"]
