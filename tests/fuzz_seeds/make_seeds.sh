@@ -55,3 +55,9 @@ for f in tests/fuzz_seeds/fuzz_kms/*.kms tests/fuzz_seeds/fuzz_evm/*.evm; do
   "$cli" convert "$f" -o "$tmp/pair/m.${f##*.}"
   cat "$tmp/pair/m.${f##*.}" "$tmp/pair/_win/m.cmdl" > "tests/fuzz_seeds/fuzz_cmdl/${name}_pair"
 done
+
+# fuzz_tri: the small .tri fixtures (a 4-bit and an 8-bit texture sharing a CLUT area), in both
+# entry sizes (tests/texture/write_tri_fixtures.cpp).
+"$build/tests/texture/write_tri_fixtures" "$tmp/tri" >/dev/null
+mkdir -p tests/fuzz_seeds/fuzz_tri
+cp "$tmp/tri/tiny_ps2.tri" "$tmp/tri/tiny_mc.tri" tests/fuzz_seeds/fuzz_tri/

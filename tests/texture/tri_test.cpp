@@ -337,7 +337,7 @@ TEST(Tri, OverlappingRectanglesStopAtTheBudget) {
   x.clut = fx::palette(16, 1);
   f.textures.push_back(x);
   x.write_pixels = x.write_clut = false;
-  for (int i = 0; i < 300; ++i) f.textures.push_back(x);  // 301 x 16384 pixels > 2^22
+  for (int i = 0; i < 300; ++i) f.textures.push_back(x);  // 301 x 16384 pixels > 2^22 > the budget (2^20)
   const TriFile t = must_read(fx::build(f));
   EXPECT_GT(std::uint64_t{16384} * 301, tri_pixel_budget(t));
   const Diagnostics d = validate_tri(t);

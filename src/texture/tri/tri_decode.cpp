@@ -112,7 +112,7 @@ Finding tri_past_block(const TriEntry& e, const TriTexture& t, std::uint32_t x, 
 }
 
 std::uint64_t tri_pixel_budget(const TriFile& tri) {
-  return std::max<std::uint64_t>(std::uint64_t{1} << 22, std::uint64_t{tri.image.size()} * 2 * 16);
+  return std::max<std::uint64_t>(std::uint64_t{1} << 20, std::uint64_t{tri.image.size()} * 2 * 16);
 }
 
 std::uint64_t tri_rect_pixels(const TriEntry& e) {

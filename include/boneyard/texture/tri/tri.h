@@ -115,7 +115,7 @@ Result<Image> decode_tri(const TriFile& tri, std::size_t index, TriAlpha alpha =
 // The bytes decode_tri would make of entry `index` (0 when it cannot be decoded).
 std::uint64_t tri_decoded_bytes(const TriFile& tri, std::size_t index);
 // Pixels all textures of `tri` may decode to together: the image block's 4-bit pixels 16 times
-// over (textures rarely share memory), at least 2^22 (a 2048x2048 texture). A file whose rectangles claim more (the same
+// over (textures rarely share memory), at least 2^20 (1024x1024). A file whose rectangles claim more (the same
 // memory read as thousands of large textures) is an error past it, not gigabytes of output.
 std::uint64_t tri_pixel_budget(const TriFile& tri);
 
