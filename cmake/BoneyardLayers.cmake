@@ -32,6 +32,7 @@ set(BONEYARD_FOLDER_USES_mgs2/scene mgs2/kms mgs2/evm)
 set(BONEYARD_FOLDER_USES_texture/dds "")
 set(BONEYARD_FOLDER_USES_texture/ctxr "")
 set(BONEYARD_FOLDER_USES_texture/png "")
+set(BONEYARD_FOLDER_USES_texture/tri "")
 
 # Library target -> the boneyard libraries it may link.
 set(BONEYARD_LINKS_boneyard_core "")

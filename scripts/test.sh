@@ -106,7 +106,7 @@ fuzz_seed_files() {
 # work by counts checked against the data, so no code needs a larger input.
 fuzz_max_len() {
   case $1 in
-    fuzz_omf | fuzz_ogf | fuzz_dds | fuzz_kms | fuzz_evm | fuzz_cmdl | fuzz_mar | fuzz_mc_index) echo 65536 ;;
+    fuzz_omf | fuzz_ogf | fuzz_dds | fuzz_kms | fuzz_evm | fuzz_cmdl | fuzz_mar | fuzz_mc_index | fuzz_tri) echo 65536 ;;
     *) echo 1048576 ;;
   esac
 }

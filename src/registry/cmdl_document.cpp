@@ -62,19 +62,21 @@ class CmdlDocument final : public Document {
       return f;
     };
     // The model's materials name its textures; the registry attaches them as for the model itself.
-    const auto textured = [&](Result<scene::Scene> sc) {
-      if (sc) attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache);
+    const auto textured = [&](Result<scene::Scene> sc, std::uint32_t tri_id) {
+      if (sc)
+        attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache,
+                        mgs2_tri_files(model_path.value(), tri_id, o.settings.textures));
       return encode_gltf(sc, warnings, ext, o, out);
     };
     if (kind == "kms") {
       auto m = mgs2::read_kms(FileData::from_view(bytes, nullptr));
       if (!m) return in_model(m.error());
-      return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings));
+      return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings), m->header.texture);
     }
     if (kind == "evm") {
       auto m = mgs2::read_evm(FileData::from_view(bytes, nullptr));
       if (!m) return in_model(m.error());
-      return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings));
+      return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings), m->header.texture);
     }
     return usage_error_finding(path_to_utf8(model_path.value()) + " is not a .kms or .evm (" +
                                (kind.empty() ? std::string("unrecognised") : std::string(kind)) + "): a .cmdl is drawn on its model");

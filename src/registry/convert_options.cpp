@@ -56,8 +56,9 @@ const std::array kRows = {
     ConvertOptionRow{.name = "textures",
                      .reads = "ogf>gltf kms>gltf evm>gltf cmdl>gltf tree>gltf",
                      .field = &S::textures,
-                     .help = "X-Ray .ogf, MGS2 .kms/.evm to glTF: textures root (.dds, .ctxr or .png; X-Ray default: "
-                             "the 'textures' folder beside the model's 'meshes' folder)"},
+                     .help = "X-Ray .ogf, MGS2 .kms/.evm to glTF: textures root (.dds, .ctxr, .tri or .png; X-Ray default: "
+                             "the 'textures' folder beside the model's 'meshes' folder; MGS2: the .tri files beside the model "
+                             "are searched too)"},
     ConvertOptionRow{.name = "keep-going",
                      .reads = "ogf>gltf tree>gltf",
                      .field = &S::keep_going,

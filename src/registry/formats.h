@@ -21,6 +21,7 @@
 #include "boneyard/registry/xray_files.h"
 #include "boneyard/scene/scene.h"
 #include "boneyard/texture/texture_convert.h"
+#include "boneyard/texture/tri/tri.h"
 #include "boneyard/xray/xray_scene.h"
 
 namespace boneyard::registry {
@@ -37,6 +38,7 @@ int sniff_mc_index_file(Bytes bytes, std::string_view extension);
 Opened open_mc_index(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_dds(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_ctxr(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_tri(std::shared_ptr<const FileData> file, const OpenOptions& options);
 int sniff_gltf(Bytes bytes, std::string_view extension);
 Opened open_gltf(std::shared_ptr<const FileData> file, const OpenOptions& options);
 
@@ -50,21 +52,33 @@ class TextureCache {
   static constexpr std::uint64_t kCacheBytes = kMaxTextureBytes;
   static constexpr std::uint64_t kDecodingBytes = kMaxTextureBytes;
   Result<std::shared_ptr<const texture::PngTexture>> get(const std::filesystem::path& file);
+  // Entry `entry` of the .tri `tri` read from `file`, its PS2 alpha scaled to 0..255 (0x80 opaque).
+  Result<std::shared_ptr<const texture::PngTexture>> get_tri(const std::filesystem::path& file, const texture::TriFile& tri,
+                                                             std::size_t entry);
 
  private:
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const texture::PngTexture>> entries_;
   std::uint64_t bytes_ = 0;  // decoded bytes of the entries
   texture::DecodeBudget decoding_{kDecodingBytes};
+  Result<std::shared_ptr<const texture::PngTexture>> keep(const std::string& key, texture::PngTexture png);
 };
 
 // Finds each material's texture under `root` (X-Ray: its path with .dds, else .png, each part
 // matched ignoring case; MGS2: the .ctxr, .dds or .png whose "<stem>.bmp" has the material's
-// StrCode24 id), decodes it to PNG and attaches it as the material's image, with the alpha mode
-// its shader and its alpha give. A texture that is missing or unreadable is one warning naming
-// it; the material stays untextured. Nothing happens when `root` is empty.
+// StrCode24 id, else the first entry with that id in the .tri files `tris`, in their order),
+// decodes it to PNG and attaches it as the material's image, with the alpha mode its shader and
+// its alpha give. A texture that is missing or unreadable is one warning naming it; the material
+// stays untextured. Nothing happens when `root` is empty and there are no `tris`.
 void attach_textures(scene::Scene& scene, const std::filesystem::path& root, Diagnostics& warnings,
-                     TextureCache* cache = nullptr);
+                     TextureCache* cache = nullptr, const std::vector<std::filesystem::path>& tris = {});
+// MGS2: the .tri files a model's textures are looked up in: those beside `model` and those under
+// `textures_root` (with its subfolders), the model's own first: the one whose stem's StrCode24
+// (or a stem of 8 hex digits) is the model's texture group id `tri_id`, then the one with the
+// model's stem, each beside the model before under the root; then the rest by name, beside the
+// model first. `model` may be empty (bytes converted in memory).
+std::vector<std::filesystem::path> mgs2_tri_files(const std::filesystem::path& model, std::uint32_t tri_id,
+                                                  const std::filesystem::path& textures_root);
 
 // The files that options name (--skeleton, --template), each opened once per request: the option
 // check looks at a template's format, and the conversion reads the same bytes.

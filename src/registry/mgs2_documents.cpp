@@ -98,7 +98,10 @@ class Mgs2Document final : public Document {
       auto sc = Traits::to_scene(m_, e, warnings);
       if (sc)
         if (auto played = add_model_motions(sc.value(), e.scale, o, names_, warnings); !played) sc = played.error();
-      if (sc) attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache);
+      // The textures: --textures, then the model's .tri (docs/mgs2-gltf.md "Textures").
+      if (sc)
+        attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache,
+                        mgs2_tri_files(o.input, m_.header.texture, o.settings.textures));
       return encode_gltf(sc, warnings, ext, o, out);
     }
     if (ext != Traits::extension)

@@ -12,6 +12,7 @@
 #include "boneyard/texture/ctxr/ctxr_report.h"
 #include "boneyard/texture/dds/dds.h"
 #include "boneyard/texture/dds/dds_report.h"
+#include "boneyard/texture/tri/tri_report.h"
 #include "boneyard/mgs2/kms/kms_report.h"
 #include "boneyard/mgs2/evm/evm_report.h"
 #include "boneyard/mgs2/cmdl/cmdl_report.h"
@@ -45,6 +46,7 @@ constexpr std::array kFormats = {
     FormatEntry{"mc_index", registry::sniff_mc_index_file, registry::open_mc_index},  // manifest.txt, bp_assets.txt
     FormatEntry{"dds", texture::sniff_dds, registry::open_dds},
     FormatEntry{"ctxr", texture::sniff_ctxr, registry::open_ctxr},
+    FormatEntry{"tri", texture::sniff_tri, registry::open_tri},  // MGS2 PS2 textures (video memory)
 };
 
 const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
@@ -75,11 +77,11 @@ Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> 
                                                 const OpenOptions& options) {
   const Bytes bytes = file->bytes();
   if (bytes.empty())
-    return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms, .evm, .cmdl, .mar, .dds or .ctxr file", "0 bytes"};
+    return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .kms, .evm, .cmdl, .mar, .dds, .ctxr or .tri file", "0 bytes"};
   const FormatEntry* best = best_format(bytes, file_name);
   if (best == nullptr) {
     return Finding{Severity::error, 0, {}, "not a recognised file",
-                   "an X-Ray .omf/.ogf/.dds or an MGS2 .kms/.evm/.cmdl/.mar/.ctxr",
+                   "an X-Ray .omf/.ogf/.dds or an MGS2 .kms/.evm/.cmdl/.mar/.ctxr/.tri",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
   }
   OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself

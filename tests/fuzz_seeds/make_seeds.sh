@@ -64,3 +64,8 @@ cp "$tmp/mar/ps2.mar" tests/fuzz_seeds/fuzz_mar/standard_ps2.mar
 cp "$tmp/mar/mc.mar" tests/fuzz_seeds/fuzz_mar/standard_mc.mar
 cat "$tmp/mar/branching.kms" "$tmp/mar/ps2.mar" > tests/fuzz_seeds/fuzz_mar/branching_kms_ps2_mar
 cat "$tmp/mar/branching.evm" "$tmp/mar/mc.mar" > tests/fuzz_seeds/fuzz_mar/branching_evm_mc_mar
+# fuzz_tri: the small .tri fixtures (a 4-bit and an 8-bit texture sharing a CLUT area), in both
+# entry sizes (tests/texture/write_tri_fixtures.cpp).
+"$build/tests/texture/write_tri_fixtures" "$tmp/tri" >/dev/null
+mkdir -p tests/fuzz_seeds/fuzz_tri
+cp "$tmp/tri/tiny_ps2.tri" "$tmp/tri/tiny_mc.tri" tests/fuzz_seeds/fuzz_tri/
