@@ -26,7 +26,8 @@ CLI::Validator number_check(const ConvertOptionRow& row) {
       [check = row.check](std::string& text) -> std::string {
         double v = std::numeric_limits<double>::quiet_NaN();
         if (!CLI::detail::lexical_cast(text, v)) v = std::numeric_limits<double>::quiet_NaN();
-        return check(v, text).value_or(std::string());
+        const Status checked = check(v, text);
+        return checked ? std::string() : checked.error().message;
       },
       "");
 }
