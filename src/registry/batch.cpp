@@ -91,6 +91,18 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
 
 }  // namespace
 
+Status check_batch_request(const BatchOptions& o, const OptionSet& given) {
+  const OptionSet reads = options_read("tree", ".glb");
+  const auto rows = convert_option_rows();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (given.test(i) && !reads.test(i) && !rows[i].reads.empty())
+      return usage_error_finding(option_flag(rows[i]) + " does not apply with --recursive (options that do: " +
+                                 convert_option_list(reads) + ", --jobs)");
+  std::error_code ec;
+  if (!fs::is_directory(o.input_dir, ec)) return usage_error_finding("not a folder (--recursive converts a folder tree)");
+  return {};
+}
+
 BatchResult convert_tree(const BatchOptions& o) {
   BatchResult result;
   std::vector<fs::path> ogfs, omfs;
@@ -112,7 +124,8 @@ BatchResult convert_tree(const BatchOptions& o) {
   // file index): one query per path, where comparing canonical paths costs a readlink per component.
   std::set<FileIdentity> referenced;
   std::vector<std::vector<ResolvedMotionRef>> refs_of(ogfs.size());
-  for (std::size_t i = 0; i < ogfs.size(); ++i) {
+  // An interruption stops it too: a folder of thousands of models takes seconds to look through.
+  for (std::size_t i = 0; i < ogfs.size() && !interrupted(); ++i) {
     auto opened = FileData::open(ogfs[i]);
     if (!opened.ok()) continue;  // reported by its item
     auto ogf = xray::read_ogf(std::move(opened).value());

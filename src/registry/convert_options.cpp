@@ -19,10 +19,10 @@ constexpr std::string_view kGames[] = {"soc", "cs", "cop"};
 
 // Metres per model unit: positive and finite (CLI11's own range message would print the largest
 // double in full, 300 digits).
-std::optional<std::string> positive_scale(double value, std::string_view written) {
-  if (value > 0 && std::isfinite(value)) return std::nullopt;
-  return "must be a positive number of metres per model unit, e.g. 0.001 (found " +
-         std::string(written.substr(0, 40)) + ")";
+Status positive_scale(double value, std::string_view written) {
+  if (value > 0 && std::isfinite(value)) return {};
+  return usage_error_finding("must be a positive number of metres per model unit, e.g. 0.001 (found " +
+                             std::string(written.substr(0, 40)) + ")");
 }
 
 const std::array kRows = {

@@ -8,7 +8,6 @@
 #include <bitset>
 #include <cstddef>
 #include <filesystem>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -62,8 +61,9 @@ struct ConvertOptionRow {
   OptionField field;
   std::string_view help;  // the --help line (Python's docstring lists the names)
   std::span<const std::string_view> choices = {};  // the words a text option takes (empty: any)
-  // A number's check: why `value` (as the user wrote it) is refused, or nothing.
-  std::optional<std::string> (*check)(double value, std::string_view written) = nullptr;
+  // A number's check: a usage error saying why `value` (as the user wrote it) is refused (its
+  // message follows the option's name), or success.
+  Status (*check)(double value, std::string_view written) = nullptr;
   std::string_view value_name = {};  // the value's name in --help ("GLOB"; empty: the CLI's own)
   bool opens = false;         // read when the input is opened: Python's open() takes it
   bool names_input = false;   // names a file the conversion reads: refused before anything is read
