@@ -1,6 +1,9 @@
 #include "boneyard/core/chunks.h"
 
 #include <algorithm>
+#include <cstring>
+
+#include "boneyard/core/lzhuf.h"
 
 namespace boneyard {
 
@@ -43,6 +46,30 @@ std::size_t begin_chunk(ByteWriter& w, std::uint32_t raw_id) {
 
 void end_chunk(ByteWriter& w, std::size_t size_field_pos) {
   w.patch_u32(size_field_pos, static_cast<std::uint32_t>(w.size() - size_field_pos - 4));
+}
+
+Result<ChunkContent> open_chunk(const Chunk& chunk, std::string_view path) {
+  ChunkContent c;
+  c.raw_id = chunk.raw_id;
+  c.payload_offset = chunk.payload_offset();
+  c.stored = chunk.payload;
+  c.bytes = chunk.payload;
+  if (!chunk.compress_bit()) return c;
+  auto unpacked = lzhuf_decode(chunk.payload, chunk.payload_offset(), path);
+  if (!unpacked) return unpacked.error();
+  auto storage = std::make_shared<const std::vector<std::uint8_t>>(std::move(unpacked).value());
+  c.bytes = *storage;
+  c.unpacked = std::move(storage);
+  return c;
+}
+
+void write_chunk_content(ByteWriter& w, const ChunkContent& original, Bytes content) {
+  const bool unchanged =
+      content.size() == original.bytes.size() && std::equal(content.begin(), content.end(), original.bytes.begin());
+  if (unchanged) return write_chunk(w, original.raw_id, original.stored);
+  if ((original.raw_id & kChunkCompressBit) == 0) return write_chunk(w, original.raw_id, content);
+  const auto packed = lzhuf_encode(content);
+  write_chunk(w, original.raw_id, packed);
 }
 
 void write_chunk(ByteWriter& w, std::uint32_t raw_id, Bytes payload) {

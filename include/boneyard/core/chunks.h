@@ -2,15 +2,21 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "boneyard/core/bytes.h"
 
 namespace boneyard {
 
-// The engine masks bit 31 of chunk ids (CFS_CompressMark); protected files set it on chunks that
-// are not compressed. We keep the raw id so a rewrite reproduces it.
+// Bit 31 of a chunk id (CFS_CompressMark) says the payload is LZHuf-compressed (core/lzhuf.h).
+// The engine has two readers: find_chunk masks the bit and gives the payload as stored, only
+// open_chunk unpacks it. Formats the engine reads with find_chunk (.ogf, .omf, .skl, .anm) keep
+// the stored payload, which is what protected files count on: they set the bit on chunks that are
+// not compressed. Formats it reads with open_chunk (the .object body, .db file tables) unpack it:
+// open_chunk below. We keep the raw id so a rewrite reproduces it.
 inline constexpr std::uint32_t kChunkCompressBit = 0x80000000u;
 
 struct Chunk {
@@ -45,6 +51,27 @@ struct ChunkList {
   const Chunk* find(std::uint32_t id) const;  // first chunk with this id (bit 31 masked)
   std::size_t count(std::uint32_t id) const;
 };
+
+// A chunk's content as the engine's open_chunk gives it: the stored payload, or, when bit 31 of the
+// id is set, that payload LZHuf-unpacked (ChunkList::find is find_chunk: the stored payload).
+struct ChunkContent {
+  std::uint32_t raw_id = 0;
+  std::uint64_t payload_offset = 0;  // absolute offset of the stored payload
+  Bytes stored;                      // the payload as stored
+  Bytes bytes;                       // the content: `stored`, or the unpacked bytes
+  std::shared_ptr<const std::vector<std::uint8_t>> unpacked;  // owns `bytes` when unpacked
+  bool is_unpacked() const { return unpacked != nullptr; }
+};
+
+// `chunk`'s content. A compressed payload that does not unpack is an error at its offset, with
+// `path` (e.g. "0x7777") naming the chunk; positions inside unpacked content are not file
+// offsets: a reader's findings there point at the chunk and say where in the unpacked bytes.
+Result<ChunkContent> open_chunk(const Chunk& chunk, std::string_view path);
+
+// Writes `content` as the chunk `original` was read from: the stored payload again when the
+// content is unchanged (byte for byte what was read, whoever packed it), else `content`, LZHuf-packed
+// (core/lzhuf.h, as the SDK packs it) when bit 31 of the id is set.
+void write_chunk_content(ByteWriter& w, const ChunkContent& original, Bytes content);
 
 // Splits `data` into chunks; never throws. The walk stops at the first header that does not fit.
 ChunkList split_chunks(Bytes data, std::uint64_t base_offset);
