@@ -23,6 +23,8 @@ set(BONEYARD_LAYER_USES_python core scene xray mgs2 texture registry python)
 set(BONEYARD_FOLDER_USES_xray/omf "")
 set(BONEYARD_FOLDER_USES_xray/ogf xray/omf xray/scene)  # a model embeds motions; its adapter shares the skeleton's
 set(BONEYARD_FOLDER_USES_xray/scene xray/omf)
+# OGF v3: its own model; its skeleton and 0x1A motions go through the v4 model and the .omf adapter.
+set(BONEYARD_FOLDER_USES_xray/ogf_v3 xray/ogf xray/omf xray/scene)
 set(BONEYARD_FOLDER_USES_mgs2/kms "")
 set(BONEYARD_FOLDER_USES_mgs2/evm "")
 set(BONEYARD_FOLDER_USES_mgs2/cmdl mgs2/kms mgs2/evm mgs2/scene)  # a .cmdl is derived from its model
