@@ -4,6 +4,8 @@
 #pragma once
 
 #include <array>
+#include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -197,6 +199,89 @@ inline std::vector<std::uint8_t> skinned_model(unsigned type, std::uint32_t form
   if (ik_id != 0) f.chunk(ik_id, ik(ik_id, bones));
   f.add(extra);
   return f.b;
+}
+
+// ---- the animated fixtures (also written by write_ogf_v3_fixtures for the fuzz seeds and the
+// external glTF checks): two bones, the arm a quarter turn about Y at (0, 1, 0) (its name in
+// upper case, as the engine's lower-cased lookup must find it), a 1-link child with a vertex on
+// each, and motions "wave" and "nod" (3 frames) in the 0xE (floats) or 0x1A layout.
+
+inline constexpr float kPi = 3.14159265358979f;
+
+inline std::vector<Bone> animated_bones() {
+  return {{"root", "", {0, 0, 0}, {0, 0, 0}}, {"Arm", "root", {0, -kPi / 2, 0}, {0, 1, 0}}};
+}
+
+inline std::vector<Vertex> animated_vertices() {
+  std::vector<Vertex> vs(3);
+  vs[0].p = {1, 0, 0}, vs[0].b0 = 1;
+  vs[1].p = {0, 0.5f, 0.25f}, vs[1].b0 = 1;
+  vs[2].p = {0.5f, 0, 0}, vs[2].b0 = 0;
+  return vs;
+}
+
+inline Q turn(double angle, int axis) {  // a stored key: components x 32767
+  Q q{0, 0, 0, int(std::lround(std::cos(angle / 2) * 32767))};
+  q[std::size_t(axis)] = int(std::lround(std::sin(angle / 2) * 32767));
+  return q;
+}
+
+inline std::vector<std::uint8_t> animated(bool floats, std::uint32_t ik_id = 0x19, std::uint32_t format = k1L) {
+  std::vector<Keys> keys;
+  for (int m = 0; m < 2; ++m) {
+    Keys k{m == 0 ? "wave" : "nod", 3, {}};
+    for (int b = 0; b < 2; ++b) {
+      Track t;
+      for (int f = 0; f < 3; ++f) {
+        t.rot.push_back(turn(0.3 * f + 0.2 * b + 0.1 * m, (b + m) % 3));
+        if (floats) t.trans_floats.push_back({0.1f * float(f), b == 1 ? 1.0f : 0.0f, -0.05f * float(m)});
+        else if (b == 1) t.trans.push_back({10 * f, 0, -5 * f});
+      }
+      if (!floats) {
+        t.size = {0.01f, 0.01f, 0.01f};
+        t.init = {0, b == 1 ? 1.0f : 0.0f, 0};
+      }
+      k.bones.push_back(t);
+    }
+    keys.push_back(k);
+  }
+  Buf extra;
+  const std::vector<Part> parts = {{"body", {{"root", 0}, {"arm", 1}}}};
+  extra.chunk(floats ? 0x12 : 0x14, params(floats ? 0 : 3, parts, {{"wave", 0, false, false, 0, 0}, {"nod", 1, true, false, 1, 1}}));
+  extra.chunk(floats ? 0xE : 0x1A, key_sets(floats, keys));
+  std::vector<Vertex> vs = animated_vertices();
+  if (format == k2L)
+    for (auto& v : vs) v.b1 = std::uint16_t(1 - v.b0), v.w = 0.25f;
+  return skinned_model(4, format, vs, {0, 1, 2}, animated_bones(), ik_id, extra);
+}
+
+// Every kind of v3 model the fixtures cover, by file name.
+inline std::map<std::string, std::vector<std::uint8_t>> all_fixtures() {
+  std::map<std::string, std::vector<std::uint8_t>> out;
+  std::vector<Vertex> tri(3);
+  for (int i = 0; i < 3; ++i) tri[std::size_t(i)].p = {float(i), float(i % 2), 0.5f}, tri[std::size_t(i)].uv = {0.25f * float(i), 0.5f};
+  out["v3_normal_fvf.ogf"] = visual(0, kFvf, tri, {0, 1, 2}).b;
+  Buf hierarchy;
+  hierarchy.chunk(0x1, header(1)).chunk(0x6, bbox());
+  hierarchy.chunk(0x11, nested({visual(0, kFvf, tri, {0, 1, 2}, "a"), visual(0, kFvf, tri, {2, 1, 0}, "b")}));
+  out["v3_hierarchy.ogf"] = hierarchy.b;
+  std::vector<Vertex> pm = tri;
+  pm.push_back(tri[2]);
+  pm[3].p = {5, 5, 5};
+  Buf lod, progressive;
+  lod.chunk(1, Buf().u32(3).u32(3)).chunk(2, Buf().u16(2).u8(1).u8(1)).chunk(3, Buf().u32(1).u16(5));
+  progressive.add(visual(2, kFvf, pm, {0, 1, 2, 1, 2, 2})).chunk(0x9, lod);
+  out["v3_progressive.ogf"] = progressive.b;
+  out["v3_anim_floats_ik0.ogf"] = animated(true, 0x17);
+  out["v3_anim_floats.ogf"] = animated(true);
+  out["v3_anim_8bit_2link_ik2.ogf"] = animated(false, 0x1C, k2L);
+  out["v3_rigid_no_ik.ogf"] = skinned_model(0xF, k1L, animated_vertices(), {0, 1, 2}, animated_bones(), 0);
+  Buf refs;
+  refs.chunk(0x1D, Buf().str("old\\motions")).chunk(0x18, Buf().str("[ini]"));
+  auto with_refs = skinned_model(4, k1L, animated_vertices(), {0, 1, 2}, animated_bones(), 0x19, refs);
+  with_refs[3] |= 0x80;  // the header with bit 31 (the compressed mark, payload plain)
+  out["v3_refs_bit31.ogf"] = with_refs;
+  return out;
 }
 
 }  // namespace boneyard::test::v3

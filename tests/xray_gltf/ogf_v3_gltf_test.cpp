@@ -13,8 +13,6 @@
 namespace boneyard::test {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
-
 fs::path v3_sample() { return samples_dir() / "xray/sdk/blender-xray/test_fmt_ogf_v3.ogf"; }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -58,50 +56,9 @@ TEST(OgfV3Cli, SampleInfoValidateDumpConvertAndRewrite) {
   EXPECT_EQ(r.code, 2);
 }
 
-// Two bones, the arm a quarter turn about Y at (0, 1, 0); one 1-link child with a vertex on each.
-const std::vector<v3::Bone> kBones = {{"root", "", {0, 0, 0}, {0, 0, 0}}, {"Arm", "root", {0, -kPi / 2, 0}, {0, 1, 0}}};
-
-std::vector<v3::Vertex> vertices() {
-  std::vector<v3::Vertex> vs(3);
-  vs[0].p = {1, 0, 0}, vs[0].b0 = 1;
-  vs[1].p = {0, 0.5f, 0.25f}, vs[1].b0 = 1;
-  vs[2].p = {0.5f, 0, 0}, vs[2].b0 = 0;
-  return vs;
-}
-
-Q turn(double angle, int axis) {  // a stored key: components x 32767
-  Q q{0, 0, 0, int(std::lround(std::cos(angle / 2) * 32767))};
-  q[std::size_t(axis)] = int(std::lround(std::sin(angle / 2) * 32767));
-  return q;
-}
-
-// Animated fixtures: "wave" and "nod" (3 frames each) in the 0xE (floats) or 0x1A layout.
-std::vector<std::uint8_t> animated(bool floats) {
-  std::vector<v3::Keys> keys;
-  for (int m = 0; m < 2; ++m) {
-    v3::Keys k{m == 0 ? "wave" : "nod", 3, {}};
-    for (int b = 0; b < 2; ++b) {
-      v3::Track t;
-      for (int f = 0; f < 3; ++f) {
-        t.rot.push_back(turn(0.3 * f + 0.2 * b + 0.1 * m, (b + m) % 3));
-        if (floats) t.trans_floats.push_back({0.1f * float(f), b == 1 ? 1.0f : 0.0f, -0.05f * float(m)});
-        else if (b == 1) t.trans.push_back({10 * f, 0, -5 * f});
-      }
-      if (!floats) {
-        t.size = {0.01f, 0.01f, 0.01f};
-        t.init = {0, b == 1 ? 1.0f : 0.0f, 0};
-      }
-      k.bones.push_back(t);
-    }
-    keys.push_back(k);
-  }
-  Buf extra;
-  const std::vector<v3::Part> parts = {{"body", {{"root", 0}, {"arm", 1}}}};
-  extra.chunk(floats ? 0x12 : 0x14, v3::params(floats ? 0 : 3, parts, {{"wave", 0, false, false, 0, 0},
-                                                                       {"nod", 1, true, false, 1, 1}}));
-  extra.chunk(floats ? 0xE : 0x1A, v3::key_sets(floats, keys));
-  return v3::skinned_model(4, v3::k1L, vertices(), {0, 1, 2}, kBones, 0x19, extra);
-}
+using v3::animated;
+const std::vector<v3::Bone> kBones = v3::animated_bones();
+std::vector<v3::Vertex> vertices() { return v3::animated_vertices(); }
 
 // World positions of a skinned primitive's vertices by the glTF skinning equation, for the node
 // poses `world`.
