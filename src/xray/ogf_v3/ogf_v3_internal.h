@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <string_view>
 
 #include "boneyard/xray/ogf_v3/ogf_v3.h"
@@ -42,6 +43,12 @@ void parse_visual(Ogf3Visual& v, int depth, std::vector<Finding>& findings);
 void parse_skeleton(OgfV3File& f);
 // 0x14 or 0x12, and 0x1A or 0xE (records per motion = the bones of 0xD).
 void parse_motions(OgfV3File& f);
+
+// Lookups that keep validation and export linear in the number of bones and motions: the first
+// bone of each lower-cased name (the engine compares names so), and the first key set of each
+// stored name (the engine's find by name).
+std::unordered_map<std::string, int> bones_by_lower_name(const OgfV3File& f);
+std::unordered_map<std::string, std::size_t> key_sets_by_name(const Ogf3Motions& keys);
 
 // The v4 description layout (0x1B is the same).
 OgfDescription parse_description(const Chunk& c, std::vector<Finding>& findings, const std::string& path);

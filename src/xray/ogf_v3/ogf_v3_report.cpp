@@ -5,6 +5,7 @@
 
 #include "boneyard/core/text.h"
 #include "boneyard/xray/ogf_v3/ogf_v3_report.h"
+#include "ogf_v3_internal.h"
 #include "ogf_v3_validate.h"
 
 namespace boneyard::xray {
@@ -168,14 +169,12 @@ void dump_motions(JsonWriter& out, const OgfV3File& f, bool raw) {
   out.end_array();
   // Motions in parameter order, each with the key set of its name; then key sets no parameters name.
   std::vector<bool> used(f.motions ? f.motions->motions.size() : 0, false);
+  const auto by_name = f.motions ? ogf3::key_sets_by_name(*f.motions) : std::unordered_map<std::string, std::size_t>{};
   auto keys_of = [&](const std::string& name) -> const Ogf3Motion* {
-    if (!f.motions) return nullptr;
-    for (std::size_t i = 0; i < f.motions->motions.size(); ++i)
-      if (f.motions->motions[i].name == name) {
-        used[i] = true;
-        return &f.motions->motions[i];
-      }
-    return nullptr;
+    const auto it = by_name.find(name);
+    if (it == by_name.end()) return nullptr;
+    used[it->second] = true;
+    return &f.motions->motions[it->second];
   };
   auto bones = [&](const Ogf3Motion* k) {
     out.key("bones");

@@ -8,10 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <map>
+#include <unordered_map>
 
 #include "boneyard/core/limits.h"
 #include "boneyard/core/text.h"
+#include "ogf_v3_internal.h"
 #include "ogf_v3_scene_internal.h"
 #include "xray/scene/xray_scene_internal.h"
 
@@ -28,15 +29,15 @@ std::vector<BonePart> parts_by_bone(const OgfV3File& f, Diagnostics& warnings) {
   const Ogf3Params& p = *f.params;
   std::vector<BonePart> out;
   std::vector<int> seen(f.bones.size(), 0);
+  const auto by_name = bones_by_lower_name(f);
   bool ok = true;
   for (const auto& part : p.parts) {
     BonePart bp{part.name, {}, part.offset};
     for (const auto& b : part.bones) {
       int id = b.index ? int(*b.index) : -1;
       if (!b.index || (p.chunk == kOgf3SmParamsNew && p.version >= 2)) {
-        id = -1;
-        for (std::size_t i = 0; i < f.bones.size() && id < 0; ++i)
-          if (lower_ascii(f.bones[i].name) == lower_ascii(b.name)) id = int(i);
+        const auto it = by_name.find(lower_ascii(b.name));
+        id = it == by_name.end() ? -1 : it->second;
       }
       if (id < 0 || std::size_t(id) >= f.bones.size() || seen[std::size_t(id)]++ != 0) {
         ok = false;
@@ -67,10 +68,10 @@ MotionParams params_of(const Ogf3MotionParams& m) {
 }
 
 // The key set the engine gives a motion: the first of its name.
-const Ogf3Motion* key_set(const Ogf3Motions& keys, const std::string& name) {
-  for (const auto& k : keys.motions)
-    if (k.name == name) return &k;
-  return nullptr;
+const Ogf3Motion* key_set(const Ogf3Motions& keys, const std::unordered_map<std::string, std::size_t>& by_name,
+                          const std::string& name) {
+  const auto it = by_name.find(name);
+  return it == by_name.end() ? nullptr : &keys.motions[it->second];
 }
 
 // 0x1A: a motion set of the .omf model over the same bytes (rotation keys and 8-bit translation
@@ -85,8 +86,9 @@ Status new_layout(scene::Scene& s, const OgfV3File& f, const OgfFile& v4, const 
   set.params.offset = f.params->offset;
   set.params.version = 3;
   set.params.parts = parts_by_bone(f, warnings);
+  const auto by_name = key_sets_by_name(*f.motions);
   for (const auto& m : f.params->motions) {
-    const Ogf3Motion* k = key_set(*f.motions, m.name);
+    const Ogf3Motion* k = key_set(*f.motions, by_name, m.name);
     if (k == nullptr) {
       warnings.add(Severity::warning, m.offset, hex(f.params->chunk) + " motion " + printable(m.name),
                    "motion without a key set of its name: left out", "a key set", "none");
@@ -136,10 +138,11 @@ Status float_layout(scene::Scene& s, const OgfV3File& f, const MotionExportOptio
   sets.push_back(std::move(jset));
   std::uint64_t total = 0;
   std::size_t float_tracks = 0;
+  const auto by_name = key_sets_by_name(*f.motions);
   for (std::size_t m = 0; m < p.motions.size(); ++m) {
     const Ogf3MotionParams& mp = p.motions[m];
     if (!wanted(o.motions, mp.name)) continue;
-    const Ogf3Motion* k = key_set(*f.motions, mp.name);
+    const Ogf3Motion* k = key_set(*f.motions, by_name, mp.name);
     const std::string where = "0xE motion \"" + printable(mp.name) + "\"";
     if (k == nullptr) {
       warnings.add(Severity::warning, mp.offset, where, "motion without a key set of its name: left out", "a key set", "none");

@@ -121,6 +121,20 @@ std::string tolerant_string(const Chunk& c, std::vector<Finding>& findings) {
 
 }  // namespace
 
+std::unordered_map<std::string, int> bones_by_lower_name(const OgfV3File& f) {
+  std::unordered_map<std::string, int> out;
+  out.reserve(f.bones.size());
+  for (std::size_t i = 0; i < f.bones.size(); ++i) out.emplace(lower_ascii(f.bones[i].name), static_cast<int>(i));
+  return out;
+}
+
+std::unordered_map<std::string, std::size_t> key_sets_by_name(const Ogf3Motions& keys) {
+  std::unordered_map<std::string, std::size_t> out;
+  out.reserve(keys.motions.size());
+  for (std::size_t i = 0; i < keys.motions.size(); ++i) out.emplace(keys.motions[i].name, i);
+  return out;
+}
+
 OgfDescription parse_description(const Chunk& c, std::vector<Finding>& findings, const std::string& path) {
   ByteReader r(c.payload, c.payload_offset());
   OgfDescription d;

@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "boneyard/core/crc32.h"
 #include "boneyard/core/text.h"
@@ -197,8 +198,8 @@ void validate_skeleton(const OgfV3File& f, Diagnostics& out) {
 }
 
 // The bones a part lists, as bone ids (-1 where the name or index names none).
-int part_bone_id(const OgfV3File& f, const Ogf3Params& p, const Ogf3PartBone& b, const std::string& path,
-                 Diagnostics& out) {
+int part_bone_id(const OgfV3File& f, const std::unordered_map<std::string, int>& by_name_map, const Ogf3Params& p,
+                 const Ogf3PartBone& b, const std::string& path, Diagnostics& out) {
   const int n = static_cast<int>(f.bones.size());
   if (b.index && *b.index >= std::uint32_t(n)) {
     out.add(Severity::error, b.offset, path, "part bone index past the skeleton", "< " + std::to_string(n),
@@ -206,9 +207,8 @@ int part_bone_id(const OgfV3File& f, const Ogf3Params& p, const Ogf3PartBone& b,
     return -1;
   }
   if (p.chunk == kOgf3SmParamsNew && p.version >= 2) {
-    int by_name = -1;
-    for (int i = 0; i < n && by_name < 0; ++i)
-      if (lower_ascii(f.bones[std::size_t(i)].name) == lower_ascii(b.name)) by_name = i;
+    const auto it = by_name_map.find(lower_ascii(b.name));
+    const int by_name = it == by_name_map.end() ? -1 : it->second;
     if (by_name < 0) {
       out.add(Severity::error, b.offset, path, "part bone name is not a bone of the skeleton", "a name of 0xD",
               printable(b.name));
@@ -225,9 +225,10 @@ int part_bone_id(const OgfV3File& f, const Ogf3Params& p, const Ogf3PartBone& b,
 void validate_params(const OgfV3File& f, const Ogf3Params& p, Diagnostics& out) {
   const std::string chunk = hex(p.chunk);
   std::vector<int> covered(f.bones.size(), 0);
+  const auto by_name = ogf3::bones_by_lower_name(f);
   for (std::size_t i = 0; i < p.parts.size(); ++i)
     for (std::size_t b = 0; b < p.parts[i].bones.size(); ++b) {
-      const int id = part_bone_id(f, p, p.parts[i].bones[b],
+      const int id = part_bone_id(f, by_name, p, p.parts[i].bones[b],
                                   chunk + " part " + std::to_string(i) + " bone " + std::to_string(b), out);
       if (id >= 0) ++covered[std::size_t(id)];
     }
@@ -241,8 +242,8 @@ void validate_params(const OgfV3File& f, const Ogf3Params& p, Diagnostics& out) 
   if (!p.tail.empty())
     out.add(Severity::warning, p.tail_offset, chunk, "bytes after the last motion parameters (kept)", "0",
             std::to_string(p.tail.size()));
-  std::set<std::uint16_t> ids;
-  std::set<std::string> names;
+  std::vector<bool> ids(p.motions.size(), false);
+  std::unordered_set<std::string> names;
   for (std::size_t i = 0; i < p.motions.size(); ++i) {
     const Ogf3MotionParams& m = p.motions[i];
     const std::string path = chunk + " motion " + std::to_string(i) + " \"" + printable(m.name) + "\"";
@@ -252,10 +253,12 @@ void validate_params(const OgfV3File& f, const Ogf3Params& p, Diagnostics& out) 
     if (!m.is_fx() && m.bone_or_part != kNoBoneOrPart && m.bone_or_part >= p.parts.size())
       out.add(Severity::error, m.offset, path + " part", "cycle names a part that does not exist",
               "< " + std::to_string(p.parts.size()) + " or 65535 (all)", std::to_string(m.bone_or_part));
-    if (m.motion_id >= p.motions.size() || !ids.insert(m.motion_id).second)
+    if (m.motion_id >= p.motions.size() || ids[m.motion_id])
       out.add(Severity::warning, m.offset, path + " motion id", "motion ids are not 0..n-1 once each (the engine "
               "puts each motion in slot motion id)", "< " + std::to_string(p.motions.size()) + ", unique",
               std::to_string(m.motion_id));
+    else
+      ids[m.motion_id] = true;
     if (!names.insert(lower_ascii(m.name)).second)
       out.add(Severity::info, m.offset, path, "repeated motion name: the engine keeps one", "unique", "repeated");
   }
@@ -324,10 +327,8 @@ void validate_motions(const OgfV3File& f, Diagnostics& out) {
             "from <model>.ltx, which boneyard does not read", "0x1D, or 0x12/0x14 with 0xE/0x1A", "none");
   if (!f.params || !f.motions) return;
   // The engine finds each motion's key set by name.
-  std::map<std::string, std::size_t> key_sets;
-  for (std::size_t i = 0; i < f.motions->motions.size(); ++i)
-    if (f.motions->motions[i].readable) key_sets.emplace(f.motions->motions[i].name, i);
-  std::set<std::size_t> used;
+  const auto key_sets = ogf3::key_sets_by_name(*f.motions);
+  std::vector<bool> used(f.motions->motions.size(), false);
   for (std::size_t i = 0; i < f.params->motions.size(); ++i) {
     const auto& m = f.params->motions[i];
     const auto it = key_sets.find(m.name);
@@ -336,10 +337,10 @@ void validate_motions(const OgfV3File& f, Diagnostics& out) {
               "a sub-chunk of " + hex(f.motions->chunk) + " named " + printable(m.name), "none");
       continue;
     }
-    used.insert(it->second);
+    used[it->second] = true;
   }
   for (std::size_t i = 0; i < f.motions->motions.size(); ++i)
-    if (f.motions->motions[i].readable && !used.count(i))
+    if (f.motions->motions[i].readable && !used[i])
       out.add(Severity::warning, f.motions->motions[i].offset, hex(f.motions->chunk) + "/" + std::to_string(i + 1),
               "key set no motion parameters name: never played", "a name of " + hex(f.params->chunk),
               printable(f.motions->motions[i].name));
