@@ -12,13 +12,17 @@
 
 namespace boneyard::xray {
 
+// Helpers live in ogf3's own unnamed namespace: unity builds put these files in one translation
+// unit with the v4 reader's, whose helpers have the same names.
+namespace ogf3 {
+
 namespace {
 
 constexpr std::uint32_t kStride1L = 36;  // P, N (6 floats), u v, u32 bone: no tangent frame yet
 constexpr std::uint32_t kStride2L = 64;  // the v4 2-link record: u16 bone[2], P N T B, w, u v
 
 void read_header(const Chunk& c, Ogf3Header& h, const std::string& path) {
-  ogf3::parse_chunk(c, path + "0x1", [&] {
+  parse_chunk(c, path + "0x1", [&] {
     ByteReader r(c.payload, c.payload_offset());
     if (c.payload.size() != 4)
       fail(c.payload_offset(), "", "not an OGF v3 header", "4 bytes", std::to_string(c.payload.size()) + " bytes");
@@ -35,7 +39,7 @@ template <std::size_t N>
 std::array<float, N> read_floats(const Chunk& c, const char* what, std::vector<Finding>& findings,
                                  const std::string& path) {
   std::array<float, N> out{};
-  ogf3::parse_chunk(c, path, [&] {
+  parse_chunk(c, path, [&] {
     ByteReader r(c.payload, c.payload_offset());
     for (auto& v : out) v = r.f32(what);
     if (!r.at_end())
@@ -155,13 +159,13 @@ void parse_nested(const Chunk& c, const std::string& prefix, int depth, std::vec
     Ogf3Visual child;
     child.path = prefix + "/" + std::to_string(id);
     child.offset = s->offset;
-    if (depth >= ogf3::kMaxVisualDepth) {
+    if (depth >= kMaxVisualDepth) {
       child.readable = Finding{Severity::error, s->offset, child.path, "visuals nested too deep",
-                               "<= " + std::to_string(ogf3::kMaxVisualDepth) + " levels", "more"};
+                               "<= " + std::to_string(kMaxVisualDepth) + " levels", "more"};
     } else {
       child.chunks = split_chunks(s->payload, s->payload_offset());
       auto read = catch_parse_errors([&] {
-        ogf3::parse_visual(child, depth + 1, findings);
+        parse_visual(child, depth + 1, findings);
         return 0;
       });
       if (!read) child.readable = read.error();
@@ -175,8 +179,6 @@ void parse_nested(const Chunk& c, const std::string& prefix, int depth, std::vec
 }
 
 }  // namespace
-
-namespace ogf3 {
 
 Vec3 read_vec3(ByteReader& r, std::string_view what) {
   Vec3 v;

@@ -10,6 +10,8 @@
 
 namespace boneyard::xray {
 
+namespace ogf3 {
+
 namespace {
 
 void vec3(JsonWriter& out, std::string_view key, const Vec3& v) {
@@ -47,7 +49,7 @@ std::string layout_text(const Ogf3Vertices& v) {
 
 std::vector<const Ogf3Visual*> geometry_visuals(const OgfV3File& f) {
   std::vector<const Ogf3Visual*> out;
-  ogf3::for_each_visual(f.model, [&](const Ogf3Visual& v) {
+  for_each_visual(f.model, [&](const Ogf3Visual& v) {
     if (!v.path.empty() || v.vertices || !v.readable) out.push_back(&v);
   });
   return out;
@@ -169,7 +171,7 @@ void dump_motions(JsonWriter& out, const OgfV3File& f, bool raw) {
   out.end_array();
   // Motions in parameter order, each with the key set of its name; then key sets no parameters name.
   std::vector<bool> used(f.motions ? f.motions->motions.size() : 0, false);
-  const auto by_name = f.motions ? ogf3::key_sets_by_name(*f.motions) : std::unordered_map<std::string, std::size_t>{};
+  const auto by_name = f.motions ? key_sets_by_name(*f.motions) : std::unordered_map<std::string, std::size_t>{};
   auto keys_of = [&](const std::string& name) -> const Ogf3Motion* {
     const auto it = by_name.find(name);
     if (it == by_name.end()) return nullptr;
@@ -238,8 +240,10 @@ void dump_motions(JsonWriter& out, const OgfV3File& f, bool raw) {
 
 }  // namespace
 
+}  // namespace ogf3
+
 std::string describe_ogf_v3(const OgfV3File& f) {
-  std::string s = "  format: X-Ray model (.ogf v3, type " + type_text(f.model.header.type) + "), " + std::to_string(f.size) +
+  std::string s = "  format: X-Ray model (.ogf v3, type " + ogf3::type_text(f.model.header.type) + "), " + std::to_string(f.size) +
                   " bytes, " + std::to_string(f.model.chunks.chunks.size()) + " chunks\n";
   if (!f.bones.empty()) {
     std::size_t roots = 0;
@@ -254,8 +258,8 @@ std::string describe_ogf_v3(const OgfV3File& f) {
       s += "  " + std::to_string(i) + " " + printable(b.name) + " <- " +
            (b.parent_name.empty() ? std::string("(root)") : printable(b.parent_name));
       if (b.ik)
-        s += fmt3("  bind pos (%.4g %.4g %.4g)", b.ik->bind_position.x, b.ik->bind_position.y, b.ik->bind_position.z) +
-             fmt3(" rot (%.4g %.4g %.4g)", b.ik->bind_rotation.x, b.ik->bind_rotation.y, b.ik->bind_rotation.z);
+        s += ogf3::fmt3("  bind pos (%.4g %.4g %.4g)", b.ik->bind_position.x, b.ik->bind_position.y, b.ik->bind_position.z) +
+             ogf3::fmt3(" rot (%.4g %.4g %.4g)", b.ik->bind_rotation.x, b.ik->bind_rotation.y, b.ik->bind_rotation.z);
       s += "\n";
     }
   }
@@ -278,7 +282,7 @@ std::string describe_ogf_v3(const OgfV3File& f) {
         s += "    " + printable(m.name) + ": " +
              (m.readable ? std::to_string(m.frames) + " frame(s)" : "unreadable: " + m.readable.error().message) + "\n";
   }
-  const auto visuals = geometry_visuals(f);
+  const auto visuals = ogf3::geometry_visuals(f);
   if (!visuals.empty()) s += "  visuals: " + std::to_string(visuals.size()) + "\n";
   for (const Ogf3Visual* v : visuals) {
     s += "  " + (v->path.empty() ? std::string("(model)") : v->path) + " ";
@@ -286,9 +290,9 @@ std::string describe_ogf_v3(const OgfV3File& f) {
       s += "unreadable: " + v->readable.error().message + " (" + v->readable.error().path + ")\n";
       continue;
     }
-    s += "type " + type_text(v->header.type);
+    s += "type " + ogf3::type_text(v->header.type);
     if (v->vertices)
-      s += ", " + std::to_string(v->vertices->count) + " vertices (" + layout_text(*v->vertices) + "), " +
+      s += ", " + std::to_string(v->vertices->count) + " vertices (" + ogf3::layout_text(*v->vertices) + "), " +
            std::to_string(v->index_count / 3) + " triangles" + (v->lod ? " (progressive)" : "");
     if (v->texture) s += ", texture " + printable(*v->texture) + ", shader " + printable(v->shader.value_or(""));
     if (!v->children.empty()) s += ", " + std::to_string(v->children.size()) + " child(ren)";
@@ -305,11 +309,11 @@ void dump_ogf_v3(JsonWriter& out, const OgfV3File& f, bool raw) {
   out.begin_object().field("format", "ogf");
   out.field("ogf_version", unsigned{f.model.header.version}).field("type", unsigned{f.model.header.type});
   out.field("type_name", std::string(ogf3_type_name(f.model.header.type)));
-  floats(out, "bbox", f.model.bbox);
-  floats(out, "bsphere", f.model.bsphere);
+  ogf3::floats(out, "bbox", f.model.bbox);
+  ogf3::floats(out, "bsphere", f.model.bsphere);
   out.key("ik_chunk");
   if (f.ik_chunk != 0) out.value(hex(f.ik_chunk)); else out.null();
-  dump_bones(out, f, raw);
+  ogf3::dump_bones(out, f, raw);
   out.key("motion_refs");
   if (!f.motion_refs.empty()) {
     out.begin_object().field("chunk", hex(kOgf3MotionRefs)).key("refs").begin_array();
@@ -331,9 +335,9 @@ void dump_ogf_v3(JsonWriter& out, const OgfV3File& f, bool raw) {
     out.null();
   }
   out.key("meshes").begin_array();
-  for (const Ogf3Visual* v : geometry_visuals(f)) dump_visual(out, *v, raw);
+  for (const Ogf3Visual* v : ogf3::geometry_visuals(f)) ogf3::dump_visual(out, *v, raw);
   out.end_array();
-  dump_motions(out, f, raw);
+  ogf3::dump_motions(out, f, raw);
   out.end_object();
 }
 

@@ -19,9 +19,10 @@
 
 namespace boneyard::xray {
 
+namespace ogf3 {
+
 namespace {
 
-namespace fs = std::filesystem;
 
 // An X-Ray point (mirrored to glTF) through a glTF-space matrix; `w` 0 for directions.
 Vec3 transform(const scene::Mat4& m, const Vec3& xray, double w) {
@@ -200,7 +201,7 @@ struct MeshBuilder {
 
   Status add(const Ogf3Visual& v) {
     Diagnostics d;
-    ogf3::validate_visual(f, v, d);
+    validate_visual(f, v, d);
     const Finding* error = nullptr;
     for (const auto& x : d.findings())
       if (x.severity == Severity::error) error = error ? error : &x;
@@ -256,9 +257,11 @@ struct MeshBuilder {
 
 }  // namespace
 
+}  // namespace ogf3
+
 Result<scene::Scene> ogf_v3_to_scene(const OgfV3File& f, const XrayExportOptions& o, Diagnostics& warnings) {
   const OgfFile v4 = skeleton_as_v4(f);
-  auto made = skeleton(f, v4, path_to_utf8(o.input.stem()), warnings);
+  auto made = ogf3::skeleton(f, v4, path_to_utf8(o.input.stem()), warnings);
   if (!made) return made.error();
   scene::Scene s = std::move(made).value();
   auto& x = json_of(s.extras)["xray"];
@@ -269,7 +272,7 @@ Result<scene::Scene> ogf_v3_to_scene(const OgfV3File& f, const XrayExportOptions
     for (const auto& r : f.motion_refs) refs.push_back(cp1251_to_utf8(r));
   }
   if (f.user_data) put_name(x, "user_data", *f.user_data);
-  MeshBuilder meshes{s, f, o, warnings, {}, {}, {}, {}, {}};
+  ogf3::MeshBuilder meshes{s, f, o, warnings, {}, {}, {}, {}, {}};
   if (auto added = meshes.run(); !added) return added.error();
   if (!f.motion_refs.empty()) {
     for (std::size_t r = 0; r < f.motion_refs.size(); ++r) {

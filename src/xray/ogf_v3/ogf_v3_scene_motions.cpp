@@ -198,15 +198,15 @@ Status float_layout(scene::Scene& s, const OgfV3File& f, const MotionExportOptio
       bool warned = false;
       for (std::size_t i = 0; i < k->frames; ++i) {
         Vec3 t = b.translation(i);
-        const bool finite = std::isfinite(t.x) && std::isfinite(t.y) && std::isfinite(t.z);
-        if (!finite || std::max({std::fabs(t.x), std::fabs(t.y), std::fabs(t.z)}) > kAbsurdTranslation) {
+        const bool is_finite = std::isfinite(t.x) && std::isfinite(t.y) && std::isfinite(t.z);
+        if (!is_finite || std::max({std::fabs(t.x), std::fabs(t.y), std::fabs(t.z)}) > kAbsurdTranslation) {
           if (!warned)
             warnings.add(Severity::warning, b.offset + i * 20 + 8, where + " bone " + s.skeleton.joints[r].name,
-                         finite ? "absurd translation magnitude exported as stored (the engine plays it)"
+                         is_finite ? "absurd translation magnitude exported as stored (the engine plays it)"
                                 : "non-finite translation replaced by the bind position",
-                         "|t| <= 1e4 m", finite ? "more" : "NaN or infinity");
+                         "|t| <= 1e4 m", is_finite ? "more" : "NaN or infinity");
           warned = true;
-          if (!finite) {
+          if (!is_finite) {
             const auto& j = s.skeleton.joints[r];
             t = {j.translation.x, j.translation.y, -j.translation.z};
           }

@@ -15,6 +15,8 @@
 
 namespace boneyard::xray {
 
+namespace ogf3 {
+
 namespace {
 
 std::string fmt_float(double v) {
@@ -97,8 +99,6 @@ void validate_lod(const Ogf3Visual& v, Diagnostics& out) {
 
 }  // namespace
 
-namespace ogf3 {
-
 void validate_visual(const OgfV3File& f, const Ogf3Visual& v, Diagnostics& out) {
   if (!v.readable) {
     out.add(v.readable.error());
@@ -177,8 +177,6 @@ void for_each_visual(const Ogf3Visual& v, const std::function<void(const Ogf3Vis
   for (const auto& c : v.lods) for_each_visual(c, fn);
 }
 
-}  // namespace ogf3
-
 namespace {
 
 void validate_skeleton(const OgfV3File& f, Diagnostics& out) {
@@ -225,7 +223,7 @@ int part_bone_id(const OgfV3File& f, const std::unordered_map<std::string, int>&
 void validate_params(const OgfV3File& f, const Ogf3Params& p, Diagnostics& out) {
   const std::string chunk = hex(p.chunk);
   std::vector<int> covered(f.bones.size(), 0);
-  const auto by_name = ogf3::bones_by_lower_name(f);
+  const auto by_name = bones_by_lower_name(f);
   for (std::size_t i = 0; i < p.parts.size(); ++i)
     for (std::size_t b = 0; b < p.parts[i].bones.size(); ++b) {
       const int id = part_bone_id(f, by_name, p, p.parts[i].bones[b],
@@ -327,7 +325,7 @@ void validate_motions(const OgfV3File& f, Diagnostics& out) {
             "from <model>.ltx, which boneyard does not read", "0x1D, or 0x12/0x14 with 0xE/0x1A", "none");
   if (!f.params || !f.motions) return;
   // The engine finds each motion's key set by name.
-  const auto key_sets = ogf3::key_sets_by_name(*f.motions);
+  const auto key_sets = key_sets_by_name(*f.motions);
   std::vector<bool> used(f.motions->motions.size(), false);
   for (std::size_t i = 0; i < f.params->motions.size(); ++i) {
     const auto& m = f.params->motions[i];
@@ -348,13 +346,15 @@ void validate_motions(const OgfV3File& f, Diagnostics& out) {
 
 }  // namespace
 
+}  // namespace ogf3
+
 Diagnostics validate_ogf_v3(const OgfV3File& f) {
   Diagnostics out;
   for (const auto& r : f.read_findings) out.add(r);
-  validate_container(f, out);
+  ogf3::validate_container(f, out);
   ogf3::for_each_visual(f.model, [&](const Ogf3Visual& v) { ogf3::validate_visual(f, v, out); });
-  validate_skeleton(f, out);
-  validate_motions(f, out);
+  ogf3::validate_skeleton(f, out);
+  ogf3::validate_motions(f, out);
   return out;
 }
 
