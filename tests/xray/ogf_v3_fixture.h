@@ -120,8 +120,10 @@ struct Params {
   float speed = 1, power = 1, accrue = 2, falloff = 2;
 };
 
-// 0x14 (version 1-3) when version != 0, else 0x12.
-inline Buf params(unsigned version, const std::vector<Part>& parts, const std::vector<Params>& motions) {
+// 0x14 (version 1-3) when version != 0, else 0x12 (its motion kind a u8 as the converter reads
+// it, or with `wide_kind` a u32 as blender-xray reads it).
+inline Buf params(unsigned version, const std::vector<Part>& parts, const std::vector<Params>& motions,
+                  bool wide_kind = false) {
   Buf b;
   if (version != 0) b.u16(version);
   b.u16(static_cast<unsigned>(parts.size()));
@@ -135,7 +137,8 @@ inline Buf params(unsigned version, const std::vector<Part>& parts, const std::v
   b.u16(static_cast<unsigned>(motions.size()));
   for (const auto& m : motions) {
     b.str(m.name);
-    if (version == 0) b.u8(m.fx ? 0 : 1);
+    if (version == 0 && wide_kind) b.u32(m.fx ? 0 : 1);
+    else if (version == 0) b.u8(m.fx ? 0 : 1);
     else b.u32(m.flags);
     b.u16(m.bone_or_part).u16(m.motion_id).f32(m.speed).f32(m.power).f32(m.accrue).f32(m.falloff);
     if (version == 0) b.u8(m.stop ? 1 : 0);
@@ -202,9 +205,9 @@ inline std::vector<std::uint8_t> skinned_model(unsigned type, std::uint32_t form
 }
 
 // ---- the animated fixtures (also written by write_ogf_v3_fixtures for the fuzz seeds and the
-// external glTF checks): two bones, the arm a quarter turn about Y at (0, 1, 0) (its name in
-// upper case, as the engine's lower-cased lookup must find it), a 1-link child with a vertex on
-// each, and motions "wave" and "nod" (3 frames) in the 0xE (floats) or 0x1A layout.
+// external glTF checks): two bones, the arm a quarter turn about Y at (0, 1, 0) (a name with an
+// upper-case letter, which the export's lower-cased lookup must find), a 1-link child with a vertex
+// on each, and motions "wave" and "nod" (3 frames) in the 0xE (floats) or 0x1A layout.
 
 inline constexpr float kPi = 3.14159265358979f;
 
@@ -246,7 +249,7 @@ inline std::vector<std::uint8_t> animated(bool floats, std::uint32_t ik_id = 0x1
     keys.push_back(k);
   }
   Buf extra;
-  const std::vector<Part> parts = {{"body", {{"root", 0}, {"arm", 1}}}};
+  const std::vector<Part> parts = {{"body", {{"root", 0}, {"Arm", 1}}}};
   extra.chunk(floats ? 0x12 : 0x14, params(floats ? 0 : 3, parts, {{"wave", 0, false, false, 0, 0}, {"nod", 1, true, false, 1, 1}}));
   extra.chunk(floats ? 0xE : 0x1A, key_sets(floats, keys));
   std::vector<Vertex> vs = animated_vertices();
@@ -274,6 +277,7 @@ inline std::map<std::string, std::vector<std::uint8_t>> all_fixtures() {
   out["v3_progressive.ogf"] = progressive.b;
   out["v3_anim_floats_ik0.ogf"] = animated(true, 0x17);
   out["v3_anim_floats.ogf"] = animated(true);
+  out["v3_anim_8bit.ogf"] = animated(false);
   out["v3_anim_8bit_2link_ik2.ogf"] = animated(false, 0x1C, k2L);
   out["v3_rigid_no_ik.ogf"] = skinned_model(0xF, k1L, animated_vertices(), {0, 1, 2}, animated_bones(), 0);
   Buf refs;

@@ -343,6 +343,26 @@ TEST(OgfV3Motions, OldLayoutFloatTranslationsMatchedByName) {
   EXPECT_EQ(rot.shorts[9], 23170);
 }
 
+// The converter reads 0x12's motion kind as one byte, blender-xray as four: a file laid out the
+// second way (which the first reading cannot use up) reads the same motions, with a note.
+TEST(OgfV3Motions, OldParamsWithFourByteKindsReadTheSame) {
+  Buf extra;
+  extra.chunk(0x12, v3::params(0, {{"all", {{"", 0}, {"", 1}}}},
+                               {{"idle", 0, false, true, 0, 1}, {"shot", 0, true, false, 1, 0}}, true));
+  extra.chunk(0xE, v3::key_sets(true, {{"shot", 3, {float_track(0), float_track(1)}},
+                                       {"idle", 3, {float_track(2), float_track(3)}}}));
+  const OgfV3File f = read(v3::skinned_model(4, v3::k1L, triangle_vertices(), {0, 1, 2}, kTurned, 0x19, extra));
+  ASSERT_TRUE(f.params);
+  EXPECT_TRUE(f.params->wide_kind);
+  EXPECT_EQ(f.params->motions[0].flags, 2u);
+  EXPECT_EQ(f.params->motions[1].flags, 1u);
+  EXPECT_EQ(f.params->motions[1].speed, 1.0f);
+  const Diagnostics d = validate_ogf_v3(f);
+  EXPECT_FALSE(d.has_errors());
+  EXPECT_TRUE(has(d, Severity::info, "read as 4 bytes"));
+  EXPECT_EQ(rewrite_ogf_v3(f).value(), write_ogf_v3(f));
+}
+
 TEST(OgfV3Motions, NewLayoutInEveryParamsVersion) {
   v3::Track a, b;
   for (int f = 0; f < 2; ++f) {
@@ -356,12 +376,13 @@ TEST(OgfV3Motions, NewLayoutInEveryParamsVersion) {
   for (unsigned version : {1u, 2u, 3u}) {
     SCOPED_TRACE(version);
     Buf extra;
-    extra.chunk(0x14, v3::params(version, {{"body", {{"root", 0}, {"arm", 1}}}}, {{"walk", 0, false, false, 0, 0}}));
+    // "ARM": the engine compares names lower-cased.
+    extra.chunk(0x14, v3::params(version, {{"body", {{"root", 0}, {"ARM", 1}}}}, {{"walk", 0, false, false, 0, 0}}));
     extra.chunk(0x1A, v3::key_sets(false, {{"walk", 2, {a, b}}}));
     const OgfV3File f = read(v3::skinned_model(4, v3::k1L, triangle_vertices(), {0, 1, 2}, kTurned, 0x19, extra));
     ASSERT_TRUE(f.params && f.motions);
     EXPECT_EQ(f.params->version, version);
-    EXPECT_EQ(f.params->parts[0].bones[1].name, version >= 2 ? "arm" : "");
+    EXPECT_EQ(f.params->parts[0].bones[1].name, version >= 2 ? "ARM" : "");
     EXPECT_EQ(f.params->parts[0].bones[1].index.has_value(), version != 2);
     const Ogf3BoneKeys& k = f.motions->motions.at(0).bones.at(0);
     EXPECT_TRUE(k.translation_keyed());

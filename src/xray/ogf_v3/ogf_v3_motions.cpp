@@ -45,9 +45,10 @@ void parse_parts(ByteReader& r, Ogf3Params& p) {
   }
 }
 
-void parse_params(const Chunk& c, Ogf3Params& p) {
+void parse_params(const Chunk& c, Ogf3Params& p, bool wide_kind) {
   ByteReader r(c.payload, c.payload_offset());
   p.chunk = c.id();
+  p.wide_kind = wide_kind;
   p.offset = c.offset;
   if (p.chunk == kOgf3SmParamsNew) {
     const std::uint64_t at = r.offset();
@@ -57,14 +58,14 @@ void parse_params(const Chunk& c, Ogf3Params& p) {
   parse_parts(r, p);
   const std::uint16_t count = r.u16("motion count");
   const bool old = p.chunk == kOgf3SmParams;
-  r.need_array(count, old ? kMinOldMotionParams : kMinNewMotionParams, "motion parameters");
+  r.need_array(count, old ? kMinOldMotionParams + (wide_kind ? 3 : 0) : kMinNewMotionParams, "motion parameters");
   p.motions.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
     Ogf3MotionParams& m = p.motions[i];
     try {
       m.offset = r.offset();
       m.name = std::string(r.stringz("name"));
-      if (old) m.kind = r.u8("kind");
+      if (old) m.kind = wide_kind ? static_cast<std::uint8_t>(r.u32("kind")) : r.u8("kind");
       else m.flags = r.u32("flags");
       m.bone_or_part = r.u16("bone or part");
       m.motion_id = r.u16("motion id");
@@ -177,7 +178,27 @@ void parse_motions(OgfV3File& f) {
                                "0x14 is present (kept)", "one of 0x12/0x14", "both"});
   if (params != nullptr) {
     Ogf3Params p;
-    parse_chunk(*params, hex(params->id()), [&] { parse_params(*params, p); });
+    auto narrow = catch_parse_errors([&] {
+      parse_chunk(*params, hex(params->id()), [&] { parse_params(*params, p, false); });
+      return 0;
+    });
+    // 0x12's motion kind is one byte to the converter and four to blender-xray; no real file
+    // settles it. The one-byte reading is taken unless only the four-byte one uses every byte.
+    if (params->id() == kOgf3SmParams && (!narrow || !p.tail.empty())) {
+      Ogf3Params wide;
+      auto read = catch_parse_errors([&] {
+        parse_params(*params, wide, true);
+        return 0;
+      });
+      if (read && wide.tail.empty()) {
+        p = std::move(wide);
+        narrow = 0;
+        f.read_findings.push_back({Severity::info, params->offset, "0x12", "motion kinds read as 4 bytes (as "
+                                   "blender-xray reads them; the converter reads 1 byte, which leaves bytes over here)",
+                                   "1-byte kinds", "4-byte kinds"});
+      }
+    }
+    if (!narrow) throw ParseError(narrow.error());
     f.params = std::move(p);
   }
   const Chunk* keys = chunks.find(kOgf3MotionsNew);

@@ -177,7 +177,7 @@ struct Ogf3MotionParams {
   std::uint64_t offset = 0;
   std::string name;
   std::uint32_t flags = 0;  // 0x14: as stored (the v4 bits: fx 1, stop at end 2, ...); 0x12: derived
-  std::uint8_t kind = 0;    // 0x12 only: 0 fx, 1 cycle
+  std::uint8_t kind = 0;    // 0x12 only: 0 fx, 1 cycle (stored as u8, or u32 when Ogf3Params::wide_kind)
   bool stop_at_end = false; // 0x12 only
   std::uint16_t bone_or_part = 0;
   std::uint16_t motion_id = 0;  // the motion's slot in the engine's list
@@ -189,6 +189,7 @@ struct Ogf3Params {
   std::uint32_t chunk = 0;  // 0x12 or 0x14
   std::uint64_t offset = 0;
   std::uint16_t version = 0;  // 0x14: 1-3 (how part bones are named); 0 for 0x12
+  bool wide_kind = false;     // 0x12 read with a u32 motion kind (blender-xray's reading), not a u8
   std::vector<Ogf3Part> parts;
   std::vector<Ogf3MotionParams> motions;
   Bytes tail;  // bytes after the last entry (kept raw)
