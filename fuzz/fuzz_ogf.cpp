@@ -41,11 +41,13 @@ int fuzz_v3(std::shared_ptr<const boneyard::FileData> file, const std::uint8_t* 
     (void)xray::describe_ogf_v3(ogf.value());
   }
   (void)xray::ogf_v3_conversion_blockers(ogf.value(), true);
+  // Without --keep-going, then with it only when a visual failed (else both scenes are the same).
   for (bool keep_going : {false, true}) {
     Diagnostics warnings;
     xray::XrayExportOptions o{"fuzz.ogf", {}, {}, keep_going};
     auto sc = xray::ogf_v3_to_scene(ogf.value(), o, warnings);
     if (sc && sampled) write_or_abort(sc.value());
+    if (sc) break;
   }
   return 0;
 }

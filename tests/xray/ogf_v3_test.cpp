@@ -494,6 +494,21 @@ TEST(OgfV3Hostile, CountsAndNestingFailCleanly) {
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().path, "0x7 vertices");
   }
+  {  // a child whose index count runs past its chunk: unreadable, and it holds no indices (found by
+     // fuzz_ogf: the raw dump read the count's worth of indices from an empty view)
+    Buf child;
+    child.chunk(0x1, v3::header(0)).chunk(0x7, v3::vertices(v3::kFvf, triangle_vertices()));
+    child.chunk(0x8, Buf().u32(100).u16(0));
+    Buf f;
+    f.chunk(0x1, v3::header(1)).chunk(0x11, Buf().chunk(0, child));
+    const OgfV3File m = read(f.b);
+    ASSERT_EQ(m.model.children.size(), 1u);
+    EXPECT_FALSE(m.model.children[0].readable);
+    EXPECT_EQ(m.model.children[0].index_count, 0u);
+    JsonWriter out;
+    dump_ogf_v3(out, m, true);
+    EXPECT_NE(out.str().find("\"error\""), std::string::npos);
+  }
   {  // visuals nested deeper than any model: the deep one fails alone
     Buf inner;
     inner.chunk(0x1, v3::header(1));

@@ -79,10 +79,11 @@ void parse_vertices(const Chunk& c, Ogf3Visual& v) {
 
 void parse_indices(const Chunk& c, Ogf3Visual& v, std::vector<Finding>& findings) {
   ByteReader r(c.payload, c.payload_offset());
-  v.index_count = r.u32("index count");
-  r.need_array(v.index_count, 2, "indices");
+  const std::uint32_t count = r.u32("index count");
+  r.need_array(count, 2, "indices");
   v.indices_offset = r.offset();
-  v.indices = r.bytes(std::size_t{v.index_count} * 2, "indices");
+  v.indices = r.bytes(std::size_t{count} * 2, "indices");
+  v.index_count = count;  // only once the indices are there: a broken visual keeps none
   if (!r.at_end())
     findings.push_back({Severity::warning, r.offset(), v.where(kOgf3Indices), "bytes after the last index (kept)",
                         "0", std::to_string(r.remaining())});

@@ -105,7 +105,8 @@ void dump_visual(JsonWriter& out, const Ogf3Visual& v, bool raw) {
       out.end_array();
     }
     out.field("indices_offset", std::uint64_t{v.indices_offset}).key("indices").begin_array();
-    for (std::size_t i = 0; i < v.index_count; ++i) out.value(unsigned{v.index_at(i)});
+    for (std::size_t i = 0; i < std::min<std::size_t>(v.index_count, v.indices.size() / 2); ++i)
+      out.value(unsigned{v.index_at(i)});
     out.end_array();
   }
   out.end_object();
