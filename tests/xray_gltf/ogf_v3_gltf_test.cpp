@@ -148,6 +148,57 @@ TEST(OgfV3Gltf, AnimatedFixturesMatchTheEngineAtEveryFrame) {
   }
 }
 
+// The way a v3 model reaches a v4 game (docs/xray-ogf-v3.md "Back to a game"): its glTF becomes a
+// v4 model without a template and a v4 .omf on it; the v4 model with that .omf as its ref plays
+// the v3 motions: every joint's world at every frame within 1e-3 m of the engine's composition of
+// the v3 keys (the .omf quantises translations again: 16-bit with --hq).
+TEST(OgfV3Gltf, ReachesAV4GameThroughGltf) {
+  for (bool floats : {true, false}) {
+    SCOPED_TRACE(floats ? "0xE" : "0x1A");
+    TempDir tmp;
+    const fs::path meshes = tmp.path() / "meshes";
+    const fs::path in = write_bytes(tmp.path() / "old.ogf", animated(floats));
+    const auto q = [](const fs::path& p) { return quote(p); };
+    CliRun r = run_cli("convert " + q(in) + " -o " + q(tmp.path() / "old.glb"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    fs::create_directories(meshes);
+    r = run_cli("convert " + q(tmp.path() / "old.glb") + " -o " + q(meshes / "new.ogf") + " --game soc --motion-refs new_motions");
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run_cli("convert " + q(tmp.path() / "old.glb") + " -o " + q(meshes / "new_motions.omf") + " --skeleton " +
+                q(meshes / "new.ogf") + " --hq");
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run_cli("validate " + q(meshes / "new.ogf") + " " + q(meshes / "new_motions.omf"));
+    EXPECT_EQ(r.code, 0) << r.out;
+    r = run_cli("convert " + q(meshes / "new.ogf") + " -o " + q(tmp.path() / "new.glb"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const tinygltf::Model m = load_glb(tmp.path() / "new.glb");
+    ASSERT_EQ(m.animations.size(), 2u);
+    auto read = xray::read_ogf_v3(open_file(in));
+    ASSERT_TRUE(read);
+    for (const auto& anim : m.animations) {
+      const xray::Ogf3Motion* k = nullptr;
+      for (const auto& mk : read->motions->motions)
+        if (mk.name == anim.name) k = &mk;
+      ASSERT_NE(k, nullptr) << anim.name;
+      for (std::size_t frame = 0; frame < 3; ++frame) {
+        std::vector<RowMat> world(2);
+        for (std::size_t b = 0; b < 2; ++b) {
+          const RowMat local = engine_xform(k->bones[b].rotation(frame), k->bones[b].translation(frame));
+          world[b] = b == 0 ? local : engine_mul(world[0], local);
+        }
+        const auto g = gltf_world(m, anim, frame);
+        for (std::size_t b = 0; b < 2; ++b)
+          for (int row = 0; row < 4; ++row)
+            for (int col = 0; col < 3; ++col) {
+              const double sign = (row == 2) != (col == 2) ? -1 : 1;
+              EXPECT_NEAR(g[b][std::size_t(row * 4 + col)], sign * world[b][std::size_t(row)][std::size_t(col)], 1e-3)
+                  << anim.name << " frame " << frame << " bone " << b;
+            }
+      }
+    }
+  }
+}
+
 TEST(OgfV3Gltf, BatchConvertsV3ModelsAndFollowsTheirRefs) {
   TempDir tmp;
   const fs::path meshes = tmp.path() / "in" / "meshes";
