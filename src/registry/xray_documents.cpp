@@ -94,8 +94,9 @@ class OgfDocument final : public Document {
 };
 
 // OGF v3: the same file kind as v4 ("ogf": the same options apply), read by its own model.
-// .ogf is its lossless rewrite; there is no route to a v4 .ogf here: the v4 writer would drop
-// its embedded motions, bone shapes and joint limits (docs/xray-ogf-v3.md "Back to a game").
+// .ogf is its lossless rewrite, .omf its 0x1A motions; there is no route to a v4 .ogf here: the
+// v4 writer would drop its embedded motions, bone shapes and joint limits (docs/xray-ogf-v3.md
+// "Back to a game").
 class OgfV3Document final : public Document {
  public:
   explicit OgfV3Document(xray::OgfV3File f) : file_(std::move(f)) {}
@@ -106,9 +107,10 @@ class OgfV3Document final : public Document {
   std::vector<Finding> conversion_blockers(std::string_view ext, const ConvertOptions& o) const override {
     return xray::ogf_v3_conversion_blockers(file_, o.settings.keep_going && is_gltf_extension(ext));
   }
-  std::vector<std::string> convert_targets() const override { return {".ogf", ".glb", ".gltf"}; }
+  std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".glb", ".gltf"}; }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     if (ext == ".ogf") return write_converted(xray::rewrite_ogf_v3(file_), out);
+    if (ext == ".omf") return write_converted(xray::extract_omf_v3(file_), out);
     Diagnostics warnings;
     auto sc = xray_v3_model_scene(file_, export_options(o), o.settings.meshes, o.motion_refs, warnings);
     if (sc) attach_textures(sc.value(), xray_textures_root(o), warnings, o.texture_cache);

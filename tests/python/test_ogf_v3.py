@@ -32,7 +32,7 @@ def test_the_fixtures_are_there():
 def test_open_info_dump_validate_match_the_cli(path):
     doc = boneyard.open(path)
     assert doc.format == "ogf"
-    assert doc.targets == [".ogf", ".glb", ".gltf"]
+    assert doc.targets == [".omf", ".ogf", ".glb", ".gltf"]
     assert f"{path}\n{doc.info()}" == cli("info", path).stdout
     dump = doc.dump()
     assert dump["ogf_version"] == 3
@@ -49,6 +49,14 @@ def test_convert_writes_what_the_cli_writes(path, tmp_path):
     assert ours.read_bytes() == theirs.read_bytes()
     boneyard.convert(path, tmp_path / "copy.ogf")
     assert (tmp_path / "copy.ogf").read_bytes() == path.read_bytes()
+
+
+def test_new_layout_motions_extract_as_the_cli_extracts_them(tmp_path):
+    model = SOURCE / "tests" / "fuzz_seeds" / "fuzz_ogf" / "v3_anim_8bit.ogf"
+    boneyard.convert(model, tmp_path / "py.omf")
+    assert cli("convert", model, "-o", tmp_path / "cli.omf").returncode == 0
+    assert (tmp_path / "py.omf").read_bytes() == (tmp_path / "cli.omf").read_bytes()
+    assert [m["name"] for m in boneyard.open(tmp_path / "py.omf").dump()["motions"]] == ["wave", "nod"]
 
 
 def test_v4_edits_refuse_a_v3_model_saying_why():

@@ -8,6 +8,7 @@
 #include "boneyard/xray/ogf_v3/ogf_v3.h"
 #include "boneyard/xray/ogf_v3/ogf_v3_report.h"
 #include "boneyard/xray/ogf_v3/ogf_v3_scene.h"
+#include "boneyard/xray/omf/omf.h"
 #include "ogf_v3_fixture.h"
 #include "test_support.h"
 
@@ -405,6 +406,43 @@ TEST(OgfV3Motions, NewLayoutInEveryParamsVersion) {
       }
     EXPECT_TRUE(found);
   }
+}
+
+// The 0x1A motions as an .omf: the stored records as .omf records (same keys, CRCs, size, init),
+// parameters in order with their key sets matched by name; 0xE has no exact .omf form.
+TEST(OgfV3Motions, NewLayoutExtractsToAnOmfWithTheStoredRecords) {
+  const OgfV3File f = read(v3::animated(false));
+  auto omf_bytes = extract_omf_v3(f);
+  ASSERT_TRUE(omf_bytes) << omf_bytes.error().message;
+  auto omf = read_omf(FileData::from_vector(omf_bytes.value()));
+  ASSERT_TRUE(omf);
+  EXPECT_FALSE(validate_omf(omf.value()).has_errors());
+  const MotionSet& set = omf->motions;
+  EXPECT_EQ(set.params.version, 3);
+  ASSERT_EQ(set.params.parts.size(), 1u);
+  EXPECT_EQ(set.params.parts[0].bones[1].name, "arm");  // lower-cased, as the engine compares
+  EXPECT_EQ(set.params.parts[0].bones[1].index, 1u);
+  ASSERT_EQ(set.motions.size(), 2u);
+  for (std::size_t m = 0; m < 2; ++m) {
+    const Ogf3Motion* k = nullptr;
+    for (const auto& x : f.motions->motions)
+      if (x.name == set.params.motions[m].name) k = &x;
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(set.motions[m].frames, k->frames);
+    for (std::size_t b = 0; b < 2; ++b) {
+      const BoneKeys& o = set.motions[m].bones[b];
+      const Ogf3BoneKeys& v = k->bones[b];
+      EXPECT_TRUE(std::equal(o.rotation_keys.begin(), o.rotation_keys.end(), v.keys.begin(), v.keys.end()));
+      EXPECT_EQ(o.rotation_crc, v.rotation_crc);
+      EXPECT_EQ(o.translation_keyed(), v.flags != 0);
+      for (std::size_t i = 0; i < k->frames; ++i) EXPECT_EQ(o.translation(i), v.translation(i));
+    }
+  }
+  EXPECT_EQ(set.params.motions[1].flags, 1u);  // "nod" is an fx
+  auto floats = extract_omf_v3(read(v3::animated(true)));
+  ASSERT_FALSE(floats);
+  EXPECT_NE(floats.error().message.find("no exact .omf form"), std::string::npos);
+  EXPECT_FALSE(extract_omf_v3(read(v3::skinned_model(0xF, v3::k1L, triangle_vertices(), {0, 1, 2}, kTurned, 0x19))));
 }
 
 TEST(OgfV3Motions, MissingKeySetIsAnErrorAndLeftOutOnExport) {

@@ -51,9 +51,11 @@ TEST(OgfV3Cli, SampleInfoValidateDumpConvertAndRewrite) {
   r = run_cli("ogf list " + in);
   EXPECT_NE(r.code, 0);
   EXPECT_TRUE(contains(r.err, "an OGF v3 model")) << r.err;
-  // No v4 .omf from it either: the targets are .ogf (the rewrite) and glTF.
+  // It has no motions to extract as an .omf.
   r = run_cli("convert " + in + " -o " + quote(tmp.path() / "m.omf"));
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "no embedded motions")) << r.err;
+  EXPECT_FALSE(fs::exists(tmp.path() / "m.omf"));
 }
 
 using v3::animated;

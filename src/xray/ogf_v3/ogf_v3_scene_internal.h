@@ -16,4 +16,12 @@ namespace boneyard::xray::ogf3 {
 Status add_embedded_motions(scene::Scene& scene, const OgfV3File& file, const OgfFile& v4,
                             const MotionExportOptions& options, Diagnostics& warnings);
 
+// The 0x1A motions (with their 0x14/0x12 parameters) as an .omf motion set over the same bytes:
+// one record per bone in 0xD order, so the parts name every bone with its 0xD index (lower-cased
+// names, as the engine compares them; one part of every bone, warned, when the model's parts do
+// not cover every bone once); motions in parameter order with the key set of their name (one
+// without is left out, warned); flags != 0 become "translation keyed". The glTF export's and the
+// .omf extraction's source.
+MotionSet motion_set_of(const OgfV3File& file, Diagnostics& warnings);
+
 }  // namespace boneyard::xray::ogf3

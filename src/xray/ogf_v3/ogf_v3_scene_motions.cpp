@@ -74,48 +74,9 @@ const Ogf3Motion* key_set(const Ogf3Motions& keys, const std::unordered_map<std:
   return it == by_name.end() ? nullptr : &keys.motions[it->second];
 }
 
-// 0x1A: a motion set of the .omf model over the same bytes (rotation keys and 8-bit translation
-// tracks are views); flags become the .omf's "translation keyed" bit, rotations are never static.
 Status new_layout(scene::Scene& s, const OgfV3File& f, const OgfFile& v4, const MotionExportOptions& o,
                   Diagnostics& warnings) {
-  MotionSet set;
-  set.motions_raw_id = f.motions->chunk;
-  set.motions_offset = f.motions->offset;
-  set.declared_count = f.motions->declared_count;
-  set.params.raw_id = f.params->chunk;
-  set.params.offset = f.params->offset;
-  set.params.version = 3;
-  set.params.parts = parts_by_bone(f, warnings);
-  const auto by_name = key_sets_by_name(*f.motions);
-  for (const auto& m : f.params->motions) {
-    const Ogf3Motion* k = key_set(*f.motions, by_name, m.name);
-    if (k == nullptr) {
-      warnings.add(Severity::warning, m.offset, hex(f.params->chunk) + " motion " + printable(m.name),
-                   "motion without a key set of its name: left out", "a key set", "none");
-      continue;
-    }
-    set.params.motions.push_back(params_of(m));
-    MotionKeys mk;
-    mk.raw_id = k->raw_id;
-    mk.offset = k->offset;
-    mk.name = k->name;
-    mk.frames = k->frames;
-    mk.readable = k->readable;
-    for (const auto& b : k->bones) {
-      BoneKeys bk;
-      bk.offset = b.offset;
-      bk.flags = b.flags != 0 ? kFlagTKeysPresent : 0;
-      bk.rotation_crc = b.rotation_crc;
-      bk.rotation_keys = b.keys;
-      bk.translation_crc = b.translation_crc;
-      bk.translation_keys = b.translation_keys;
-      bk.translation_size = b.size;
-      bk.translation_init = b.init;
-      mk.bones.push_back(bk);
-    }
-    set.motions.push_back(std::move(mk));
-  }
-  return add_motions(s, &v4, set, "embedded", warnings, o);
+  return add_motions(s, &v4, motion_set_of(f, warnings), "embedded", warnings, o);
 }
 
 bool wanted(const std::vector<std::string>& globs, const std::string& cp1251_name) {
@@ -134,7 +95,22 @@ Status float_layout(scene::Scene& s, const OgfV3File& f, const MotionExportOptio
   jset["source"] = "embedded";
   jset["params_chunk"] = hex(p.chunk);
   jset["keys_chunk"] = hex(f.motions->chunk);
-  jset["params_version"] = p.version;
+  // The parts as an .omf would hold them (what the glTF -> .omf import reads), as for 0x1A.
+  jset["params_version"] = 3;
+  nlohmann::json parts = nlohmann::json::array();
+  for (const auto& part : parts_by_bone(f, warnings)) {
+    nlohmann::json jp;
+    put_name(jp, "name", part.name);
+    jp["bones"] = nlohmann::json::array();
+    for (const auto& b : part.bones) {
+      nlohmann::json jb;
+      put_name(jb, "name", b.name);
+      jb["index"] = b.index;
+      jp["bones"].push_back(std::move(jb));
+    }
+    parts.push_back(std::move(jp));
+  }
+  jset["parts"] = std::move(parts);
   sets.push_back(std::move(jset));
   std::uint64_t total = 0;
   std::size_t float_tracks = 0;
@@ -225,6 +201,49 @@ Status float_layout(scene::Scene& s, const OgfV3File& f, const MotionExportOptio
 }
 
 }  // namespace
+
+// 0x1A: a motion set of the .omf model over the same bytes (rotation keys and 8-bit translation
+// tracks are views); flags become the .omf's "translation keyed" bit, rotations are never static.
+MotionSet motion_set_of(const OgfV3File& f, Diagnostics& warnings) {
+  MotionSet set;
+  set.motions_raw_id = f.motions->chunk;
+  set.motions_offset = f.motions->offset;
+  set.declared_count = f.motions->declared_count;
+  set.params.raw_id = f.params->chunk;
+  set.params.offset = f.params->offset;
+  set.params.version = 3;
+  set.params.parts = parts_by_bone(f, warnings);
+  const auto by_name = key_sets_by_name(*f.motions);
+  for (const auto& m : f.params->motions) {
+    const Ogf3Motion* k = key_set(*f.motions, by_name, m.name);
+    if (k == nullptr) {
+      warnings.add(Severity::warning, m.offset, hex(f.params->chunk) + " motion " + printable(m.name),
+                   "motion without a key set of its name: left out", "a key set", "none");
+      continue;
+    }
+    set.params.motions.push_back(params_of(m));
+    MotionKeys mk;
+    mk.raw_id = k->raw_id;
+    mk.offset = k->offset;
+    mk.name = k->name;
+    mk.frames = k->frames;
+    mk.readable = k->readable;
+    for (const auto& b : k->bones) {
+      BoneKeys bk;
+      bk.offset = b.offset;
+      bk.flags = b.flags != 0 ? kFlagTKeysPresent : 0;
+      bk.rotation_crc = b.rotation_crc;
+      bk.rotation_keys = b.keys;
+      bk.translation_crc = b.translation_crc;
+      bk.translation_keys = b.translation_keys;
+      bk.translation_size = b.size;
+      bk.translation_init = b.init;
+      mk.bones.push_back(bk);
+    }
+    set.motions.push_back(std::move(mk));
+  }
+  return set;
+}
 
 Status add_embedded_motions(scene::Scene& s, const OgfV3File& f, const OgfFile& v4, const MotionExportOptions& o,
                             Diagnostics& warnings) {

@@ -265,6 +265,13 @@ std::vector<std::uint8_t> write_ogf_v3(const OgfV3File& file);
 // write_ogf_v3, read back and validated: no error the input did not already have.
 Result<std::vector<std::uint8_t>> rewrite_ogf_v3(const OgfV3File& file);
 
+// The embedded 0x1A motions as an .omf: each stored record becomes the .omf record with the same
+// keys, CRCs, size and init (flags != 0: "translation keyed"; rotations keyed), the parameters
+// params version 3 with the bones' lower-cased names and 0xD indices (see ogf3::motion_set_of),
+// motions in parameter order; checked by the .omf validator. Errors: no embedded motions, 0xE key
+// sets (float translations have no exact .omf form), a written file that does not validate.
+Result<std::vector<std::uint8_t>> extract_omf_v3(const OgfV3File& file);
+
 Diagnostics validate_ogf_v3(const OgfV3File& file);
 
 // Each bone's bind pose relative to its parent, X-Ray space (bind rotation as setXYZi Euler
