@@ -217,7 +217,7 @@ struct MeshBuilder {
       if (x.severity == Severity::warning) warnings.add(x);
     if (v.chunks.find(kOgf3VContainer) || !v.child_refs.empty())
       warnings.add(Severity::warning, v.offset, v.path.empty() ? "0xA/0x5" : v.path,
-                   "geometry in a level's buffers or in other files: not in this file, left out", "-", "-");
+                   "geometry in a level's buffers or in other files: not in this file, left out");
     if (!v.lods.empty())
       warnings.add(Severity::warning, v.chunks.find(kOgf3Lods)->offset, v.where(kOgf3Lods),
                    "LOD visuals are not exported (kept in the .ogf)", "-", std::to_string(v.lods.size()));

@@ -107,7 +107,7 @@ void validate_visual(const OgfV3File& f, const Ogf3Visual& v, Diagnostics& out) 
   for (std::uint32_t id : {kOgf3VContainer, kOgf3IContainer, kOgf3ChildrenL, kOgf3TextureL})
     if (const Chunk* c = v.chunks.find(id))
       out.add(Severity::info, c->offset, v.where(id), "a level visual's reference into the level's buffers "
-              "(not in this file): not exported", "-", "kept");
+              "(not in this file): not exported (kept)");
   if (!v.child_refs.empty())
     out.add(Severity::info, v.chunks.find(kOgf3ChildRefs)->offset, v.where(kOgf3ChildRefs),
             "children in other files: not exported", "-", std::to_string(v.child_refs.size()) + " file(s)");
@@ -191,7 +191,7 @@ void validate_skeleton(const OgfV3File& f, Diagnostics& out) {
             "none");
   if (f.bind_in_model_space())
     out.add(Severity::info, f.model.chunks.find(kOgf3IkData0)->offset, "0x17",
-            "bind pose stored relative to the model (S_IKDATA_0): made relative to each parent on export", "-", "-");
+            "bind pose stored relative to the model (S_IKDATA_0): made relative to each parent on export");
   validate_bone_tree(skeleton_as_v4(f), out);
 }
 
@@ -271,7 +271,7 @@ void validate_keys(const Ogf3Motions& set, Diagnostics& out) {
             std::to_string(*set.declared_count), std::to_string(set.motions.size()));
   for (const auto& o : set.other)
     out.add(Severity::warning, o.offset, chunk + "/" + std::to_string(o.id()),
-            "sub-chunk the engine never reads (duplicate id or after a gap; kept)", "-", "kept");
+            "sub-chunk the engine never reads (duplicate id or after a gap; kept)");
   Tally crc, quat;
   for (std::size_t m = 0; m < set.motions.size(); ++m) {
     const Ogf3Motion& k = set.motions[m];
