@@ -26,6 +26,8 @@ set(BONEYARD_FOLDER_USES_xray/scene xray/omf)
 set(BONEYARD_FOLDER_USES_xray/envelope "")  # the SDK's animation curves, shared by its motion formats
 set(BONEYARD_FOLDER_USES_xray/skl xray/envelope xray/omf)  # motion params, marks and edits as in .omf
 set(BONEYARD_FOLDER_USES_xray/anm xray/envelope xray/omf)  # the edit vocabulary of .omf
+# OGF v3: its own model; its skeleton and 0x1A motions go through the v4 model and the .omf adapter.
+set(BONEYARD_FOLDER_USES_xray/ogf_v3 xray/ogf xray/omf xray/scene)
 set(BONEYARD_FOLDER_USES_mgs2/kms "")
 set(BONEYARD_FOLDER_USES_mgs2/evm "")
 set(BONEYARD_FOLDER_USES_mgs2/mar "")  # motions play on a skeleton the registry hands over as a scene

@@ -12,6 +12,7 @@
 #include "boneyard/registry/convert_request.h"
 #include "boneyard/registry/xray_files.h"
 #include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/ogf_v3/ogf_v3.h"
 #include "boneyard/xray/xray_scene.h"
 #include "boneyard/registry/output_plan.h"
 #include "formats.h"
@@ -128,9 +129,18 @@ BatchResult convert_tree(const BatchOptions& o) {
   for (std::size_t i = 0; i < ogfs.size() && !interrupted(); ++i) {
     auto opened = FileData::open(ogfs[i]);
     if (!opened.ok()) continue;  // reported by its item
-    auto ogf = xray::read_ogf(std::move(opened).value());
-    if (!ogf) continue;
-    refs_of[i] = resolve_motion_refs(meshes_root_for(ogfs[i], o), ogf->motion_refs);
+    const auto data = std::move(opened).value();
+    std::vector<std::string> refs;
+    if (xray::looks_like_ogf_v3(data->bytes())) {
+      auto v3 = xray::read_ogf_v3(data);
+      if (!v3) continue;
+      refs = v3->motion_refs;
+    } else {
+      auto ogf = xray::read_ogf(data);
+      if (!ogf) continue;
+      refs = ogf->motion_refs;
+    }
+    refs_of[i] = resolve_motion_refs(meshes_root_for(ogfs[i], o), refs);
     for (const auto& ref : refs_of[i])
       for (const auto& f : ref.files)
         if (auto id = file_identity(f)) referenced.insert(*id);

@@ -22,6 +22,7 @@
 #include "boneyard/scene/scene.h"
 #include "boneyard/texture/texture_convert.h"
 #include "boneyard/texture/tri/tri.h"
+#include "boneyard/xray/ogf_v3/ogf_v3.h"
 #include "boneyard/xray/xray_scene.h"
 
 namespace boneyard::registry {
@@ -33,6 +34,7 @@ Opened open_ogf(std::shared_ptr<const FileData> file, const OpenOptions& options
 Opened open_skl(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_skls(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_anm(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_ogf_v3(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_kms(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_evm(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_cmdl(std::shared_ptr<const FileData> file, const OpenOptions& options);
@@ -105,6 +107,10 @@ Result<scene::Scene> xray_model_scene(const xray::OgfFile& ogf, xray::XrayExport
                                       const std::filesystem::path& meshes_root,
                                       const std::vector<ResolvedMotionRef>* resolved, Diagnostics& warnings,
                                       std::vector<std::filesystem::path>* used_omfs = nullptr);
+// The same for an OGF v3 model (xray::ogf_v3_to_scene).
+Result<scene::Scene> xray_v3_model_scene(const xray::OgfV3File& ogf, xray::XrayExportOptions options,
+                                         const std::filesystem::path& meshes_root,
+                                         const std::vector<ResolvedMotionRef>* resolved, Diagnostics& warnings);
 // Where an X-Ray model's textures are: --textures, else the "textures" folder beside the model's
 // "meshes" ancestor.
 std::filesystem::path xray_textures_root(const ConvertOptions& options);

@@ -21,6 +21,7 @@
 #include "boneyard/xray/ogf/ogf_report.h"
 #include "boneyard/xray/anm/anm_report.h"
 #include "boneyard/xray/skl/skl_report.h"
+#include "boneyard/xray/ogf_v3/ogf_v3_report.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -40,6 +41,7 @@ struct FormatEntry {
 constexpr std::array kFormats = {
     FormatEntry{"omf", xray::sniff_omf, registry::open_omf},
     FormatEntry{"ogf", xray::sniff_ogf, registry::open_ogf},
+    FormatEntry{"ogf", xray::sniff_ogf_v3, registry::open_ogf_v3},  // OGF v3 (builds before 2004): its own model
     FormatEntry{"skl", xray::sniff_skl, registry::open_skl},    // the SDK's skeletal motions
     FormatEntry{"skls", xray::sniff_skls, registry::open_skls},
     FormatEntry{"anm", xray::sniff_anm, registry::open_anm},    // the SDK's object and camera motions

@@ -25,6 +25,9 @@ PY
 
 # fuzz_lzhuf, fuzz_skl, fuzz_anm: small files of every version and container (tests/xray/sdk_fixtures.h).
 "$build/tests/xray/sdk_probe" seeds tests/fuzz_seeds
+# fuzz_ogf: the hand-laid OGF v3 models (every vertex format, the three IK layouts, both motion
+# layouts, progressive data, no IK data, refs and a bit-31 header).
+"$build/tests/xray/write_ogf_v3_fixtures" tests/fuzz_seeds/fuzz_ogf >/dev/null
 
 # fuzz_kms, fuzz_evm: the models of the fuzz_cmdl pairs (the bytes before the last "MODL"), the
 # models the glTF checks convert (write_gltf_fixtures), and each of them in the other layout.

@@ -121,21 +121,16 @@ std::optional<std::map<int, scene::Primitive>> split_by_bone(const scene::Primit
   return out;
 }
 
-// How the engine's model shaders use the base texture's alpha, read from the shader's name (the
-// shader's own parameters live in shaders.xr, which models do not carry): "..._aref" shaders
-// alpha-test at def_aref = 200/255 (OpenXRay blender_deffer_model.cpp, r2 common.h); the scripted
-// model shaders that blend (models_lightplanes.s, models_xglass2.s, models_xlens.s) and names
-// that say glass, lens, window, transparent or blend are blended; every other model shader is
-// opaque, its alpha holding gloss. docs/textures.md "Alpha modes".
-scene::AlphaUse alpha_use_of(std::string_view shader) {
+}  // namespace
+
+// Shaders alpha-test, blend or ignore alpha by name: xray_scene.h.
+scene::AlphaUse shader_alpha_use(std::string_view shader) {
   const std::string name = lower_ascii(shader);
   if (name.find("aref") != std::string::npos) return scene::AlphaUse::test;
   for (const char* word : {"lightplanes", "glass", "lens", "window", "transparent", "blend"})
     if (name.find(word) != std::string::npos) return scene::AlphaUse::blend;
   return scene::AlphaUse::none;
 }
-
-}  // namespace
 
 Status add_meshes(scene::Scene& s, const OgfFile& ogf, const XrayExportOptions& o, Diagnostics& warnings) {
   if (ogf.children.empty()) return {};
@@ -179,7 +174,7 @@ Status add_meshes(scene::Scene& s, const OgfFile& ogf, const XrayExportOptions& 
       m.texture.path = c.texture;
       m.texture.origin = c.path() + " 0x2 texture";
       m.texture.offset = c.offset;
-      m.alpha_use = alpha_use_of(c.shader);
+      m.alpha_use = shader_alpha_use(c.shader);
       m.alpha_cutoff = 200.0f / 255.0f;
       // The engine culls back faces; the SDK exports a two-sided surface as a second, flipped
       // copy of its faces (docs/textures.md "Sidedness").
