@@ -68,7 +68,7 @@ std::optional<Finding> check_skl_edit(const SklFile& f, const std::vector<std::s
       if (std::none_of(m.bones.begin(), m.bones.end(), [&](const SklBone& b) { return skl_iequal(b.name, wanted); }))
         return skl_edit_error("motion " + skl_edit_show(m.name) + " has no bone of this name", "a bone of the motion", *e.bone);
     }
-    const float length = m.fps > 0 ? static_cast<float>(m.frame_end - m.frame_start) / m.fps : 0.0f;
+    const float length = m.fps > 0 ? static_cast<float>(std::int64_t{m.frame_end} - m.frame_start) / m.fps : 0.0f;
     for (const auto& mark : e.add_marks) {
       if (mark.name.empty() || mark.name.find_first_of(std::string_view("\0\r\n", 3)) != std::string::npos)
         return skl_edit_error("mark names must be non-empty and without NUL, CR or LF", "a name", skl_edit_show(mark.name));

@@ -60,7 +60,7 @@ std::string describe_skl_motions(const std::vector<SklMotion>& motions) {
     for (std::size_t k = 0; k < counts.keys.size(); ++k) all.keys[k] += counts.keys[k];
     char frames[40], seconds[32];
     std::snprintf(frames, sizeof frames, "%d-%d", m.frame_start, m.frame_end);
-    if (m.fps > 0) std::snprintf(seconds, sizeof seconds, "%.3f", static_cast<double>(m.frame_end - m.frame_start) / m.fps);
+    if (m.fps > 0) std::snprintf(seconds, sizeof seconds, "%.3f", (static_cast<double>(m.frame_end) - m.frame_start) / m.fps);
     else std::snprintf(seconds, sizeof seconds, "?");
     skl_appendf(s, "  %4zu  %-28s %3u %13s %5.4g %8s %-5s %-9s %6.3g %6.3g %7.3g %6.3g  %-18s %5zu  %-34s %s\n", i,
             printable(m.name).c_str(), m.version, frames, static_cast<double>(m.fps), seconds, m.is_fx() ? "fx" : "cycle",

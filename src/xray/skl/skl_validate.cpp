@@ -60,7 +60,7 @@ int skl_compare_ignoring_case(std::string_view a, std::string_view b) {
 }
 
 void validate_skl_marks(const SklMotion& m, const std::string& path, Diagnostics& out) {
-  const float length = m.fps > 0 && std::isfinite(m.fps) ? static_cast<float>(m.frame_end - m.frame_start) / m.fps : 0.0f;
+  const float length = m.fps > 0 && std::isfinite(m.fps) ? static_cast<float>(std::int64_t{m.frame_end} - m.frame_start) / m.fps : 0.0f;
   for (std::size_t k = 0; k < m.marks.size(); ++k) {
     const auto& mark = m.marks[k];
     const std::string mp = path + " mark " + skl_num(k);
