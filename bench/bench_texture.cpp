@@ -10,6 +10,8 @@
 
 #include "boneyard/texture/dds/dds.h"
 #include "boneyard/texture/texture_convert.h"
+#include "boneyard/texture/tri/tri.h"
+#include "tri_fixture.h"
 
 namespace {
 
@@ -103,6 +105,77 @@ void BM_PngLevel(benchmark::State& state) {
   state.counters["png_bytes"] = double(size);
 }
 BENCHMARK(BM_PngLevel)->Arg(0)->Arg(1)->Arg(2)->Arg(6)->Arg(9)->Unit(benchmark::kMillisecond);
+
+// MGS2 .tri: a whole GS video memory (4 MiB image block) holding 32 textures of 256x256 8-bit
+// and 64 of 256x128 4-bit (each its own CLUT), as a stage's .tri may: every texture decoded
+// (`texture x.tri -o DIR` without the PNG encoding), and the PNGs put back unedited and one edited
+// (build_tri, which reads back, validates and decodes every texture again). No real .tri is
+// public; the layout follows the notes (tests/support/tri_fixture.h).
+const std::vector<std::uint8_t>& full_vram_tri() {
+  static const std::vector<std::uint8_t> bytes = [] {
+    namespace fx = boneyard::test::trifx;
+    fx::File f;
+    f.image_rows = 16384;  // 4 MiB: 512 pages
+    f.clut_rows = 160;     // 5 pages: 32 CLUTs of 256 colours, 64 of 16
+    for (std::uint32_t i = 0; i < 32; ++i) {  // 256x256 8-bit: 2 x 4 pages of 128x64, 256 blocks
+      fx::Texture t;
+      t.id = 0x100000 + i, t.psm = fx::kPsmt8, t.tw = 8, t.th = 8, t.width = 256, t.height = 256;
+      t.tbp0 = i * 256, t.tbw = 4, t.cbp = i * 4;
+      t.indices = fx::pattern(256, 256, 256, i);
+      t.clut = fx::palette(256, i);
+      f.textures.push_back(std::move(t));
+    }
+    for (std::uint32_t i = 0; i < 64; ++i) {  // 256x128 4-bit: 2 pages of 128x128, 64 blocks
+      fx::Texture t;
+      t.id = 0x200000 + i, t.psm = fx::kPsmt4, t.tw = 8, t.th = 7, t.width = 256, t.height = 128;
+      t.tbp0 = 32 * 256 + i * 64, t.tbw = 4, t.cbp = 128 + (i / 32) * 16, t.csa = i % 32;  // 32 CLUTs over 16 blocks
+      t.indices = fx::pattern(256, 128, 16, 100 + i);
+      t.clut = fx::palette(16, 100 + i);
+      f.textures.push_back(std::move(t));
+    }
+    return fx::build(f);
+  }();
+  return bytes;
+}
+
+void BM_TriDecodeAll(benchmark::State& state) {
+  auto tri = texture::read_tri(FileData::from_view(full_vram_tri(), nullptr));
+  std::uint64_t pixels = 0;
+  for (auto _ : state) {
+    pixels = 0;
+    for (std::size_t i = 0; i < tri->entries.size(); ++i) {
+      auto im = texture::decode_tri(tri.value(), i);
+      pixels += im->rgba.size() / 4;
+      benchmark::DoNotOptimize(im);
+    }
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * full_vram_tri().size()));
+  state.counters["pixels"] = double(pixels);
+}
+BENCHMARK(BM_TriDecodeAll)->Unit(benchmark::kMillisecond);
+
+void BM_TriValidate(benchmark::State& state) {
+  auto tri = texture::read_tri(FileData::from_view(full_vram_tri(), nullptr));
+  for (auto _ : state) benchmark::DoNotOptimize(texture::validate_tri(tri.value()));
+}
+BENCHMARK(BM_TriValidate)->Unit(benchmark::kMillisecond);
+
+// Every texture given back (arg 0: all unedited; 1: one 4-bit texture with a pixel changed).
+void BM_TriBuild(benchmark::State& state) {
+  auto tri = texture::read_tri(FileData::from_view(full_vram_tri(), nullptr));
+  std::vector<texture::TriEdit> edits;
+  for (std::size_t i = 0; i < tri->entries.size(); ++i) edits.push_back({i, texture::decode_tri(tri.value(), i).value(), {}, "t"});
+  if (state.range(0) == 1) std::swap_ranges(edits[40].image.rgba.begin(), edits[40].image.rgba.begin() + 4, edits[40].image.rgba.begin() + 4 * 300);
+  for (auto _ : state) {
+    auto out = texture::build_tri(tri.value(), edits);
+    if (!out) {
+      state.SkipWithError(out.error().message.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK(BM_TriBuild)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // Every sample texture, one benchmark each.
 const bool kSamples = [] {

@@ -32,13 +32,18 @@ set(BONEYARD_FOLDER_USES_xray/envelope "")  # the SDK's animation curves, shared
 # from .bones); to and from the scene through the adapters .omf uses.
 set(BONEYARD_FOLDER_USES_xray/skl xray/bones xray/envelope xray/object xray/ogf xray/omf xray/scene)
 set(BONEYARD_FOLDER_USES_xray/anm xray/envelope xray/omf xray/scene)  # the edit vocabulary of .omf; the scene adapters
+# OGF v3: its own model; its skeleton and 0x1A motions go through the v4 model and the .omf adapter.
+set(BONEYARD_FOLDER_USES_xray/ogf_v3 xray/ogf xray/omf xray/scene)
 set(BONEYARD_FOLDER_USES_mgs2/kms "")
 set(BONEYARD_FOLDER_USES_mgs2/evm "")
+set(BONEYARD_FOLDER_USES_mgs2/mar "")  # motions play on a skeleton the registry hands over as a scene
+set(BONEYARD_FOLDER_USES_mgs2/mc_index "")  # Master Collection stage indices: text, ids and paths
 set(BONEYARD_FOLDER_USES_mgs2/cmdl mgs2/kms mgs2/evm mgs2/scene)  # a .cmdl is derived from its model
 set(BONEYARD_FOLDER_USES_mgs2/scene mgs2/kms mgs2/evm)
 set(BONEYARD_FOLDER_USES_texture/dds "")
 set(BONEYARD_FOLDER_USES_texture/ctxr "")
 set(BONEYARD_FOLDER_USES_texture/png "")
+set(BONEYARD_FOLDER_USES_texture/tri "")
 
 # Library target -> the boneyard libraries it may link.
 set(BONEYARD_LINKS_boneyard_core "")

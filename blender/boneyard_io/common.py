@@ -131,6 +131,17 @@ def armature_for(context, game):
     raise BoneyardError("%d armatures hold %s: select the one to export" % (len(found), what))
 
 
+def is_ogf_v3(path):
+    """An OGF v3 model (builds before 2004): its header chunk (id 1, bit 31 aside) holds 4 bytes."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(9)
+    except OSError:
+        return False
+    return (len(head) == 9 and int.from_bytes(head[0:4], "little") & 0x7FFFFFFF == 1
+            and int.from_bytes(head[4:8], "little") == 4 and head[8] == 3)
+
+
 class Messages:
     """What a step tells the user: warnings (boneyard's, and the add-on's) and information."""
 

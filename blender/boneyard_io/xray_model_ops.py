@@ -18,10 +18,15 @@ from .cli import BoneyardError
 TEMPLATE_PROPERTY = "ogf_template"
 
 
-def remember_template(arm, source):
-    """Called by the import: an .ogf's path becomes the template of the model's export."""
-    if source.lower().endswith(".ogf"):
-        arm.data[TEMPLATE_PROPERTY] = source
+def remember_template(arm, source, messages):
+    """Called by the import: an .ogf's path becomes the template of the model's export. An OGF v3
+    model cannot be one (its export is a new v4 model: docs/xray-ogf-v3.md "Back to a game")."""
+    if not source.lower().endswith(".ogf"):
+        return
+    if common.is_ogf_v3(source):
+        messages.note("an OGF v3 model: its export is a new v4 model, without the original as template")
+        return
+    arm.data[TEMPLATE_PROPERTY] = source
 
 
 def model_objects(arm):

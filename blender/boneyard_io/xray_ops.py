@@ -24,16 +24,24 @@ def _is_omf(path):
     return head == b"\x0e\x00\x00\x00"
 
 
-def _templates(exe, source, is_omf, sets, tmp):
+def _templates(exe, source, is_omf, sets, tmp, messages):
     """(file, bytes) per motion set: the .omf itself; an .ogf's refs as boneyard found them
-    (`file` in the scene extras); an .ogf's embedded motions as boneyard extracts them."""
+    (`file` in the scene extras); an .ogf's embedded motions as boneyard extracts them (an OGF v3
+    model's float-translation key sets have no .omf form: no template, said in a warning)."""
     if is_omf:
         return [(source, common.read_bytes(source, "motion file"))]
     out = []
     for index, motion_set in enumerate(sets):
         if motion_set.get("source") == "embedded":
             extracted = os.path.join(tmp, "embedded_%d.omf" % index)
-            cli.run(exe, "convert", "--output=" + str(extracted), "--", source)
+            try:
+                cli.run(exe, "convert", "--output=" + str(extracted), "--", source)
+            except BoneyardError as e:
+                if not common.is_ogf_v3(source):
+                    raise
+                messages.warn("the motions are exported without a template: %s" % e)
+                out.append(("", b""))
+                continue
             out.append(("", common.read_bytes(extracted, "extracted motions")))
         elif motion_set.get("file"):
             path = os.path.normpath(os.path.join(os.path.dirname(source), motion_set["file"]))
@@ -127,7 +135,7 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
         document, binary = glb.read(converted)
         animations = document.get("animations", [])
         xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
-        templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp)
+        templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp, messages)
         old_fps = _set_scene_fps(context.scene)
         if old_fps is not None:
             messages.note("scene frame rate set from %g to %d fps (X-Ray motions are %d fps)" % (old_fps, FPS, FPS))
@@ -159,7 +167,7 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
         missing = _store(arm, source, skeleton if is_omf else "", xscene, animations, templates,
                          made.curves)
         if not is_omf:
-            xray_model_ops.remember_template(arm, source)
+            xray_model_ops.remember_template(arm, source, messages)
     if missing:
         messages.warn("%d animations did not arrive as actions: %s" % (len(missing), ", ".join(missing[:8])))
     return arm, messages

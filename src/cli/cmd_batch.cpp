@@ -11,11 +11,6 @@
 namespace boneyard::cli {
 
 int run_batch_convert(BatchOptions o) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(o.input_dir, ec)) {
-    std::fprintf(stderr, "%s: not a folder (--recursive converts a folder tree)\n", path_to_utf8(o.input_dir).c_str());
-    return kExitUsage;
-  }
   const bool tty = stderr_is_terminal();
   o.progress = [tty](std::size_t done, std::size_t total, const BatchItem& item) {
     const char* status = item.status == BatchItem::Status::failed     ? "FAILED"

@@ -26,7 +26,8 @@ CLI::Validator number_check(const ConvertOptionRow& row) {
       [check = row.check](std::string& text) -> std::string {
         double v = std::numeric_limits<double>::quiet_NaN();
         if (!CLI::detail::lexical_cast(text, v)) v = std::numeric_limits<double>::quiet_NaN();
-        return check(v, text).value_or(std::string());
+        const Status checked = check(v, text);
+        return checked ? std::string() : checked.error().message;
       },
       "");
 }
@@ -61,22 +62,19 @@ OptionSet given_convert_options(const CLI::App& cmd) {
   return given;
 }
 
-// `convert --recursive`: the options the batch reads (the table's tree>gltf rows), then the batch.
+// `convert --recursive`: the options the batch reads (the table's tree>gltf rows) and the input
+// folder checked, then the batch.
 int convert_folder(const std::string& in, const std::string& out, unsigned jobs, const ConvertSettings& settings,
                    const OptionSet& given) {
-  const OptionSet reads = options_read("tree", ".glb");
-  const auto rows = convert_option_rows();
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (!given.test(i) || reads.test(i) || rows[i].reads.empty()) continue;
-    std::fprintf(stderr, "%s does not apply with --recursive (options that do: %s, --jobs)\n",
-                 option_flag(rows[i]).c_str(), convert_option_list(reads).c_str());
-    return kExitUsage;
-  }
   BatchOptions batch;
   batch.input_dir = path_from_utf8(in);
   batch.output_dir = path_from_utf8(out);
   batch.threads = jobs;
   batch.settings = settings;
+  if (auto checked = check_batch_request(batch, given); !checked) {
+    std::fprintf(stderr, "%s\n", describe_failure(checked.error(), in).c_str());
+    return kExitUsage;
+  }
   return run_batch_convert(std::move(batch));
 }
 

@@ -135,7 +135,7 @@ int edit_folder(const std::string& folder, const Target& t, const std::vector<st
         break;
       case FolderEditItem::Outcome::failed:
         ++failed;
-        std::fprintf(stderr, "%s\n", describe_edit_failure(*item.error, name).c_str());
+        std::fprintf(stderr, "%s\n", describe_edit_failure(item.status.error(), name).c_str());
         break;
     }
   }

@@ -44,7 +44,8 @@ void add_view_command(CLI::App& app, int& exit_code) {
                   "(default: the one beside it)");
   cmd->add_option("--meshes", *meshes, "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')");
   cmd->add_option("--textures", *textures,
-                  "Textures root: X-Ray .dds tree (default: 'textures' beside the model's 'meshes'), MGS2 .ctxr folder");
+                  "Textures root: X-Ray .dds tree (default: 'textures' beside the model's 'meshes'), MGS2 .ctxr or .tri "
+                  "folder (the model's .tri beside it is found without it)");
   cmd->add_flag("--open", *open, "Open the page in the default browser (xdg-open; on Windows, the file's default program)");
   add_allow_outside_uris_option(*cmd, *allow_outside_uris);
   cmd->callback([files, out, skeleton, meshes, textures, open, allow_outside_uris, &exit_code] {

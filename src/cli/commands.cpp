@@ -152,10 +152,15 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--cmdl", *cmdl,
                   "MGS2: also check the Master Collection model (the one FILE, a .kms or .evm) against this .cmdl, the way "
                   "the game reads the pair");
+  auto skeleton = std::make_shared<std::string>();
+  cmd->add_option("--skeleton", *skeleton,
+                  "MGS2: also check the motions (the one FILE, a .mar) against the skeleton of this .kms or .evm: joints "
+                  "each motion drives, max_joint")
+      ->excludes("--cmdl");
   add_layout_option(*cmd, *common);
   add_names_option(*cmd, *common);
   add_allow_outside_uris_option(*cmd, common->allow_outside_uris);
-  cmd->callback([files, strict, show_info, quiet, common, cmdl, &exit_code] {
+  cmd->callback([files, strict, show_info, quiet, common, cmdl, skeleton, &exit_code] {
     const auto report = [&](const std::string& path, const std::string& what, const Diagnostics& d) {
       if (!*quiet) {
         for (const auto& f : d.findings()) {
@@ -175,9 +180,31 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       exit_code = kExitUsage;
       return;
     }
+    if (!skeleton->empty() && files->size() != 1) {
+      std::fprintf(stderr, "--skeleton checks one .mar against its model: give exactly one FILE (found %zu)\n", files->size());
+      exit_code = kExitUsage;
+      return;
+    }
     for (const auto& path : *files) {
       auto doc = open_or_report(path, *common, exit_code);
       if (!doc) continue;
+      if (!skeleton->empty()) {
+        // The motions' findings and the check against the skeleton, as one report of the .mar.
+        CommonOptions detect = *common;
+        detect.layout.clear();  // --layout is the .mar's
+        auto model = open_or_report(*skeleton, detect, exit_code);
+        if (!model) continue;
+        auto pair = validate_pair(*model, *doc);
+        if (!pair) {
+          std::fprintf(stderr, "%s\n", describe_failure(pair.error(), *skeleton).c_str());
+          exit_code = std::max(exit_code, exit_code_for(pair.error()));
+          continue;
+        }
+        Diagnostics all = doc->validate();
+        for (const auto& f : pair.value().findings()) all.add(f);
+        report(path, std::string(doc->format()) + " on " + *skeleton, all);
+        continue;
+      }
       report(path, std::string(doc->format()), doc->validate());
       if (cmdl->empty()) continue;
       CommonOptions detect = *common;

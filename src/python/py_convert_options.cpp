@@ -65,7 +65,8 @@ void read_keyword(const ConvertOptionRow& row, const py::object& value, ConvertS
         } else if constexpr (std::is_same_v<T, double>) {
           target = value.cast<double>();
           if (row.check != nullptr)
-            if (auto why = row.check(target, py::str(value).cast<std::string>())) raise_usage(option_keyword(row) + " " + *why);
+            if (auto checked = row.check(target, py::str(value).cast<std::string>()); !checked)
+              raise_usage(option_keyword(row) + " " + checked.error().message);
           given.set(index);
         } else {
           target = value.cast<std::vector<std::string>>();

@@ -181,7 +181,8 @@ void bind_ogf(py::module_& m) {
           d["outcome"] = outcome_word(item.outcome);
           d["changes"] = item.report.changes;
           d["warnings"] = item.report.warnings;
-          d["error"] = item.error ? py::object(lenient_text(format_finding(*item.error, path_to_utf8(item.file)))) : py::object(py::none());
+          d["error"] = item.status ? py::object(py::none())
+                                   : py::object(lenient_text(format_finding(item.status.error(), path_to_utf8(item.file))));
           d["backup"] = item.backup.empty() ? py::object(py::none()) : fs_name(path_to_utf8(item.backup));
           out.append(d);
         }

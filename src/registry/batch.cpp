@@ -12,6 +12,7 @@
 #include "boneyard/registry/convert_request.h"
 #include "boneyard/registry/xray_files.h"
 #include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/ogf_v3/ogf_v3.h"
 #include "boneyard/xray/xray_scene.h"
 #include "boneyard/registry/output_plan.h"
 #include "formats.h"
@@ -95,6 +96,18 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
 
 }  // namespace
 
+Status check_batch_request(const BatchOptions& o, const OptionSet& given) {
+  const OptionSet reads = options_read("tree", ".glb");
+  const auto rows = convert_option_rows();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (given.test(i) && !reads.test(i) && !rows[i].reads.empty())
+      return usage_error_finding(option_flag(rows[i]) + " does not apply with --recursive (options that do: " +
+                                 convert_option_list(reads) + ", --jobs)");
+  std::error_code ec;
+  if (!fs::is_directory(o.input_dir, ec)) return usage_error_finding("not a folder (--recursive converts a folder tree)");
+  return {};
+}
+
 BatchResult convert_tree(const BatchOptions& o) {
   BatchResult result;
   // The SDK's motion files (.skls, .skl, .anm) convert on their own: skeletal motions on a flat
@@ -120,12 +133,22 @@ BatchResult convert_tree(const BatchOptions& o) {
   // file index): one query per path, where comparing canonical paths costs a readlink per component.
   std::set<FileIdentity> referenced;
   std::vector<std::vector<ResolvedMotionRef>> refs_of(ogfs.size());
-  for (std::size_t i = 0; i < ogfs.size(); ++i) {
+  // An interruption stops it too: a folder of thousands of models takes seconds to look through.
+  for (std::size_t i = 0; i < ogfs.size() && !interrupted(); ++i) {
     auto opened = FileData::open(ogfs[i]);
     if (!opened.ok()) continue;  // reported by its item
-    auto ogf = xray::read_ogf(std::move(opened).value());
-    if (!ogf) continue;
-    refs_of[i] = resolve_motion_refs(meshes_root_for(ogfs[i], o), ogf->motion_refs);
+    const auto data = std::move(opened).value();
+    std::vector<std::string> refs;
+    if (xray::looks_like_ogf_v3(data->bytes())) {
+      auto v3 = xray::read_ogf_v3(data);
+      if (!v3) continue;
+      refs = v3->motion_refs;
+    } else {
+      auto ogf = xray::read_ogf(data);
+      if (!ogf) continue;
+      refs = ogf->motion_refs;
+    }
+    refs_of[i] = resolve_motion_refs(meshes_root_for(ogfs[i], o), refs);
     for (const auto& ref : refs_of[i])
       for (const auto& f : ref.files)
         if (auto id = file_identity(f)) referenced.insert(*id);

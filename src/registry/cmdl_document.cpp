@@ -6,6 +6,7 @@
 #include "boneyard/core/paths.h"
 #include "boneyard/mgs2/cmdl/cmdl.h"
 #include "boneyard/mgs2/cmdl/cmdl_report.h"
+#include "boneyard/mgs2/mar/mar.h"
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "formats.h"
 
@@ -61,19 +62,21 @@ class CmdlDocument final : public Document {
       return f;
     };
     // The model's materials name its textures; the registry attaches them as for the model itself.
-    const auto textured = [&](Result<scene::Scene> sc) {
-      if (sc) attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache);
+    const auto textured = [&](Result<scene::Scene> sc, std::uint32_t tri_id) {
+      if (sc)
+        attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache,
+                        mgs2_tri_files(model_path.value(), tri_id, o.settings.textures));
       return encode_gltf(sc, warnings, ext, o, out);
     };
     if (kind == "kms") {
       auto m = mgs2::read_kms(FileData::from_view(bytes, nullptr));
       if (!m) return in_model(m.error());
-      return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings));
+      return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings), m->header.texture);
     }
     if (kind == "evm") {
       auto m = mgs2::read_evm(FileData::from_view(bytes, nullptr));
       if (!m) return in_model(m.error());
-      return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings));
+      return textured(mgs2::cmdl_to_scene(m_, m.value(), e, warnings), m->header.texture);
     }
     return usage_error_finding(path_to_utf8(model_path.value()) + " is not a .kms or .evm (" +
                                (kind.empty() ? std::string("unrecognised") : std::string(kind)) + "): a .cmdl is drawn on its model");
@@ -117,6 +120,17 @@ const mgs2::CmdlFile* cmdl_model_of(const Document& d) {
 Result<Diagnostics> validate_pair(const Document& model, const Document& companion) {
   const Document* a = &model;
   const Document* b = &companion;
+  if (registry::mar_model_of(*a) != nullptr) std::swap(a, b);
+  if (const mgs2::MarFile* mar = registry::mar_model_of(*b)) {
+    const mgs2::KmsFile* kms = registry::kms_model_of(*a);
+    const mgs2::EvmFile* evm = registry::evm_model_of(*a);
+    if (kms == nullptr && evm == nullptr)
+      return usage_error_finding("a .mar is checked against the .kms or .evm that plays it (given: " + std::string(model.format()) +
+                                 " and " + std::string(companion.format()) + ")");
+    Diagnostics d;
+    mgs2::check_mar_skeleton(*mar, kms != nullptr ? kms->units.size() : evm->bones.size(), d);
+    return d;
+  }
   if (registry::cmdl_model_of(*a) != nullptr) std::swap(a, b);
   const mgs2::CmdlFile* cmdl = registry::cmdl_model_of(*b);
   const mgs2::KmsFile* kms = registry::kms_model_of(*a);

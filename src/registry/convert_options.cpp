@@ -20,31 +20,37 @@ constexpr std::string_view kSmoothingStyles[] = {"soc", "cscop"};
 
 // Metres per model unit: positive and finite (CLI11's own range message would print the largest
 // double in full, 300 digits).
-std::optional<std::string> positive_scale(double value, std::string_view written) {
-  if (value > 0 && std::isfinite(value)) return std::nullopt;
-  return "must be a positive number of metres per model unit, e.g. 0.001 (found " +
-         std::string(written.substr(0, 40)) + ")";
+Status positive_scale(double value, std::string_view written) {
+  if (value > 0 && std::isfinite(value)) return {};
+  return usage_error_finding("must be a positive number of metres per model unit, e.g. 0.001 (found " +
+                             std::string(written.substr(0, 40)) + ")");
 }
 
 const std::array kRows = {
     ConvertOptionRow{.name = "layout",
-                     .reads = "kms>kms evm>evm gltf>kms gltf>evm",
+                     .reads = "kms>kms evm>evm mar>mar gltf>kms gltf>evm",
                      .field = &S::layout,
                      .help = "MGS2 only: write the PS2 or Master Collection layout",
                      .choices = kLayouts},
     ConvertOptionRow{.name = "input-layout",
-                     .reads = "kms>kms kms>gltf evm>evm evm>gltf",
+                     .reads = "kms>kms kms>gltf evm>evm evm>gltf mar>mar mar>gltf",
                      .field = &S::input_layout,
                      .help = "MGS2 only: force the input's layout",
                      .choices = kLayouts,
                      .opens = true},
     ConvertOptionRow{.name = "skeleton",
-                     .reads = "omf>gltf cmdl>gltf gltf>omf omf>skls omf>skl skls>omf skl>omf skls>gltf skl>gltf "
+                     .reads = "omf>gltf cmdl>gltf mar>gltf gltf>omf omf>skls omf>skl skls>omf skl>omf skls>gltf skl>gltf "
                               "gltf>skls gltf>skl",
                      .field = &S::skeleton,
                      .help = "X-Ray motions: the .ogf or .object whose skeleton plays them (.skls to .omf: bone order, "
                              "rest pose, ACTORTRANSFORM, an .object's parts); MGS2 .cmdl to glTF: its .kms/.evm "
-                             "(default: the one beside it)",
+                             "(default: the one beside it); MGS2 .mar to glTF: the .kms/.evm that plays it",
+                     .names_input = true},
+    ConvertOptionRow{.name = "mar",
+                     .reads = "kms>gltf evm>gltf",
+                     .field = &S::mar,
+                     .help = "MGS2 .kms/.evm to glTF: the .mar whose motions the model plays (joint = unit or skeleton "
+                             "entry index, 30 fps)",
                      .names_input = true},
     ConvertOptionRow{.name = "meshes",
                      .reads = "ogf>gltf tree>gltf",
@@ -53,8 +59,9 @@ const std::array kRows = {
     ConvertOptionRow{.name = "textures",
                      .reads = "ogf>gltf object>gltf kms>gltf evm>gltf cmdl>gltf tree>gltf",
                      .field = &S::textures,
-                     .help = "X-Ray .ogf/.object, MGS2 .kms/.evm to glTF: textures root (.dds, .ctxr or .png; X-Ray "
-                             "default: the 'textures' folder beside the model's 'meshes' folder)"},
+                     .help = "X-Ray .ogf/.object, MGS2 .kms/.evm to glTF: textures root (.dds, .ctxr, .tri or .png; X-Ray "
+                             "default: the 'textures' folder beside the model's 'meshes' folder; MGS2: the .tri files "
+                             "beside the model are searched too)"},
     ConvertOptionRow{.name = "keep-going",
                      .reads = "ogf>gltf object>gltf tree>gltf",
                      .field = &S::keep_going,
@@ -91,7 +98,7 @@ const std::array kRows = {
                              "joint, mass; and the parts of an .object)",
                      .names_input = true},
     ConvertOptionRow{.name = "scale",
-                     .reads = "kms>gltf evm>gltf cmdl>gltf gltf>kms gltf>evm",
+                     .reads = "kms>gltf evm>gltf cmdl>gltf mar>gltf gltf>kms gltf>evm",
                      .field = &S::scale,
                      .help = "MGS2 <-> glTF: metres per model unit (default: the glTF's extras, else 0.001)",
                      .check = positive_scale,
@@ -113,9 +120,9 @@ const std::array kRows = {
                      .help = ".anm to glTF: the motion moves a camera (a camera on its node; default: when the file is "
                              "under a folder named camera_effects)"},
     ConvertOptionRow{.name = "names",
-                     .reads = "kms>gltf evm>gltf cmdl>gltf",
+                     .reads = "kms>gltf evm>gltf cmdl>gltf mar>gltf",
                      .field = &S::names,
-                     .help = "MGS2 only: file of names (one per line) to show texture ids as names",
+                     .help = "MGS2 only: file of names (one per line) to show texture ids and motion names as names",
                      .opens = true},
     ConvertOptionRow{.name = "n-mats",
                      .reads = "evm>evm gltf>evm",
@@ -129,10 +136,10 @@ const std::array kRows = {
                      .field = &S::float_rotations,
                      .help = "X-Ray to glTF: rotations as normalised floats instead of the stored 16-bit components"},
     ConvertOptionRow{.name = "motions",
-                     .reads = "omf>gltf ogf>gltf skls>gltf skl>gltf tree>gltf",
+                     .reads = "omf>gltf ogf>gltf skls>gltf skl>gltf tree>gltf mar>gltf kms>gltf evm>gltf",
                      .field = &S::motions,
-                     .help = "X-Ray to glTF: export only the motions whose name matches GLOB (* and ?, ignoring case; "
-                             "repeatable)",
+                     .help = "X-Ray, MGS2 .mar to glTF: export only the motions whose name matches GLOB (* and ?, "
+                             "ignoring case; MGS2: the 6-digit hex strcode or the --names name; repeatable)",
                      .value_name = "GLOB"},
     ConvertOptionRow{.name = "cmdl",
                      .reads = "kms>kms evm>evm gltf>kms gltf>evm",

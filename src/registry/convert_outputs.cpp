@@ -74,6 +74,36 @@ Result<MainFile> create_main(const fs::path& path, bool make_folders) {
   return MainFile(std::move(main).value());
 }
 
+// Folders an output needs that are missing, made one by one so that a failed conversion can remove
+// exactly those again (each is empty then: its files were temporary).
+class FolderMaker {
+ public:
+  Status make(const fs::path& dir) {
+    std::error_code ec;
+    if (dir.empty() || fs::is_directory(dir, ec)) return {};
+    std::vector<fs::path> missing;
+    for (fs::path d = dir; !d.empty() && !fs::exists(d, ec); d = d.parent_path()) {
+      missing.push_back(d);
+      if (d == d.parent_path()) break;
+    }
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      if (!fs::create_directory(*it, ec) && ec) return io_error_finding({}, "cannot create the folder " + path_to_utf8(*it) + ": " + ec.message());
+      made_.push_back(*it);
+    }
+    return {};
+  }
+  void remove_made() {
+    for (auto it = made_.rbegin(); it != made_.rend(); ++it) {
+      std::error_code ec;
+      fs::remove(*it, ec);
+    }
+    made_.clear();
+  }
+
+ private:
+  std::vector<fs::path> made_;  // outermost first
+};
+
 class FileOutputs final : public ConvertOutputs {
  public:
   // `plan` holds the main output already; without one the outputs are checked among themselves.
@@ -83,10 +113,7 @@ class FileOutputs final : public ConvertOutputs {
     if (committed_) return;
     side_.clear();
     main_ = MainFile();
-    for (auto it = made_.rbegin(); it != made_.rend(); ++it) {
-      std::error_code ec;
-      fs::remove(*it, ec);
-    }
+    folders_.remove_made();
   }
   ByteSink& main() override {
     return std::visit([](auto& file) -> ByteSink& { return *file; }, main_);
@@ -95,7 +122,7 @@ class FileOutputs final : public ConvertOutputs {
   // `_win/`): it is made, and removed again when the conversion fails.
   Result<ByteSink*> side_file(const fs::path& path) override {
     if (auto planned = plan_->add_write(path); !planned) return planned.error();
-    if (auto made = make_folders(path.parent_path()); !made) return made.error();
+    if (auto made = folders_.make(path.parent_path()); !made) return made.error();
     auto file = AtomicFile::create(path);
     if (!file) return file.error();
     side_.push_back(std::move(file).value());
@@ -127,26 +154,11 @@ class FileOutputs final : public ConvertOutputs {
   }
 
  private:
-  Status make_folders(const fs::path& dir) {
-    std::error_code ec;
-    if (dir.empty() || fs::is_directory(dir, ec)) return {};
-    std::vector<fs::path> missing;
-    for (fs::path d = dir; !d.empty() && !fs::exists(d, ec); d = d.parent_path()) {
-      missing.push_back(d);
-      if (d == d.parent_path()) break;
-    }
-    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-      if (!fs::create_directory(*it, ec) && ec) return io_error_finding({}, "cannot create the folder " + path_to_utf8(*it) + ": " + ec.message());
-      made_.push_back(*it);
-    }
-    return {};
-  }
-
   MainFile main_;
   OutputPlan own_plan_;
   OutputPlan* plan_;
   std::vector<std::unique_ptr<AtomicFile>> side_;
-  std::vector<fs::path> made_;  // folders made for side files, outermost first
+  FolderMaker folders_;  // folders made for side files
   bool committed_ = false;
 };
 
@@ -172,6 +184,36 @@ Status convert_to_files(const Document& document, std::string_view target_extens
 }
 
 namespace registry {
+
+Status write_files_together(const std::vector<std::pair<fs::path, std::vector<std::uint8_t>>>& files, OutputPlan& plan) {
+  for (const auto& [path, bytes] : files)
+    if (auto planned = plan.add_write(path); !planned) return planned;
+  FolderMaker folders;
+  std::vector<std::unique_ptr<AtomicFile>> open;
+  const auto undo = [&](Finding error, const std::vector<fs::path>& renamed) {
+    open.clear();
+    for (const auto& path : renamed) {
+      std::error_code ec;
+      if (fs::remove(path, ec)) error.message += "; removed " + path_to_utf8(path) + ", written before it";
+    }
+    folders.remove_made();
+    return error;
+  };
+  for (const auto& [path, bytes] : files) {
+    if (auto made = folders.make(path.parent_path()); !made) return undo(made.error(), {});
+    auto file = AtomicFile::create(path);
+    if (!file) return undo(file.error(), {});
+    if (auto written = file.value()->write(Bytes(bytes.data(), bytes.size())); !written) return undo(written.error(), {});
+    open.push_back(std::move(file).value());
+  }
+  if (auto planned = plan.check(); !planned) return undo(planned.error(), {});
+  std::vector<fs::path> renamed;
+  for (auto& file : open) {
+    if (auto committed = file->commit(); !committed) return undo(committed.error(), renamed);
+    renamed.push_back(file->path());
+  }
+  return {};
+}
 
 Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOutputs& out) {
   if (!bytes) return bytes.error();

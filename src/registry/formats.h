@@ -16,12 +16,15 @@
 #include "boneyard/core/limits.h"
 #include "boneyard/mgs2/cmdl/cmdl.h"
 #include "boneyard/mgs2/evm/evm.h"
+#include "boneyard/mgs2/mar/mar.h"
 #include "boneyard/registry/document.h"
 #include "boneyard/registry/xray_files.h"
 #include "boneyard/scene/scene.h"
 #include "boneyard/texture/texture_convert.h"
 #include "boneyard/xray/motion_skeleton.h"
 #include "boneyard/xray/object/object.h"
+#include "boneyard/texture/tri/tri.h"
+#include "boneyard/xray/ogf_v3/ogf_v3.h"
 #include "boneyard/xray/xray_scene.h"
 
 namespace boneyard::registry {
@@ -35,11 +38,16 @@ Opened open_skls(std::shared_ptr<const FileData> file, const OpenOptions& option
 Opened open_anm(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_object(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_bones(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_ogf_v3(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_kms(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_evm(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_cmdl(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_mar(std::shared_ptr<const FileData> file, const OpenOptions& options);
+int sniff_mc_index_file(Bytes bytes, std::string_view extension);
+Opened open_mc_index(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_dds(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_ctxr(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_tri(std::shared_ptr<const FileData> file, const OpenOptions& options);
 int sniff_gltf(Bytes bytes, std::string_view extension);
 Opened open_gltf(std::shared_ptr<const FileData> file, const OpenOptions& options);
 
@@ -53,21 +61,33 @@ class TextureCache {
   static constexpr std::uint64_t kCacheBytes = kMaxTextureBytes;
   static constexpr std::uint64_t kDecodingBytes = kMaxTextureBytes;
   Result<std::shared_ptr<const texture::PngTexture>> get(const std::filesystem::path& file);
+  // Entry `entry` of the .tri `tri` read from `file`, its PS2 alpha scaled to 0..255 (0x80 opaque).
+  Result<std::shared_ptr<const texture::PngTexture>> get_tri(const std::filesystem::path& file, const texture::TriFile& tri,
+                                                             std::size_t entry);
 
  private:
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const texture::PngTexture>> entries_;
   std::uint64_t bytes_ = 0;  // decoded bytes of the entries
   texture::DecodeBudget decoding_{kDecodingBytes};
+  Result<std::shared_ptr<const texture::PngTexture>> keep(const std::string& key, texture::PngTexture png);
 };
 
 // Finds each material's texture under `root` (X-Ray: its path with .dds, else .png, each part
 // matched ignoring case; MGS2: the .ctxr, .dds or .png whose "<stem>.bmp" has the material's
-// StrCode24 id), decodes it to PNG and attaches it as the material's image, with the alpha mode
-// its shader and its alpha give. A texture that is missing or unreadable is one warning naming
-// it; the material stays untextured. Nothing happens when `root` is empty.
+// StrCode24 id, else the first entry with that id in the .tri files `tris`, in their order),
+// decodes it to PNG and attaches it as the material's image, with the alpha mode its shader and
+// its alpha give. A texture that is missing or unreadable is one warning naming it; the material
+// stays untextured. Nothing happens when `root` is empty and there are no `tris`.
 void attach_textures(scene::Scene& scene, const std::filesystem::path& root, Diagnostics& warnings,
-                     TextureCache* cache = nullptr);
+                     TextureCache* cache = nullptr, const std::vector<std::filesystem::path>& tris = {});
+// MGS2: the .tri files a model's textures are looked up in: those beside `model` and those under
+// `textures_root` (with its subfolders), the model's own first: the one whose stem's StrCode24
+// (or a stem of 8 hex digits) is the model's texture group id `tri_id`, then the one with the
+// model's stem, each beside the model before under the root; then the rest by name, beside the
+// model first. `model` may be empty (bytes converted in memory).
+std::vector<std::filesystem::path> mgs2_tri_files(const std::filesystem::path& model, std::uint32_t tri_id,
+                                                  const std::filesystem::path& textures_root);
 
 // The files that options name (--skeleton, --template), each opened once per request: the option
 // check looks at a template's format, and the conversion reads the same bytes.
@@ -118,6 +138,10 @@ Result<std::vector<std::uint8_t>> object_from_ogf(const xray::OgfFile& ogf, cons
 Result<std::vector<std::uint8_t>> with_bones_option(Result<std::vector<std::uint8_t>> model, const ConvertOptions& options,
                                                     Diagnostics& warnings);
 
+// The same for an OGF v3 model (xray::ogf_v3_to_scene).
+Result<scene::Scene> xray_v3_model_scene(const xray::OgfV3File& ogf, xray::XrayExportOptions options,
+                                         const std::filesystem::path& meshes_root,
+                                         const std::vector<ResolvedMotionRef>* resolved, Diagnostics& warnings);
 // Where an X-Ray model's textures are: --textures, else the "textures" folder beside the model's
 // "meshes" ancestor.
 std::filesystem::path xray_textures_root(const ConvertOptions& options);
@@ -128,6 +152,12 @@ std::filesystem::path xray_textures_root(const ConvertOptions& options);
 Status encode_gltf(Result<scene::Scene>& scene, Diagnostics& adapter_warnings, std::string_view ext,
                    const ConvertOptions& options, ConvertOutputs& out);
 
+// Several whole files written together: each through a temporary file (missing folders made), all
+// renamed into place only once every one was written and `plan` (which gets them as writes) still
+// holds; on failure none stays, nor the folders made for them.
+Status write_files_together(const std::vector<std::pair<std::filesystem::path, std::vector<std::uint8_t>>>& files,
+                            OutputPlan& plan);
+
 // Writes a conversion that produced its bytes whole (the lossless rewrites, glTF imports).
 Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOutputs& out);
 
@@ -135,6 +165,13 @@ Status write_converted(const Result<std::vector<std::uint8_t>>& bytes, ConvertOu
 const mgs2::KmsFile* kms_model_of(const Document& d);
 const mgs2::EvmFile* evm_model_of(const Document& d);
 const mgs2::CmdlFile* cmdl_model_of(const Document& d);
+const mgs2::MarFile* mar_model_of(const Document& d);
+
+// The motions of --mar (options.settings.mar; nothing when it is not given) as animations of a
+// model's scene, at the model's `scale` (mar_document.cpp). The .mar's validation errors stop the
+// conversion unless --force, which leaves the motions out that do not decode (warned).
+Status add_model_motions(scene::Scene& scene, double scale, const ConvertOptions& options, const TextureNames* names,
+                         Diagnostics& warnings);
 
 // A .kms/.evm conversion's bytes into `out`, and, when they are a Master Collection model, its
 // .cmdl as a side file (cmdl_output.cpp): at options.settings.cmdl or _win/<stem>.cmdl beside the

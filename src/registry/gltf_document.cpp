@@ -11,6 +11,7 @@
 #include "boneyard/xray/ogf/ogf_import.h"
 #include "boneyard/xray/object/object_scene.h"
 #include "boneyard/xray/xray_scene.h"
+#include "boneyard/xray/ogf_v3/ogf_v3.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -118,6 +119,10 @@ Status template_mismatch(const ConvertOptions& o, std::string_view ext) {
   auto opened = open_option_file(o, tpl);
   if (!opened) return {};
   const std::string_view format = detect_format(opened.value()->bytes(), path_to_utf8(tpl));
+  if (ext == ".ogf" && xray::looks_like_ogf_v3(opened.value()->bytes()))
+    return usage_error_finding("--template " + path_to_utf8(tpl) + " is an OGF v3 model (builds before 2004): the template "
+                               "of a .ogf is the v4 model it came from; a v3 model's glTF becomes a v4 .ogf without "
+                               "--template (docs/xray-ogf-v3.md)");
   if (format.empty() || ext == "." + std::string(format)) return {};
   return usage_error_finding("--template " + path_to_utf8(tpl) + " holds " + std::string(format) + " data: converting to " + std::string(ext) +
          " takes the original " + std::string(ext) + " file as template");

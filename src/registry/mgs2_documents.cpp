@@ -79,8 +79,11 @@ class Mgs2Document final : public Document {
     return d.errors();
   }
   std::vector<std::string> convert_targets() const override { return {std::string(Traits::extension), ".glb", ".gltf"}; }
-  // --cmdl / --no-cmdl only for a Master Collection output, whose layout is known here.
+  // --cmdl / --no-cmdl only for a Master Collection output, whose layout is known here; --motions
+  // picks motions of --mar.
   Status check_convert_options(std::string_view, const OptionSet& given, const ConvertOptions& o) const override {
+    if (option_given(given, "motions") && o.settings.mar.empty())
+      return usage_error_finding("--motions picks motions of the --mar file: give the .mar the model plays");
     const char* cmdl = option_given(given, "cmdl") ? "--cmdl" : option_given(given, "no-cmdl") ? "--no-cmdl" : nullptr;
     if (cmdl == nullptr || mgs2::parse_layout(o.settings.layout).value_or(m_.layout) == mgs2::Layout::mc) return {};
     return usage_error_finding(std::string(cmdl) + " does not apply: " + path_to_utf8(o.output) +
@@ -93,7 +96,12 @@ class Mgs2Document final : public Document {
       e.names = names_;
       Diagnostics warnings;
       auto sc = Traits::to_scene(m_, e, warnings);
-      if (sc) attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache);
+      if (sc)
+        if (auto played = add_model_motions(sc.value(), e.scale, o, names_, warnings); !played) sc = played.error();
+      // The textures: --textures, then the model's .tri (docs/mgs2-gltf.md "Textures").
+      if (sc)
+        attach_textures(sc.value(), o.settings.textures, warnings, o.texture_cache,
+                        mgs2_tri_files(o.input, m_.header.texture, o.settings.textures));
       return encode_gltf(sc, warnings, ext, o, out);
     }
     if (ext != Traits::extension)

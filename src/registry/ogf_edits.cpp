@@ -82,12 +82,12 @@ FolderEditItem edit_one(const fs::path& file, const std::vector<std::string>& se
   item.outcome = FolderEditItem::Outcome::failed;
   auto data = FileData::open(file);
   if (!data) {
-    item.error = data.error();
+    item.status = data.error();
     return item;
   }
   auto read = read_ogf_edit(std::move(data).value(), file);
   if (!read) {
-    item.error = read.error();
+    item.status = read.error();
     return item;
   }
   OgfEdit e = std::move(read).value();
@@ -97,13 +97,13 @@ FolderEditItem edit_one(const fs::path& file, const std::vector<std::string>& se
   }
   auto report = edit(e.file);
   if (!report) {
-    item.error = report.error();
+    item.status = report.error();
     return item;
   }
   item.report = std::move(report).value();
   const auto bytes = ogf_edit_bytes(e);
   if (!bytes) {
-    item.error = bytes.error();
+    item.status = bytes.error();
     return item;
   }
   const Bytes before = e.original->bytes();
@@ -117,7 +117,7 @@ FolderEditItem edit_one(const fs::path& file, const std::vector<std::string>& se
   auto saved = save_ogf_edit(e, {});
   if (!saved) {
     item.outcome = FolderEditItem::Outcome::failed;
-    item.error = saved.error();
+    item.status = saved.error();
     return item;
   }
   item.backup = saved.value().backup;

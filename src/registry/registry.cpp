@@ -12,15 +12,18 @@
 #include "boneyard/texture/ctxr/ctxr_report.h"
 #include "boneyard/texture/dds/dds.h"
 #include "boneyard/texture/dds/dds_report.h"
+#include "boneyard/texture/tri/tri_report.h"
 #include "boneyard/mgs2/kms/kms_report.h"
 #include "boneyard/mgs2/evm/evm_report.h"
 #include "boneyard/mgs2/cmdl/cmdl_report.h"
+#include "boneyard/mgs2/mar/mar_report.h"
 #include "boneyard/xray/omf/omf_report.h"
 #include "boneyard/xray/ogf/ogf_report.h"
 #include "boneyard/xray/anm/anm_report.h"
 #include "boneyard/xray/skl/skl_report.h"
 #include "boneyard/xray/bones/bones_report.h"
 #include "boneyard/xray/object/object_report.h"
+#include "boneyard/xray/ogf_v3/ogf_v3_report.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -40,6 +43,7 @@ struct FormatEntry {
 constexpr std::array kFormats = {
     FormatEntry{"omf", xray::sniff_omf, registry::open_omf},
     FormatEntry{"ogf", xray::sniff_ogf, registry::open_ogf},
+    FormatEntry{"ogf", xray::sniff_ogf_v3, registry::open_ogf_v3},  // OGF v3 (builds before 2004): its own model
     FormatEntry{"skl", xray::sniff_skl, registry::open_skl},    // the SDK's skeletal motions
     FormatEntry{"skls", xray::sniff_skls, registry::open_skls},
     FormatEntry{"anm", xray::sniff_anm, registry::open_anm},    // the SDK's object and camera motions
@@ -49,8 +53,11 @@ constexpr std::array kFormats = {
     FormatEntry{"kms", mgs2::sniff_kms, registry::open_kms},
     FormatEntry{"evm", mgs2::sniff_evm, registry::open_evm},
     FormatEntry{"cmdl", mgs2::sniff_cmdl, registry::open_cmdl},  // the Master Collection's companion of a .kms/.evm
+    FormatEntry{"mar", mgs2::sniff_mar, registry::open_mar},     // motions that play on a .kms/.evm skeleton
+    FormatEntry{"mc_index", registry::sniff_mc_index_file, registry::open_mc_index},  // manifest.txt, bp_assets.txt
     FormatEntry{"dds", texture::sniff_dds, registry::open_dds},
     FormatEntry{"ctxr", texture::sniff_ctxr, registry::open_ctxr},
+    FormatEntry{"tri", texture::sniff_tri, registry::open_tri},  // MGS2 PS2 textures (video memory)
 };
 
 const FormatEntry* best_format(Bytes bytes, std::string_view file_name) {
@@ -82,11 +89,12 @@ Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> 
   const Bytes bytes = file->bytes();
   if (bytes.empty())
     return Finding{Severity::error, 0, {}, "empty file",
-                   "a .omf, .ogf, .skl, .skls, .anm, .object, .bones, .kms, .evm, .cmdl, .dds or .ctxr file", "0 bytes"};
+                   "a .omf, .ogf, .skl, .skls, .anm, .object, .bones, .kms, .evm, .cmdl, .mar, .dds, .ctxr or .tri file",
+                   "0 bytes"};
   const FormatEntry* best = best_format(bytes, file_name);
   if (best == nullptr) {
     return Finding{Severity::error, 0, {}, "not a recognised file",
-                   "an X-Ray .omf/.ogf/.skl/.skls/.anm/.object/.bones/.dds or an MGS2 .kms/.evm/.cmdl/.ctxr",
+                   "an X-Ray .omf/.ogf/.skl/.skls/.anm/.object/.bones/.dds or an MGS2 .kms/.evm/.cmdl/.mar/.ctxr/.tri",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
   }
   OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself

@@ -5,6 +5,9 @@
 #include "boneyard/texture/ctxr/ctxr_report.h"
 #include "boneyard/texture/dds/dds.h"
 #include "boneyard/texture/dds/dds_report.h"
+#include "boneyard/mgs2/strcode.h"
+#include "boneyard/texture/tri/tri.h"
+#include "boneyard/texture/tri/tri_report.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -54,7 +57,43 @@ class CtxrDocument final : public Document {
   texture::CtxrFile file_;
 };
 
+// A .tri: info, dump, validate and a lossless rewrite; its textures go to PNG with `boneyard
+// texture` (registry/tri_files.h), a folder of them.
+class TriDocument final : public Document {
+ public:
+  TriDocument(texture::TriFile f, const TextureNames* names) : file_(std::move(f)), names_(names) {}
+  std::string_view format() const override { return "tri"; }
+  std::string info() const override { return texture::describe_tri(file_, lookup(names_)); }
+  void dump(JsonWriter& out, const DumpOptions& o) const override {
+    texture::dump_tri(out, file_, o.raw, lookup(o.names != nullptr ? o.names : names_));
+  }
+  Diagnostics validate() const override { return texture::validate_tri(file_); }
+  std::vector<std::string> convert_targets() const override { return {".tri"}; }
+  Status convert(std::string_view ext, const ConvertOptions&, ConvertOutputs& out) const override {
+    if (ext != ".tri")
+      return usage_error_finding("a .tri holds several textures: `boneyard texture IN.tri -o FOLDER` writes them as PNGs");
+    return write_converted(texture::write_tri(file_), out);
+  }
+
+ private:
+  static texture::TriNameLookup lookup(const TextureNames* names) {
+    if (names == nullptr) return {};
+    return [names](std::uint32_t id) { return names->find(id); };
+  }
+  texture::TriFile file_;
+  const TextureNames* names_;
+};
+
 }  // namespace
+
+Opened open_tri(std::shared_ptr<const FileData> file, const OpenOptions& options) {
+  std::optional<texture::TriLayout> layout;
+  if (options.layout == "ps2") layout = texture::TriLayout::ps2;
+  if (options.layout == "mc") layout = texture::TriLayout::mc;
+  auto f = texture::read_tri(std::move(file), layout);
+  if (!f) return f.error();
+  return std::unique_ptr<Document>(new TriDocument(std::move(f).value(), options.names));
+}
 
 Opened open_dds(std::shared_ptr<const FileData> file, const OpenOptions&) {
   auto f = texture::read_dds(std::move(file));

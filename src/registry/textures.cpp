@@ -12,6 +12,8 @@
 #include "boneyard/mgs2/strcode.h"
 #include "boneyard/core/text.h"
 #include "boneyard/texture/texture_convert.h"
+#include "boneyard/texture/tri/tri.h"
+#include "boneyard/core/file_io.h"
 #include "boneyard/registry/xray_files.h"
 #include "formats.h"
 
@@ -33,7 +35,8 @@ int rank(std::string_view ext, const std::array<std::string_view, 3>& order) {
 }
 
 // MGS2: every texture file under the root by the id its name hashes to (StrCode24 of
-// "<stem>.bmp", or the stem itself when it is 8 hex digits, as --textures PNGs were named).
+// "<stem>.bmp", or the stem itself when it is 8 hex digits, as --textures PNGs were named, or 6,
+// as `boneyard texture` names the PNGs of a .tri).
 std::map<std::uint32_t, fs::path> index_by_strcode(const fs::path& root) {
   std::map<std::uint32_t, std::pair<int, fs::path>> best;
   std::error_code ec;
@@ -45,7 +48,8 @@ std::map<std::uint32_t, fs::path> index_by_strcode(const fs::path& root) {
     if (r < 0) continue;
     const std::string stem = path_to_utf8(it->path().stem());
     std::uint32_t id = mgs2::strcode(stem + ".bmp");
-    if (stem.size() == 8 && std::all_of(stem.begin(), stem.end(), [](unsigned char c) { return std::isxdigit(c); }))
+    if ((stem.size() == 8 || stem.size() == 6) &&
+        std::all_of(stem.begin(), stem.end(), [](unsigned char c) { return std::isxdigit(c); }))
       id = static_cast<std::uint32_t>(std::stoul(stem, nullptr, 16));
     auto [pos, added] = best.try_emplace(id, r, it->path());
     if (!added && (r < pos->second.first || (r == pos->second.first && it->path() < pos->second.second)))
@@ -79,6 +83,39 @@ std::string id_text(std::uint32_t id) {
 
 }  // namespace
 
+Result<std::shared_ptr<const texture::PngTexture>> TextureCache::keep(const std::string& key, texture::PngTexture png) {
+  auto shared = std::make_shared<const texture::PngTexture>(std::move(png));
+  const std::uint64_t charge = std::max<std::uint64_t>(shared->png.size(), std::uint64_t{shared->width} * shared->height * 4);
+  std::lock_guard lock(mutex_);
+  // A batch over a whole game folder meets thousands of textures: the cache holds at most
+  // kCacheBytes (decoded) and starts again when full (models of one folder share textures, so the
+  // textures still in use come back soon).
+  if (bytes_ + charge > kCacheBytes) entries_.clear(), bytes_ = 0;
+  if (entries_.emplace(key, shared).second) bytes_ += charge;
+  return std::shared_ptr<const texture::PngTexture>(shared);
+}
+
+Result<std::shared_ptr<const texture::PngTexture>> TextureCache::get_tri(const fs::path& file, const texture::TriFile& tri,
+                                                                         std::size_t entry) {
+  const std::string key = path_to_utf8(fs::absolute(file).lexically_normal()) + "#" + std::to_string(entry);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = entries_.find(key); it != entries_.end()) return it->second;
+  }
+  const auto hold = decoding_.acquire(texture::tri_decoded_bytes(tri, entry));
+  auto image = texture::decode_tri(tri, entry, texture::TriAlpha::scaled);
+  if (!image) return image.error();
+  texture::PngTexture out;
+  out.width = image->width;
+  out.height = image->height;
+  out.alpha = texture::alpha_kind(image.value());
+  out.source = texture::TextureKind::png;
+  auto png = texture::encode_png(image.value());
+  if (!png) return png.error();
+  out.png = std::move(png).value();
+  return keep(key, std::move(out));
+}
+
 Result<std::shared_ptr<const texture::PngTexture>> TextureCache::get(const fs::path& file) {
   const std::string key = path_to_utf8(fs::absolute(file).lexically_normal());
   {
@@ -94,32 +131,136 @@ Result<std::shared_ptr<const texture::PngTexture>> TextureCache::get(const fs::p
   const auto hold = decoding_.acquire(texture::texture_decoded_bytes(bytes, ext));
   auto png = texture::texture_as_png(bytes, ext);
   if (!png) return png.error();
-  auto shared = std::make_shared<const texture::PngTexture>(std::move(png).value());
-  const std::uint64_t charge = std::max<std::uint64_t>(shared->png.size(), std::uint64_t{shared->width} * shared->height * 4);
-  std::lock_guard lock(mutex_);
-  // A batch over a whole game folder meets thousands of textures: the cache holds at most
-  // kCacheBytes (decoded) and starts again when full (models of one folder share textures, so the
-  // textures still in use come back soon).
-  if (bytes_ + charge > kCacheBytes) entries_.clear(), bytes_ = 0;
-  if (entries_.emplace(key, shared).second) bytes_ += charge;
-  return std::shared_ptr<const texture::PngTexture>(shared);
+  return keep(key, std::move(png).value());
 }
 
-void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnings, TextureCache* shared_cache) {
-  if (root.empty()) return;
+std::vector<fs::path> mgs2_tri_files(const fs::path& model, std::uint32_t tri_id, const fs::path& textures_root) {
+  std::vector<fs::path> out;
+  const auto tris_in = [](const fs::path& folder, bool recursive) {
+    std::vector<fs::path> found;
+    std::error_code ec;
+    const auto take = [&](const fs::directory_entry& d) {
+      if (d.is_regular_file(ec) && lower_extension(path_to_utf8(d.path().filename())) == ".tri") found.push_back(d.path());
+    };
+    if (recursive)
+      for (fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+           it.increment(ec))
+        take(*it);
+    else
+      for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end; it.increment(ec))
+        take(*it);
+    std::sort(found.begin(), found.end());
+    return found;
+  };
+  std::vector<std::pair<fs::path, bool>> found;  // path, beside the model
+  if (!model.empty())
+    for (auto& p : tris_in(model.parent_path().empty() ? fs::path(".") : model.parent_path(), false)) found.emplace_back(std::move(p), true);
+  if (!textures_root.empty())
+    for (auto& p : tris_in(textures_root, true))
+      if (std::none_of(found.begin(), found.end(), [&](const auto& q) { return p == q.first || same_file(p, q.first); }))
+        found.emplace_back(std::move(p), false);
+  // The model's own .tri first wherever it is: the one its group id names (by the StrCode24 of
+  // its stem, or a stem of those 8 hex digits, as extracted archives name files), then the one
+  // of its stem; beside the model before under --textures; then by name.
+  char group[16];
+  std::snprintf(group, sizeof group, "%08x", tri_id);
+  const std::string stem = lower_ascii(path_to_utf8(model.stem()));
+  const auto rank = [&](const std::pair<fs::path, bool>& p) {
+    const std::string s = path_to_utf8(p.first.stem());
+    const int own = (tri_id != 0 && (mgs2::strcode(s) == tri_id || lower_ascii(s) == group)) ? 0
+                    : (!model.empty() && lower_ascii(s) == stem)                        ? 1
+                                                                                        : 2;
+    return own * 2 + (p.second ? 0 : 1);
+  };
+  std::stable_sort(found.begin(), found.end(), [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+  for (auto& f : found) out.push_back(std::move(f.first));
+  return out;
+}
+
+namespace {
+
+// The .tri files of one conversion, each read when a texture is first looked up in it.
+class TriSources {
+ public:
+  TriSources(const std::vector<fs::path>& paths, Diagnostics& warnings) : paths_(paths), warnings_(warnings) {}
+  struct Found {
+    const fs::path* path;
+    const texture::TriFile* tri;
+    std::size_t entry;
+    std::uint64_t* pixels;  // decoded from this .tri so far
+  };
+  std::optional<Found> find(std::uint32_t id) {
+    for (std::size_t i = 0; i < paths_.size(); ++i) {
+      if (i == opened_.size()) opened_.push_back(open(paths_[i]));
+      Opened& o = opened_[i];
+      if (!o.tri) continue;
+      if (auto it = o.by_id.find(id); it != o.by_id.end()) return Found{&paths_[i], &*o.tri, it->second, &o.pixels};
+    }
+    return std::nullopt;
+  }
+  std::string described() const {
+    std::string s;
+    for (std::size_t i = 0; i < paths_.size() && i < 3; ++i) s += (i ? ", " : "") + path_to_utf8(paths_[i]);
+    if (paths_.size() > 3) s += " and " + std::to_string(paths_.size() - 3) + " more";
+    return s;
+  }
+
+ private:
+  struct Opened {
+    std::optional<texture::TriFile> tri;
+    std::map<std::uint32_t, std::size_t> by_id;  // the first entry with each id
+    std::uint64_t pixels = 0;
+  };
+  Opened open(const fs::path& path) {
+    Opened o;
+    auto file = FileData::open(path);
+    Result<texture::TriFile> tri = file ? texture::read_tri(std::move(file).value()) : Result<texture::TriFile>(file.error());
+    if (!tri) {
+      const Finding& f = tri.error();
+      warnings_.add(Severity::warning, 0, {}, "texture archive " + path_to_utf8(path) + " not read (its textures are not used): " +
+                                                  f.message + (f.io ? "" : " at byte " + std::to_string(f.offset)),
+                    f.expected, f.found);
+      return o;
+    }
+    o.tri = std::move(tri).value();
+    for (const auto& e : o.tri->entries) o.by_id.emplace(e.id, e.index);
+    return o;
+  }
+  const std::vector<fs::path>& paths_;
+  Diagnostics& warnings_;
+  std::vector<Opened> opened_;
+};
+
+}  // namespace
+
+void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnings, TextureCache* shared_cache,
+                     const std::vector<fs::path>& tris) {
+  if (root.empty() && tris.empty()) return;
   TextureCache local;
   TextureCache& cache = shared_cache ? *shared_cache : local;
   std::optional<std::map<std::uint32_t, fs::path>> by_id;
-  std::map<std::string, std::uint32_t> image_of;  // file -> scene image
+  TriSources tri_sources(tris, warnings);
+  std::map<std::string, std::uint32_t> image_of;  // file (or .tri entry) -> scene image
   std::map<std::string, bool> reported;           // one warning per texture
   std::map<std::uint32_t, texture::AlphaKind> alpha_of;
+  const auto not_used = [&](const scene::TextureRef& ref, const std::string& key, const std::string& what, const Finding& f) {
+    if (!reported[key]) {
+      std::string why = f.message;
+      if (!f.io) why += " at byte " + std::to_string(f.offset) + (f.path.empty() ? "" : " in " + f.path);
+      warnings.add(Severity::warning, ref.offset, ref.origin, "texture " + what + " not used (material left untextured): " + why,
+                   f.expected, f.found);
+    }
+    reported[key] = true;
+  };
   for (auto& m : sc.materials) {
     const scene::TextureRef& ref = m.texture;
     if (ref.empty()) continue;
     std::optional<fs::path> file;
+    std::optional<TriSources::Found> in_tri;
     std::string looked;
     const std::string key = ref.path.empty() ? id_text(ref.id) : lower_ascii(ref.path);
     if (!ref.path.empty()) {
+      if (root.empty()) continue;
       const std::string name = cp1251_to_utf8(ref.path);
       for (const auto ext : kXrayOrder) {
         if (ext.empty()) break;
@@ -129,33 +270,52 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
       std::replace(shown.begin(), shown.end(), '\\', '/');
       looked = path_to_utf8((root / path_from_utf8(shown)).make_preferred()) + ".dds (or .png)";
     } else {
-      if (!by_id) by_id = index_by_strcode(root);
-      if (auto it = by_id->find(ref.id); it != by_id->end()) file = it->second;
-      looked = "a .ctxr, .dds or .png under " + path_to_utf8(root) + " whose name + \".bmp\" has StrCode24 " + id_text(ref.id);
+      if (!root.empty()) {
+        if (!by_id) by_id = index_by_strcode(root);
+        if (auto it = by_id->find(ref.id); it != by_id->end()) file = it->second;
+        looked = "a .ctxr, .dds or .png under " + path_to_utf8(root) + " whose name + \".bmp\" has StrCode24 " + id_text(ref.id);
+      }
+      if (!file && !tris.empty()) {
+        in_tri = tri_sources.find(ref.id);
+        looked += std::string(looked.empty() ? "" : ", or ") + "an entry " + id_text(ref.id) + " in " + tri_sources.described();
+      }
     }
-    if (!file) {
+    if (!file && !in_tri) {
       if (!reported[key])
         warnings.add(Severity::warning, ref.offset, ref.origin, "texture not found: material left untextured", looked, "nothing");
       reported[key] = true;
       continue;
     }
-    const std::string file_key = path_to_utf8(*file);
+    const std::string file_key =
+        in_tri ? path_to_utf8(*in_tri->path) + "#" + std::to_string(in_tri->entry) : path_to_utf8(*file);
     auto known = image_of.find(file_key);
     if (known == image_of.end()) {
-      auto png = cache.get(*file);
+      Result<std::shared_ptr<const texture::PngTexture>> png = Finding{};
+      std::string what;
+      if (in_tri) {
+        what = id_text(ref.id) + " of " + path_to_utf8(*in_tri->path);
+        // A model can name every texture of its .tri, but no more pixels than the .tri accounts for.
+        *in_tri->pixels += texture::tri_decoded_bytes(*in_tri->tri, in_tri->entry) / 4;
+        if (*in_tri->pixels > texture::tri_pixel_budget(*in_tri->tri))
+          png = Finding{Severity::error, in_tri->tri->entries[in_tri->entry].offset, {},
+                        "the textures used from this .tri are larger than its image block holds 16 times over",
+                        "at most " + std::to_string(texture::tri_pixel_budget(*in_tri->tri)) + " pixels",
+                        std::to_string(*in_tri->pixels) + " pixels"};
+        else
+          png = cache.get_tri(*in_tri->path, *in_tri->tri, in_tri->entry);
+      } else {
+        what = path_to_utf8(*file);
+        png = cache.get(*file);
+      }
       if (!png) {
-        if (!reported[key]) {
-          const Finding& f = png.error();
-          std::string why = f.message;
-          if (!f.io) why += " at byte " + std::to_string(f.offset) + (f.path.empty() ? "" : " in " + f.path);
-          warnings.add(Severity::warning, ref.offset, ref.origin,
-                       "texture " + path_to_utf8(*file) + " not used (material left untextured): " + why, f.expected, f.found);
-        }
-        reported[key] = true;
+        not_used(ref, key, what, png.error());
         continue;
       }
       scene::Image im;
-      im.name = path_to_utf8(file->stem());
+      // A .tri entry's image is named by its id (8 hex digits): an import that lost the
+      // material's name and extras still reads the id back from it.
+      im.name = in_tri ? id_text(ref.id).substr(2) : path_to_utf8(file->stem());
+      if (in_tri) im.name = lower_ascii(im.name);
       im.data = png.value()->png;
       im.width = png.value()->width;
       im.height = png.value()->height;

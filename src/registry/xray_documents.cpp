@@ -7,6 +7,8 @@
 #include "boneyard/xray/ogf/ogf.h"
 #include "boneyard/xray/omf/omf_report.h"
 #include "boneyard/xray/ogf/ogf_report.h"
+#include "boneyard/xray/ogf_v3/ogf_v3_report.h"
+#include "boneyard/xray/ogf_v3/ogf_v3_scene.h"
 #include "boneyard/xray/omf/omf.h"
 #include "boneyard/xray/xray_scene.h"
 #include "boneyard/xray/object/object_scene.h"
@@ -103,6 +105,34 @@ class OgfDocument final : public Document {
   xray::OgfFile file_;
 };
 
+// OGF v3: the same file kind as v4 ("ogf": the same options apply), read by its own model.
+// .ogf is its lossless rewrite, .omf its 0x1A motions; there is no route to a v4 .ogf here: the
+// v4 writer would drop its embedded motions, bone shapes and joint limits (docs/xray-ogf-v3.md
+// "Back to a game").
+class OgfV3Document final : public Document {
+ public:
+  explicit OgfV3Document(xray::OgfV3File f) : file_(std::move(f)) {}
+  std::string_view format() const override { return "ogf"; }
+  std::string info() const override { return xray::describe_ogf_v3(file_); }
+  void dump(JsonWriter& out, const DumpOptions& o) const override { xray::dump_ogf_v3(out, file_, o.raw); }
+  Diagnostics validate() const override { return xray::validate_ogf_v3(file_); }
+  std::vector<Finding> conversion_blockers(std::string_view ext, const ConvertOptions& o) const override {
+    return xray::ogf_v3_conversion_blockers(file_, o.settings.keep_going && is_gltf_extension(ext));
+  }
+  std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".glb", ".gltf"}; }
+  Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
+    if (ext == ".ogf") return write_converted(xray::rewrite_ogf_v3(file_), out);
+    if (ext == ".omf") return write_converted(xray::extract_omf_v3(file_), out);
+    Diagnostics warnings;
+    auto sc = xray_v3_model_scene(file_, export_options(o), o.settings.meshes, o.motion_refs, warnings);
+    if (sc) attach_textures(sc.value(), xray_textures_root(o), warnings, o.texture_cache);
+    return encode_gltf(sc, warnings, ext, o, out);
+  }
+
+ private:
+  xray::OgfV3File file_;
+};
+
 }  // namespace
 
 Opened open_omf(std::shared_ptr<const FileData> file, const OpenOptions&) {
@@ -111,10 +141,18 @@ Opened open_omf(std::shared_ptr<const FileData> file, const OpenOptions&) {
   return std::unique_ptr<Document>(new OmfDocument(std::move(f).value()));
 }
 
-Opened open_ogf(std::shared_ptr<const FileData> file, const OpenOptions&) {
+Opened open_ogf(std::shared_ptr<const FileData> file, const OpenOptions& options) {
+  // Callers that open by extension (the batch) get the v3 model for a v3 file.
+  if (xray::looks_like_ogf_v3(file->bytes())) return open_ogf_v3(std::move(file), options);
   auto f = xray::read_ogf(std::move(file));
   if (!f) return f.error();
   return std::unique_ptr<Document>(new OgfDocument(std::move(f).value()));
+}
+
+Opened open_ogf_v3(std::shared_ptr<const FileData> file, const OpenOptions&) {
+  auto f = xray::read_ogf_v3(std::move(file));
+  if (!f) return f.error();
+  return std::unique_ptr<Document>(new OgfV3Document(std::move(f).value()));
 }
 
 }  // namespace boneyard::registry

@@ -9,6 +9,7 @@
 
 #include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
+#include "boneyard/xray/ogf_v3/ogf_v3_scene.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -143,23 +144,40 @@ Result<scene::Scene> ogf_scene_with_motions(const xray::OgfFile& ogf, const fs::
 
 namespace registry {
 
+namespace {
+
+// The files of a model's motion refs, looked up under `meshes_root` (empty: the nearest "meshes"
+// folder above the model) unless a batch looked them up already (`resolved`), and read.
+void read_model_refs(const std::vector<std::string>& refs, xray::XrayExportOptions& options, const fs::path& meshes_root,
+                     const std::vector<ResolvedMotionRef>* resolved, std::vector<fs::path>* used_omfs) {
+  if (refs.empty()) return;
+  std::vector<ResolvedMotionRef> looked_up;
+  if (resolved == nullptr || resolved->size() != refs.size()) {
+    const fs::path root = meshes_root.empty() ? xray::default_meshes_root(fs::absolute(options.input)) : meshes_root;
+    looked_up = resolve_motion_refs(root, refs);
+    resolved = &looked_up;
+  }
+  options.ref_motions = read_ref_motions(*resolved, options.input);
+  if (used_omfs != nullptr)
+    for (const auto& ref : options.ref_motions)
+      for (const auto& file : ref.files)
+        if (file.omf) used_omfs->push_back(file.path);
+}
+
+}  // namespace
+
 Result<scene::Scene> xray_model_scene(const xray::OgfFile& ogf, xray::XrayExportOptions options, const fs::path& meshes_root,
                                       const std::vector<ResolvedMotionRef>* resolved, Diagnostics& warnings,
                                       std::vector<fs::path>* used_omfs) {
-  if (!ogf.motion_refs.empty()) {
-    std::vector<ResolvedMotionRef> looked_up;
-    if (resolved == nullptr || resolved->size() != ogf.motion_refs.size()) {
-      const fs::path root = meshes_root.empty() ? xray::default_meshes_root(fs::absolute(options.input)) : meshes_root;
-      looked_up = resolve_motion_refs(root, ogf.motion_refs);
-      resolved = &looked_up;
-    }
-    options.ref_motions = read_ref_motions(*resolved, options.input);
-    if (used_omfs != nullptr)
-      for (const auto& ref : options.ref_motions)
-        for (const auto& file : ref.files)
-          if (file.omf) used_omfs->push_back(file.path);
-  }
+  read_model_refs(ogf.motion_refs, options, meshes_root, resolved, used_omfs);
   return xray::ogf_to_scene(ogf, options, warnings);
+}
+
+Result<scene::Scene> xray_v3_model_scene(const xray::OgfV3File& ogf, xray::XrayExportOptions options,
+                                         const fs::path& meshes_root, const std::vector<ResolvedMotionRef>* resolved,
+                                         Diagnostics& warnings) {
+  read_model_refs(ogf.motion_refs, options, meshes_root, resolved, nullptr);
+  return xray::ogf_v3_to_scene(ogf, options, warnings);
 }
 
 fs::path xray_textures_root(const ConvertOptions& o) {

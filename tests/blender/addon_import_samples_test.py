@@ -85,4 +85,27 @@ for ogf, omf in pairs:
     if bytes(arm.data.boneyard.motion_sets[0]["template"]) != template:
         bc.fail("%s: the kept template is not the motion file's bytes" % label)
     print("%s: %d bones, %d motions with their frame counts, template kept" % (label, len(want_bones), len(got)))
-print("addon import of %d sample models with motions: ok" % len(pairs))
+# OGF v3 (builds before 2004): read by boneyard's own v3 model, imported the same way.
+v3 = [p for p in sample_files(".ogf") if ac.dump(args.cli, p).get("ogf_version") == 3]
+if not v3:
+    bc.fail("expected the OGF v3 sample (sdk/blender-xray/test_fmt_ogf_v3.ogf)")
+for ogf in v3:
+    label = os.path.relpath(ogf, root)
+    d = ac.dump(args.cli, ogf)
+    ac.fresh(args.cli)
+    result = bpy.ops.import_scene.boneyard_xray(filepath=ogf)
+    if result != {"FINISHED"}:
+        bc.fail("%s: import %s" % (label, result))
+    arm = ac.armature()
+    want_bones = sorted((b["name"], b["parent"]) for b in d["bones"])
+    got_bones = sorted((b.name, b.parent.name if b.parent else "") for b in arm.data.bones)
+    if got_bones != want_bones:
+        bc.fail("%s: bones %s, expected %s" % (label, got_bones, want_bones))
+    triangles = sum(len(o.data.polygons) for o in bpy.data.objects if o.type == "MESH")
+    want_triangles = sum(m["index_count"] // 3 for m in d["meshes"])
+    if triangles != want_triangles:
+        bc.fail("%s: %d triangles, expected %d" % (label, triangles, want_triangles))
+    if d["motions"] is None and arm.data.boneyard.motion_sets and ac.motion_actions(arm):
+        bc.fail("%s: motions made for a model without any" % label)
+    print("%s (OGF v3): %d bones, %d triangles" % (label, len(got_bones), triangles))
+print("addon import of %d sample models with motions and %d OGF v3 models: ok" % (len(pairs), len(v3)))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the seeds of tests/fuzz_seeds that are derived from other files of the repository (the
 # crafted ones were written by hand or by the tests; see README.md). Usage, from the repository:
-#   tests/fuzz_seeds/make_seeds.sh BUILD_DIR      (a build with the CLI and write_gltf_fixtures)
+#   tests/fuzz_seeds/make_seeds.sh BUILD_DIR      (a build with the CLI, write_gltf_fixtures and sdk_probe)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:?usage: tests/fuzz_seeds/make_seeds.sh BUILD_DIR}
@@ -22,6 +22,12 @@ while at < len(ogf):
     at += 8 + n
 open("tests/fuzz_seeds/fuzz_ogf/wave_arm_embedded_motions.ogf", "wb").write(out + open("examples/wave.omf", "rb").read())
 PY
+
+# fuzz_lzhuf, fuzz_skl, fuzz_anm: small files of every version and container (tests/xray/sdk_fixtures.h).
+"$build/tests/xray/sdk_probe" seeds tests/fuzz_seeds
+# fuzz_ogf: the hand-laid OGF v3 models (every vertex format, the three IK layouts, both motion
+# layouts, progressive data, no IK data, refs and a bit-31 header).
+"$build/tests/xray/write_ogf_v3_fixtures" tests/fuzz_seeds/fuzz_ogf >/dev/null
 
 # fuzz_kms, fuzz_evm: the models of the fuzz_cmdl pairs (the bytes before the last "MODL"), the
 # models the glTF checks convert (write_gltf_fixtures), and each of them in the other layout.
@@ -55,3 +61,17 @@ for f in tests/fuzz_seeds/fuzz_kms/*.kms tests/fuzz_seeds/fuzz_evm/*.evm; do
   "$cli" convert "$f" -o "$tmp/pair/m.${f##*.}"
   cat "$tmp/pair/m.${f##*.}" "$tmp/pair/_win/m.cmdl" > "tests/fuzz_seeds/fuzz_cmdl/${name}_pair"
 done
+
+# fuzz_mar: the .mar fixtures in both layouts (write_mar_fixtures), alone and behind the branching
+# models that play them (the target splits at the last "MARa").
+mkdir -p tests/fuzz_seeds/fuzz_mar "$tmp/mar"
+"$build/tests/mgs2/write_mar_fixtures" "$tmp/mar"
+cp "$tmp/mar/ps2.mar" tests/fuzz_seeds/fuzz_mar/standard_ps2.mar
+cp "$tmp/mar/mc.mar" tests/fuzz_seeds/fuzz_mar/standard_mc.mar
+cat "$tmp/mar/branching.kms" "$tmp/mar/ps2.mar" > tests/fuzz_seeds/fuzz_mar/branching_kms_ps2_mar
+cat "$tmp/mar/branching.evm" "$tmp/mar/mc.mar" > tests/fuzz_seeds/fuzz_mar/branching_evm_mc_mar
+# fuzz_tri: the small .tri fixtures (a 4-bit and an 8-bit texture sharing a CLUT area), in both
+# entry sizes (tests/texture/write_tri_fixtures.cpp).
+"$build/tests/texture/write_tri_fixtures" "$tmp/tri" >/dev/null
+mkdir -p tests/fuzz_seeds/fuzz_tri
+cp "$tmp/tri/tiny_ps2.tri" "$tmp/tri/tiny_mc.tri" tests/fuzz_seeds/fuzz_tri/

@@ -7,10 +7,12 @@
 # that id, decoded and embedded (or written beside a .gltf).
 # Each Master Collection model's .cmdl (written by a rewrite) goes to .glb on its model too: the
 # validator again, and three.js must find the model's joints and triangles.
+# The .mar fixtures (WRITE_MAR_FIXTURES) go to glTF with the models that play them and alone on a
+# model's skeleton: the validator again, and three.js must find the skeleton and every motion.
 # Exit 77 (= skipped) when node_modules is absent.
-# Usage: run_mgs2_checks.sh BONEYARD_CLI WRITE_GLTF_FIXTURES SOURCE_DIR
+# Usage: run_mgs2_checks.sh BONEYARD_CLI WRITE_GLTF_FIXTURES SOURCE_DIR WRITE_MAR_FIXTURES
 set -euo pipefail
-cli=$1 writer=$2 src=$3
+cli=$1 writer=$2 src=$3 mar_writer=$4
 if [[ ! -d "$src/node_modules/gltf-validator" || ! -d "$src/node_modules/three" ]]; then
   echo "SKIP: $src/node_modules is missing; run 'npm ci' in $src to enable the glTF validator and three.js checks"
   exit 77
@@ -63,4 +65,26 @@ while read -r name joints verts tris; do
     fail=1
   fi
 done <"$tmp/manifest.txt"
+mkdir -p "$tmp/mar"
+"$mar_writer" "$tmp/mar"
+while read -r model mar; do
+  for container in glb gltf; do
+    out="$tmp/mar/${model%.*}_${mar%.*}.$container"
+    if ! "$cli" convert "$tmp/mar/$model" --mar "$tmp/mar/$mar" -o "$out" ||
+        ! node "$src/tests/gltf/check_gltf.mjs" "$out" --joints 6 --animations 4; then
+      echo "FAIL: $model with $mar -> $container"
+      fail=1
+    fi
+  done
+  out="$tmp/mar/${mar%.*}_on_${model%.*}.glb"
+  if ! "$cli" convert "$tmp/mar/$mar" --skeleton "$tmp/mar/$model" -o "$out" --names "$tmp/mar/motions.txt" ||
+      ! node "$src/tests/gltf/check_gltf.mjs" "$out" --joints 6 --animations 4; then
+    echo "FAIL: $mar on $model -> .glb"
+    fail=1
+  fi
+done <<'PAIRS'
+branching.kms ps2.mar
+branching_mc.kms mc.mar
+branching.evm mc.mar
+PAIRS
 exit $fail

@@ -2,7 +2,8 @@
 """The hostile-input suite: one small crafted file (or folder) per case, the `boneyard` CLI run on
 it under a memory cap and a time limit, and the outcome checked: exit code, the one-line message,
 no output or temporary file left behind, inputs unchanged, peak RSS within 4x the input + 64 MB
-(plus 3x the pixels a texture case decodes). BONEYARD_HOSTILE_SHOW_RSS=1 prints each peak.
+(plus 3x the pixels a texture case decodes). BONEYARD_HOSTILE_SHOW_RSS=1 prints each peak,
+BONEYARD_HOSTILE_SHOW_TIME=1 each case's wall and CPU seconds beside its limits.
 
     hostile.py list                       case names, one per line (ctest registers each)
     hostile.py run --cli BIN NAME...      run cases; exit 0 when all pass
@@ -12,15 +13,19 @@ Cases live in cases_*.py beside this file; each is a function decorated with @ca
 hostile_case.py) that writes its inputs into an empty folder and returns the command line.
 Under a sanitizer build (BONEYARD_HOSTILE_SANITIZER=1) the address-space cap and the RSS bound are
 not applied (the sanitizer reserves terabytes of address space) and time limits are multiplied.
+A case that sends a signal sends it at a point in the command's output, never after a delay
+(hostile_case.Run.signal).
 """
 import argparse
 import ctypes
+import fcntl
 import hashlib
 import importlib
 import os
 import pathlib
 import re
 import resource
+import select
 import signal
 import subprocess
 import sys
@@ -35,6 +40,7 @@ from hostile_case import CASES, Run  # noqa: E402
 
 MB = 1 << 20
 PEAKS = {}  # case name -> (peak RSS, its bound), in bytes
+TIMES = {}  # case name -> (wall seconds, timeout, CPU seconds, CPU limit or None)
 
 
 def load_cases():
@@ -83,6 +89,32 @@ def release_memory():
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass
+
+
+def small_pipe():
+    """A pipe (read end, write end) holding one page, the least Linux allows: a command writing to
+    it blocks once a page of its output is unread."""
+    r, w = os.pipe()
+    fcntl.fcntl(r, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+    return r, w
+
+
+def read_until(fd, pattern, deadline):
+    """Reads the pipe `fd` until a line of what it gave matches `pattern` (True), or until it ends or
+    `deadline` passes (False). Returns (bytes read, matched). Reads nothing after the match."""
+    got = b""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            break
+        block = os.read(fd, 65536)
+        if not block:
+            break
+        got += block
+        complete = got[:got.rfind(b"\n") + 1].decode("utf-8", "replace")
+        if any(re.search(pattern, line) for line in complete.splitlines()):
+            return got, True
+    return got, False
 
 
 def communicate(proc, stdin, timeout):
@@ -146,21 +178,31 @@ def run_case(case, cli, sanitizer):
 
         argv = [str(cli)] + [str(a) for a in spec.argv]
         release_memory()
+        started = time.monotonic()
+        # A case that sends a signal reads stderr itself until the point the signal belongs to.
+        err_pipe = small_pipe() if spec.signal is not None else None
         proc = subprocess.Popen(argv, cwd=d, env=env, stdin=subprocess.PIPE if spec.stdin is not None else subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limits)
-        if spec.signal is not None:
-            sig, delay = spec.signal
-            time.sleep(delay * (5 if sanitizer else 1))
-            try:
+                                stdout=subprocess.PIPE, stderr=err_pipe[1] if err_pipe else subprocess.PIPE,
+                                preexec_fn=limits)
+        err_before = b""
+        if err_pipe is not None:
+            os.close(err_pipe[1])
+            proc.stderr = open(err_pipe[0], "rb")
+            sig, pattern = spec.signal
+            err_before, reached = read_until(err_pipe[0], pattern, time.monotonic() + timeout)
+            if reached:
                 os.kill(proc.pid, sig)
-            except ProcessLookupError:
-                pass
+            else:
+                errors.append(f"the signal was not sent: no stderr line matched /{pattern}/")
         out, err, usage = communicate(proc, spec.stdin, timeout)
+        err = err_before + err
         if usage is None:
             return [f"timed out after {timeout:.0f} s (the command must end by itself)"], out, err
         # CPU seconds of this child, not wall time: a linear walk stays far under the limit however
         # loaded the machine is, and a quadratic one (tens of seconds of CPU) still fails it.
         cpu_seconds = usage.ru_utime + usage.ru_stime
+        cpu_limit = case.max_seconds * (10 if sanitizer else 1) if case.max_seconds is not None else None
+        TIMES[case.name] = (time.monotonic() - started, timeout, cpu_seconds, cpu_limit)
         out_s = out.decode("utf-8", "replace")
         err_s = err.decode("utf-8", "replace")
 
@@ -208,8 +250,8 @@ def run_case(case, cli, sanitizer):
             msg = case.check(d, code, out_s, err_s)
             if msg:
                 errors.append(msg)
-        if case.max_seconds is not None and cpu_seconds > case.max_seconds * (10 if sanitizer else 1):
-            errors.append(f"took {cpu_seconds:.1f} s of CPU, limit {case.max_seconds} s")
+        if cpu_limit is not None and cpu_seconds > cpu_limit:
+            errors.append(f"took {cpu_seconds:.1f} s of CPU, limit {cpu_limit:g} s")
         return errors, out, err
 
 
@@ -247,6 +289,10 @@ def main():
             print(f"ok   {n}")
         if n in PEAKS and os.environ.get("BONEYARD_HOSTILE_SHOW_RSS") == "1":
             print(f"     peak RSS {PEAKS[n][0] / MB:.1f} MB (bound {PEAKS[n][1] // MB} MB)")
+        if n in TIMES and os.environ.get("BONEYARD_HOSTILE_SHOW_TIME") == "1":
+            wall, limit, cpu, cpu_limit = TIMES[n]
+            print(f"     {wall:.2f} s wall (timeout {limit:g} s), {cpu:.2f} s CPU"
+                  + (f" (limit {cpu_limit:g} s)" if cpu_limit is not None else ""))
     print(f"{len(names) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -10,7 +10,11 @@ class Run:
     argv: list
     stdin: typing.Optional[bytes] = None
     env: dict = dataclasses.field(default_factory=dict)
-    signal: typing.Optional[tuple] = None  # (signal number, seconds after start)
+    # (signal number, regex): the runner reads the command's stderr until a line matches the regex,
+    # sends the signal, and only then reads on. Until it is sent the command can write no more than
+    # the stderr pipe holds (the runner shrinks it to one page), so it blocks rather than racing
+    # ahead of the signal: a point to be interrupted at that does not depend on the machine's speed.
+    signal: typing.Optional[tuple] = None
 
 
 @dataclasses.dataclass

@@ -17,6 +17,19 @@ TEST(Strcode, KnownIds) {
   EXPECT_EQ(mgs2::strcode("w24c0_flag_mh"), 0xDFA642U);
 }
 
+// The vectors of ../shared/docs/mgs2-next.md section 6 (the Master Collection's index ids), and the
+// ids the Community Bugfix Compilation's index files give its own models and textures.
+TEST(Strcode, TheNotesVectorsAndMasterCollectionIndexIds) {
+  EXPECT_EQ(mgs2::strcode("w24c1"), 0x89dc98U);
+  EXPECT_EQ(mgs2::strcode("sna_def_mt"), 0x55aab1U);
+  EXPECT_EQ(mgs2::strcode("chair_magnet"), 0xd220e0U);
+  EXPECT_EQ(mgs2::strcode("ric_mid"), 0x615edcU);
+  EXPECT_EQ(mgs2::strcode("cam_radio_mh_mt"), 0x15f007U);
+  EXPECT_EQ(mgs2::strcode("transcache"), 0x573de0U);
+  EXPECT_EQ(mgs2::strcode("spacecore_hos_maleb_mid"), 0xe49799U);  // manifest: .../cache/00e49799.kms
+  EXPECT_EQ(mgs2::strcode("spacecore_hos_arm02"), 0x7dde8aU);      // bp_assets: .../00472fd3/007dde8a.ctxr
+}
+
 TEST(Strcode, CaseMattersAndZeroBecomesOne) {
   EXPECT_NE(mgs2::strcode("W03B1"), mgs2::strcode("w03b1"));  // no lower-casing
   EXPECT_EQ(mgs2::strcode(""), 1U);

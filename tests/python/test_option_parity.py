@@ -11,8 +11,11 @@ must still name the option and the value.
 import math
 import os
 import pathlib
+import re
 import shutil
 import subprocess
+
+import struct
 
 import pytest
 
@@ -29,6 +32,19 @@ def cli(*args):
     return subprocess.run([CLI, *map(str, args)], capture_output=True, text=True)
 
 
+def one_motion_mar():
+    """A PS2 .mar of one motion of one joint over one frame (docs/mgs2-mar.md): a translation
+    stream (initial value, one record) and a rotation stream (one identity key), LSB first."""
+    translation = (b"\0" * 6 + b"\1" + b"\0" * 12).ljust(20, b"\0")
+    rotation = bytes([1, 0, 0, 0, 0, 0xF0, 0x7F]) + b"\0" * 7
+    archive = translation + rotation
+    mtcm = struct.pack("<11I", 0x2972FC, 0, 0, 1, 0x30, len(archive), 1, len(archive) // 2, 0, 0, 0) + struct.pack("<I", 10)
+    mtcm += b"\0" * (0x30 - len(mtcm)) + archive
+    head = struct.pack("<4I", 0x6152414D, 1, 1, 0x20) + struct.pack("<II", 0, len(mtcm))
+    data = head.ljust(0x20, b"\0") + mtcm
+    return data + b"\0" * (-len(data) % 16)
+
+
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory):
     """One input of each format, and the files options name."""
@@ -41,8 +57,9 @@ def inputs(tmp_path_factory):
     boneyard.convert(d / "arm.glb", d / "mc.kms", layout="mc")
     (d / "names.txt").write_text("null_msk.bmp\n")
     (d / "textures").mkdir()
+    (d / "anim.mar").write_bytes(one_motion_mar())
     return {"omf": d / "wave.omf", "ogf": d / "arm.ogf", "gltf": d / "arm.glb", "kms": d / "arm.kms",
-            "evm": d / "arm.evm", "mc": d / "mc.kms", "cmdl": d / "_win" / "mc.cmdl", "dir": d}
+            "evm": d / "arm.evm", "mc": d / "mc.kms", "cmdl": d / "_win" / "mc.cmdl", "mar": d / "anim.mar", "dir": d}
 
 
 def format_of(source):
@@ -66,7 +83,9 @@ def valid_value(row, source, ext, inputs, out_dir):
     if kind == "number":
         return 0.01
     if name == "skeleton":
-        return inputs["dir"] / "mc.kms" if source == "cmdl" else inputs["ogf"]
+        return inputs["dir"] / "mc.kms" if source in ("cmdl", "mar") else inputs["ogf"]
+    if name == "mar":
+        return inputs["mar"]
     if name == "template":
         return inputs.get(target_of(ext), inputs["omf"]) if source != "mc" else inputs["mc"]
     if name == "names":
@@ -82,7 +101,7 @@ def refused_values(row, inputs):
         return ["xbox"]
     if row["kind"] == "number":
         return [0, -1, math.inf, math.nan]
-    if row["name"] in ("skeleton", "template"):
+    if row["name"] in ("skeleton", "template", "mar"):
         return [inputs["dir"] / "missing.ogf", inputs["dir"]]
     if row["name"] == "names":
         return [inputs["dir"] / "missing.txt"]
@@ -142,15 +161,15 @@ def assert_agree(cli_result, py_result, refused_value=None, row=None):
 
 
 def conversions(inputs):
-    for source in ("omf", "ogf", "gltf", "kms", "evm", "mc", "cmdl"):
+    for source in ("omf", "ogf", "gltf", "kms", "evm", "mc", "cmdl", "mar"):
         for ext in boneyard.open(inputs[source]).targets:
             if ext != ".gltf":  # the same options as .glb
                 yield source, ext
 
 
 def test_every_row_is_read_by_some_conversion_or_by_all():
-    known = {f"{s}>{t}" for s in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "tree")
-             for t in ("omf", "ogf", "gltf", "kms", "evm", "cmdl")}
+    known = {f"{s}>{t}" for s in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "mar", "tree")
+             for t in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "mar")}
     for row in ROWS:
         assert set(row["reads"]) <= known, row
         assert row["keyword"] == row["name"].replace("-", "_") and row["flag"] == "--" + row["name"]
@@ -178,3 +197,133 @@ def test_each_value_it_refuses_is_refused_alike(row, inputs, tmp_path):
             cli_result, py_result = both(inputs[source], tmp_path / ("out" + ext), row, value)
             assert cli_result[0] == 2, (row["name"], value, cli_result[1])
             assert_agree(cli_result, py_result, refused_value=value, row=row)
+
+
+# ---------------------------------------------------------------------------------------------
+# The batch: `boneyard convert --recursive IN -o OUT` and boneyard.convert_tree(IN, OUT), with the
+# option table's tree>gltf rows (and the rows every conversion reads) taken, every other row refused
+# alike, and --jobs / jobs= on both.
+
+TREE_TARGET = "tree>gltf"
+
+
+def reads_tree(row):
+    return TREE_TARGET in row["reads"] or not row["reads"]
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    """A game folder: a model with its motions, a motion file no model refers to, a broken model
+    (it fails alone) and an empty textures folder."""
+    d = tmp_path_factory.mktemp("tree")
+    meshes = d / "gamedata" / "meshes"
+    (meshes / "actors").mkdir(parents=True)
+    shutil.copy(ARM, meshes / "actors" / "arm.ogf")
+    shutil.copy(WAVE, meshes / "wave.omf")                  # the model's ref (looked up under meshes/)
+    shutil.copy(WAVE, meshes / "actors" / "loose.omf")      # referenced by nothing: its own .glb
+    (meshes / "actors" / "broken.ogf").write_bytes(ARM.read_bytes()[:100])
+    (d / "gamedata" / "textures").mkdir()
+    return d / "gamedata"
+
+
+def tree_value(row, tree, inputs, out_dir):
+    if row["name"] == "meshes":
+        return tree / "meshes"
+    if row["name"] == "textures":
+        return tree / "textures"
+    return valid_value(row, "ogf", ".glb", inputs, out_dir)
+
+
+def cli_tree(source, output, *args):
+    run = cli("convert", "--recursive", source, "-o", output, *args)
+    progress = {}
+    for line in run.stderr.splitlines():
+        m = re.fullmatch(r"\[(\d+)/(\d+)\] (.*): (ok|warnings|FAILED)", line)
+        if m:
+            progress[m.group(3)] = {"ok": "converted", "warnings": "warnings", "FAILED": "failed"}[m.group(4)]
+    return run, progress
+
+
+def both_tree(source, output, keywords, args):
+    """The batch through each front end into the same (emptied) folder: (exit code, stdout, stderr,
+    per-file status, files) for the CLI, (exception or TreeResult, files) for Python."""
+    run, progress = cli_tree(source, output, *args)
+    cli_result = (run.returncode, run.stdout, run.stderr, progress, take_written(output))
+    try:
+        py_result = (boneyard.convert_tree(source, output, **keywords), take_written(output))
+    except boneyard.Error as e:
+        py_result = (e, take_written(output))
+    return cli_result, py_result
+
+
+def assert_tree_agree(cli_result, py_result):
+    code, stdout, stderr, progress, cli_files = cli_result
+    result, py_files = py_result
+    if code == 2:
+        assert isinstance(result, boneyard.UsageError), f"the CLI refused ({stderr.strip()}), Python gave {result!r}"
+        assert stderr.splitlines() == [str(result)]
+        assert cli_files == py_files == {}
+        return
+    assert isinstance(result, boneyard.TreeResult), f"the CLI converted (exit {code}), Python raised {result!r}"
+    assert code == (1 if result.failed else 0)
+    assert stdout.splitlines()[0] == (f"{result.converted} converted, {result.with_warnings} with warnings, "
+                                      f"{result.failed} failed (of {len(result.items)})")
+    assert progress == {item.input: item.status for item in result.items}
+    # Each file's findings, in the batch's order, as the CLI prints them (str(f) is the line without the file).
+    assert [ln for ln in stderr.splitlines() if not ln.startswith("[")] == \
+        [item.input + str(f) for item in result.items for f in item.findings]
+    assert cli_files == py_files and cli_files
+    assert not result.interrupted and result.not_converted == 0
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r["name"] for r in ROWS])
+def test_the_batch_takes_and_refuses_each_row_alike(row, tree, inputs, tmp_path):
+    value = tree_value(row, tree, inputs, tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    cli_result, py_result = both_tree(tree, out, {row["keyword"]: value, "jobs": 2},
+                                      [*cli_args(row, value), "-j", "2"])
+    if reads_tree(row):
+        assert cli_result[0] != 2, (row["name"], cli_result[2])
+    else:
+        assert cli_result[0] == 2 and "does not apply with --recursive" in cli_result[2], (row["name"], cli_result[2])
+    assert_tree_agree(cli_result, py_result)
+
+
+def test_the_batch_without_options_and_with_one_job(tree, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    cli_result, py_result = both_tree(tree, out, {"jobs": 1}, ["-j", "1"])
+    assert_tree_agree(cli_result, py_result)
+    result = py_result[0]
+    statuses = {pathlib.Path(item.input).name: item.status for item in result.items}
+    # The model warns of its texture (the folder is empty), the loose motion of its flat armature.
+    assert statuses == {"arm.ogf": "warnings", "broken.ogf": "failed", "loose.omf": "warnings"}
+    broken = next(item for item in result.items if item.status == "failed")
+    assert broken.error is not None and str(broken.error) == str(broken.findings[0])
+    assert all(item.error is None for item in result.items if item.status != "failed")
+    assert pathlib.Path(broken.output).name == "broken.glb" and not pathlib.Path(broken.output).exists()
+
+
+def test_the_batch_keywords_are_the_tree_rows_and_jobs():
+    doc = boneyard.convert_tree.__doc__
+    listed = doc[doc.index("Options: ") + len("Options: "):doc.index(" (motions")].split(", ")
+    assert listed == [r["keyword"] for r in ROWS if reads_tree(r)]
+    assert "jobs=0" in doc and "progress=None" in doc
+
+
+def test_the_batch_refuses_an_input_that_is_not_a_folder_alike(inputs, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    for source in (inputs["ogf"], tmp_path / "missing"):
+        cli_result, py_result = both_tree(source, out, {}, [])
+        assert cli_result[0] == 2 and "not a folder" in cli_result[2]
+        assert_tree_agree(cli_result, py_result)
+
+
+def test_an_unknown_batch_keyword_is_a_type_error(tree, tmp_path):
+    with pytest.raises(TypeError, match="recursive"):
+        boneyard.convert_tree(tree, tmp_path / "out", recursive=True)
+    with pytest.raises(TypeError):
+        boneyard.convert_tree(tree, tmp_path / "out", jobs=-1)
+    assert not (tmp_path / "out").exists()

@@ -35,8 +35,8 @@ EXPECTED = {
 def skip_reasons():
     return [
         "Ctrl-C: wine cannot deliver a console control event to a program whose output is a pipe; the "
-        "SIGINT/SIGTERM cases of the hostile suite (convert_recursive_sigint/sigterm) run on Linux only, and "
-        "SetConsoleCtrlHandler is exercised by hand on Windows (docs/windows.md)",
+        "SIGINT/SIGTERM cases of the hostile suite (interrupt_sigint_recursive, interrupt_sigterm_recursive) run on "
+        "Linux only, and SetConsoleCtrlHandler is exercised by hand on Windows (docs/windows.md)",
         "view --open: opening a page needs a desktop browser (ShellExecuteW); not run",
         "FIFOs, devices and symlinks of the hostile suite: wine shows the Linux special files as Windows sees "
         "them (see the hostile: cases below for what each does)",

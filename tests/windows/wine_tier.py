@@ -216,6 +216,7 @@ def per_file_cases(inputs, rel, group, textures=None):
         "cmdl": [".cmdl", ".glb"],
         "dds": [".png", ".dds"],
         "ctxr": [".png"],
+        "tri": [".tri"],
         "png": [".dds", ".ctxr"],
         "glb": [".omf", ".kms", ".evm", ".gltf"],
         "gltf": [".omf", ".kms", ".glb"],
@@ -229,6 +230,18 @@ def per_file_cases(inputs, rel, group, textures=None):
         cases.append(Case(f"{group}:{key}:to-mc", ["convert", src, "-o", stem + "_mc." + kind, "--layout", "mc"]))
     if kind in ("dds", "ctxr"):
         cases.append(Case(f"{group}:{key}:texture", ["texture", src, "-o", stem + ".png"]))
+    if kind == "tri":
+        # Every texture to a folder of PNGs (named by id, then by name with a collision), and back.
+        cases.append(Case(f"{group}:{key}:texture", ["texture", src, "-o", stem + "_png", "--alpha", "scaled"]))
+
+        def tri_setup(d, src_path=inputs / rel, stem=stem):
+            (d / "names.txt").write_text("Cafe.bmp\ncafe.bmp\n")
+            subprocess.run([RUNNER.linux, "texture", str(src_path), "-o", str(d / "png")],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cases.append(Case(f"{group}:{key}:texture-back", ["texture", "png", "-o", "back.tri", "--template", src],
+                          setup=tri_setup))
+        cases.append(Case(f"{group}:{key}:texture-names", ["texture", src, "-o", "named", "--names", "names.txt"],
+                          setup=tri_setup))
     if kind == "omf":
         cases.append(Case(f"{group}:{key}:omf-list", ["omf", "list", src]))
     return cases

@@ -1,4 +1,4 @@
-// What boneyard may write as an .omf: names the format can hold (omf_name_problem) and written
+// What boneyard may write as an .omf: names the format can hold (check_omf_name) and written
 // bytes that read back valid (checked_omf_bytes).
 #include "boneyard/xray/omf/omf.h"
 #include "omf_fixture.h"
@@ -9,26 +9,32 @@ namespace {
 
 using namespace std::string_literals;
 
+// The message of the error, or "" when the name can be stored.
+std::string why_refused(std::string_view name, OmfName kind) {
+  const Status s = check_omf_name(name, kind);
+  return s ? std::string() : s.error().message;
+}
+
 TEST(OmfNames, OrdinaryNamesAreFine) {
-  EXPECT_EQ(omf_name_problem("wave", OmfName::motion), "");
-  EXPECT_EQ(omf_name_problem("\xCF\xF0\xE8\xE2\xE5\xF2", OmfName::mark), "");  // cp1251 Cyrillic
-  EXPECT_EQ(omf_name_problem(std::string(kMaxNameBytes, 'a'), OmfName::bone), "");
+  EXPECT_TRUE(check_omf_name("wave", OmfName::motion));
+  EXPECT_TRUE(check_omf_name("\xCF\xF0\xE8\xE2\xE5\xF2", OmfName::mark));  // cp1251 Cyrillic
+  EXPECT_TRUE(check_omf_name(std::string(kMaxNameBytes, 'a'), OmfName::bone));
 }
 
 TEST(OmfNames, NulIsRefusedInEveryKind) {
   for (auto kind : {OmfName::motion, OmfName::mark, OmfName::part, OmfName::bone})
-    EXPECT_NE(omf_name_problem("wa\0lk"s, kind).find("NUL"), std::string::npos);
+    EXPECT_NE(why_refused("wa\0lk"s, kind).find("NUL"), std::string::npos);
 }
 
 TEST(OmfNames, LineBreaksAreRefusedOnlyInMarks) {
-  EXPECT_NE(omf_name_problem("a\r\nb", OmfName::mark).find("CR or LF"), std::string::npos);
-  EXPECT_NE(omf_name_problem("a\nb", OmfName::mark), "");
-  EXPECT_NE(omf_name_problem("a\rb", OmfName::mark), "");
-  EXPECT_EQ(omf_name_problem("a\nb", OmfName::motion), "");  // NUL-terminated: a line break reads back
+  EXPECT_NE(why_refused("a\r\nb", OmfName::mark).find("CR or LF"), std::string::npos);
+  EXPECT_NE(why_refused("a\nb", OmfName::mark), "");
+  EXPECT_NE(why_refused("a\rb", OmfName::mark), "");
+  EXPECT_EQ(why_refused("a\nb", OmfName::motion), "");  // NUL-terminated: a line break reads back
 }
 
 TEST(OmfNames, LongNamesAreRefused) {
-  EXPECT_NE(omf_name_problem(std::string(kMaxNameBytes + 1, 'a'), OmfName::motion).find("127"), std::string::npos);
+  EXPECT_NE(why_refused(std::string(kMaxNameBytes + 1, 'a'), OmfName::motion).find("127"), std::string::npos);
 }
 
 TEST(CheckedOmfBytes, ValidBytesPassUnchanged) {

@@ -2,6 +2,7 @@
 // rewrites, the engine's reading of bit 31, validation findings, and crafted hostile input
 // (truncations at every byte, absurd counts) that must fail cleanly.
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "boneyard/core/json_writer.h"
@@ -38,7 +39,7 @@ TEST(SklReader, ReadsEveryVersionAndRewritesItByteForByte) {
     EXPECT_EQ(m.envelope_layout(), version >= 6 ? EnvelopeLayout::v2 : EnvelopeLayout::v1);
     EXPECT_EQ(m.is_fx(), version == 4);
     EXPECT_EQ((m.flags & kMotionStopAtEnd) != 0, version != 4);
-    const auto keys = decode_envelope_keys(m.bones[0].channels[4]);  // p
+    const auto keys = decode_envelope_keys(m.bones[0].channel(4));  // p
     ASSERT_EQ(keys.size(), 2u);
     EXPECT_EQ(keys[1].value, 4.5f);
     EXPECT_EQ(m.marks.size(), version == 7 ? 1u : 0u);
@@ -247,6 +248,42 @@ TEST(AnmValidator, NanTimesAndUnorderedKeysAreErrorsWithPlaces) {
     }
   }
   EXPECT_EQ(errors, 3u);  // NaN time, order, post-behaviour 7
+}
+
+// Frame ranges at the ends of int32 (a fuzz find): the length and the frame count are worked out
+// without overflowing, in the reader, the validator, info and dump.
+TEST(AnmValidator, FrameRangesAtTheEndsOfInt32AreFindingsNotOverflows) {
+  const std::int32_t ends[][2] = {{INT32_MIN, 1}, {INT32_MAX, INT32_MIN}, {INT32_MIN, INT32_MAX}};
+  for (const auto& range : ends) {
+    auto body = anm_body(5);
+    const std::size_t start_at = std::strlen("camera") + 1;
+    std::memcpy(body.data() + start_at, &range[0], 4);
+    std::memcpy(body.data() + start_at + 4, &range[1], 4);
+    auto f = read_bytes(read_anm, chunk_of(kChunkObjectMotion, body));
+    ASSERT_TRUE(f.ok()) << f.error().message;
+    EXPECT_TRUE(validate_anm(f.value()).has_errors()) << range[0] << ".." << range[1];
+    EXPECT_NE(describe_anm(f.value()).find("frames"), std::string::npos);
+    JsonWriter json;
+    dump_anm(json, f.value(), false);
+    EXPECT_FALSE(json.str().empty());
+  }
+}
+
+TEST(SklValidator, FrameRangesAtTheEndsOfInt32AreFindingsNotOverflows) {
+  const std::int32_t ends[][2] = {{INT32_MIN, 1}, {INT32_MAX, INT32_MIN}, {INT32_MIN, INT32_MAX}};
+  for (const auto& range : ends) {
+    auto body = motion_body(7);
+    const std::size_t start_at = std::strlen("idle") + 1;
+    std::memcpy(body.data() + start_at, &range[0], 4);
+    std::memcpy(body.data() + start_at + 4, &range[1], 4);
+    auto f = read_bytes(read_skls, skls_of({body}));
+    ASSERT_TRUE(f.ok()) << f.error().message;
+    EXPECT_TRUE(validate_skl(f.value()).has_errors()) << range[0] << ".." << range[1];
+    EXPECT_NE(describe_skl(f.value()).find("idle"), std::string::npos);
+    JsonWriter json;
+    dump_skl(json, f.value(), true);
+    EXPECT_FALSE(json.str().empty());
+  }
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include "boneyard/gltf/gltf_read.h"
 #include "boneyard/gltf/gltf_write.h"
 #include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/ogf_v3/ogf_v3.h"
+#include "boneyard/xray/ogf_v3/ogf_v3_scene.h"
 #include "boneyard/xray/xray_scene.h"
 #include "test_support.h"
 
@@ -30,6 +32,20 @@ inline xray::OgfFile load_ogf(const std::filesystem::path& p) {
   auto f = FileData::open(p);
   EXPECT_TRUE(f) << p;
   auto r = xray::read_ogf(std::move(f).value());
+  EXPECT_TRUE(r) << p << ": " << (r ? "" : r.error().message);
+  return std::move(r).value();
+}
+
+// OGF v3 samples (a format of its own: xray/ogf_v3) are recognised by their 4-byte header.
+inline bool is_ogf_v3(const std::filesystem::path& p) {
+  const auto bytes = read_file(p);
+  return xray::looks_like_ogf_v3(Bytes(bytes.data(), bytes.size()));
+}
+
+inline xray::OgfV3File load_ogf_v3(const std::filesystem::path& p) {
+  auto f = FileData::open(p);
+  EXPECT_TRUE(f) << p;
+  auto r = xray::read_ogf_v3(std::move(f).value());
   EXPECT_TRUE(r) << p << ": " << (r ? "" : r.error().message);
   return std::move(r).value();
 }
@@ -58,6 +74,16 @@ inline std::vector<std::uint8_t> export_glb(const xray::OgfFile& ogf) {
   o.input = "model.ogf";
   if (!xray::add_meshes(s, ogf, o, w)) return {};
   return gltf::write(s, gltf::Container::glb).main;
+}
+
+// The same for an OGF v3 model (its embedded motions included).
+inline std::vector<std::uint8_t> export_glb(const xray::OgfV3File& ogf) {
+  Diagnostics w;
+  xray::XrayExportOptions o;
+  o.input = "model.ogf";
+  auto s = xray::ogf_v3_to_scene(ogf, o, w);
+  if (!s) return {};
+  return gltf::write(s.value(), gltf::Container::glb).main;
 }
 
 inline scene::Scene read_glb(const std::vector<std::uint8_t>& glb) {

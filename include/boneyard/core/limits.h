@@ -28,6 +28,13 @@ inline constexpr std::uint64_t kDecodedAccessorSlack = std::uint64_t{16} << 20;
 // MGS2 export: vertices decoded beyond one per 2 bytes of the file (packets sharing arrays).
 inline constexpr std::uint64_t kSharedVertexSlack = std::uint64_t{1} << 20;
 
+// MGS2 .mar: motions of one archive (a character's set holds hundreds); each costs far more memory
+// than its 8-byte table entry, and motions may share one MTCM.
+inline constexpr std::uint64_t kMaxMarMotions = std::uint64_t{1} << 16;
+// MGS2 .mar: keys decoded beyond one per 8 bytes of the file (a key record takes 13 bytes; motions
+// and joints whose offsets name the same stream would otherwise decode it again and again).
+inline constexpr std::uint64_t kSharedKeySlack = std::uint64_t{1} << 20;
+
 // Textures: pixels of one decoded image (a .dds or .ctxr level, a .png, a cube cross), checked
 // against its header before anything is allocated: 2^26 = 8192 x 8192, 256 MiB as 8-bit RGBA.
 // Headroom over the games: their largest textures (X-Ray level terrain, MGS2 Master Collection

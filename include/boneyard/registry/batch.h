@@ -45,6 +45,12 @@ struct BatchResult {
   int interrupt_signal = 0;       // the signal that stopped it, or 0
 };
 
+// A batch request checked before anything is read, as `convert --recursive` and Python's
+// convert_tree check it: `given` (the options set, by row index) holds only options a batch reads
+// (the option table's tree>gltf rows and those every conversion reads), and the input is a folder.
+// A usage error naming the first option that does not apply, or the input, otherwise.
+Status check_batch_request(const BatchOptions& options, const OptionSet& given);
+
 // Never throws for bad files: each failure is recorded on its item and the others continue.
 // Outputs are written atomically (a failed item leaves no file behind). Once interrupted()
 // (interrupt.h) the workers take no new item and abandon the writes in progress (their

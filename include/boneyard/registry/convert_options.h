@@ -8,7 +8,6 @@
 #include <bitset>
 #include <cstddef>
 #include <filesystem>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,7 +23,8 @@ namespace boneyard {
 struct ConvertSettings {
   std::string layout;                  // --layout: MGS2 output layout, "ps2" or "mc" ("": keep, or the glTF extras')
   std::string input_layout;            // --input-layout: how an MGS2 input is read ("": detected)
-  std::filesystem::path skeleton;      // --skeleton: .ogf for X-Ray motions, .kms/.evm for a .cmdl
+  std::filesystem::path skeleton;      // --skeleton: .ogf for X-Ray motions, .kms/.evm for a .cmdl or a .mar
+  std::filesystem::path mar;           // --mar: MGS2 motions a .kms/.evm plays in its glTF
   std::filesystem::path meshes;        // --meshes: X-Ray motion refs root ("": the nearest "meshes" folder)
   std::filesystem::path textures;      // --textures: textures root ("": X-Ray: "textures" beside "meshes"; MGS2: none)
   bool keep_going = false;             // --keep-going: broken .ogf meshes left out (warned)
@@ -40,7 +40,7 @@ struct ConvertSettings {
   std::filesystem::path names;         // --names: texture names file (MGS2 ids shown as names)
   std::string n_mats;                  // --n-mats: "spec" or "sealouse" ("": keep / the spec's)
   bool float_rotations = false;        // --float-rotations: X-Ray rotations to glTF as floats
-  std::vector<std::string> motions;    // --motions: X-Ray motions to glTF, by name glob (empty: all)
+  std::vector<std::string> motions;    // --motions: motions to glTF (X-Ray, MGS2 .mar), by name glob (empty: all)
   std::filesystem::path cmdl;          // --cmdl: where a Master Collection model's .cmdl goes ("": _win/ beside it)
   bool no_cmdl = false;                // --no-cmdl: a Master Collection model without its .cmdl
   bool force = false;                  // --force: convert an input with validation errors
@@ -65,8 +65,9 @@ struct ConvertOptionRow {
   OptionField field;
   std::string_view help;  // the --help line (Python's docstring lists the names)
   std::span<const std::string_view> choices = {};  // the words a text option takes (empty: any)
-  // A number's check: why `value` (as the user wrote it) is refused, or nothing.
-  std::optional<std::string> (*check)(double value, std::string_view written) = nullptr;
+  // A number's check: a usage error saying why `value` (as the user wrote it) is refused (its
+  // message follows the option's name), or success.
+  Status (*check)(double value, std::string_view written) = nullptr;
   std::string_view value_name = {};  // the value's name in --help ("GLOB"; empty: the CLI's own)
   bool opens = false;         // read when the input is opened: Python's open() takes it
   bool names_input = false;   // names a file the conversion reads: refused before anything is read

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,7 +48,7 @@ struct FolderEditItem {
   std::filesystem::path file;
   enum class Outcome { changed, unchanged, not_matched, failed } outcome = Outcome::unchanged;
   xray::EditReport report;         // the changes (written, or that a dry run would write)
-  std::optional<Finding> error;    // failed: why (the model is left as it was)
+  Status status;                   // failed: why (the model is left as it was); ok otherwise
   std::filesystem::path backup;    // changed and written: where the original went
 };
 

@@ -88,7 +88,7 @@ inline constexpr std::uint32_t kPngChunkCacheMax = 16;
 
 struct PngFile {
   Image image;                    // 8-bit RGBA whatever the file's colour type and depth
-  std::vector<PngChunk> chunks;   // the private chunks boneyard reads ("ctXr")
+  std::vector<PngChunk> chunks;   // the private chunks boneyard reads ("ctXr", "trIa")
   std::uint8_t color_type = 0;    // as stored (0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA)
   std::uint8_t bit_depth = 0;
 };

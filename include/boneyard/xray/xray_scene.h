@@ -95,7 +95,12 @@ struct XrayExportOptions {
   std::vector<RefMotions> ref_motions{};
 };
 
-// How a model shader (its name) uses the base texture's alpha (docs/textures.md "Alpha modes").
+// How the engine's model shaders use the base texture's alpha, read from the shader's name (the
+// shader's own parameters live in shaders.xr, which models do not carry): "..._aref" shaders
+// alpha-test at def_aref = 200/255 (OpenXRay blender_deffer_model.cpp, r2 common.h); the scripted
+// model shaders that blend (models_lightplanes.s, models_xglass2.s, models_xlens.s) and names
+// that say glass, lens, window, transparent or blend are blended; every other model shader is
+// opaque, its alpha holding gloss. docs/textures.md "Alpha modes".
 scene::AlphaUse shader_alpha_use(std::string_view shader);
 
 // The model's 0x9 children as meshes of `scene`, whose skeleton must be the model's (in 0xD

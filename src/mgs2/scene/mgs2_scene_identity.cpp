@@ -337,6 +337,9 @@ std::uint32_t id_from_file_name(std::string name) {
   if (slash != std::string::npos) name = name.substr(slash + 1);
   if (ends_with(name, ".png")) name.resize(name.size() - 4);
   if (auto id = hex_id(name)) return *id;
+  // 6 hex digits: how `boneyard texture` (and SeaLouse) name the PNGs of a .tri.
+  if (name.size() == 6 && std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isxdigit(c); }))
+    return static_cast<std::uint32_t>(std::stoul(name, nullptr, 16));
   if (name.find('.') == std::string::npos) name += ".bmp";
   return strcode(name);
 }

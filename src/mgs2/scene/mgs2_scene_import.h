@@ -107,7 +107,7 @@ struct MaterialIds {
   From from = From::none;
 };
 MaterialIds material_texture_ids(const scene::Material& m);
-// A texture id from a file name: 8 hex digits are an id, anything else is hashed (".bmp" added
+// A texture id from a file name: 8 or 6 hex digits (a .tri's PNGs) are an id, anything else is hashed (".bmp" added
 // when it has no extension, as the game hashes file names); ".png" and folders are dropped.
 std::uint32_t id_from_file_name(std::string name);
 

@@ -15,7 +15,8 @@ namespace boneyard::texture {
 
 namespace {
 
-constexpr std::array<char, 4> kKeptChunks[] = {{'c', 't', 'X', 'r'}};
+// ctXr: a .ctxr's bytes beside its top level (ctxr.h); trIa: how a .tri texture's alpha is stored (tri.h).
+constexpr std::array<char, 4> kKeptChunks[] = {{'c', 't', 'X', 'r'}, {'t', 'r', 'I', 'a'}};
 // Chunks of variable length that boneyard has no use for: libpng skips them unread (no text is
 // inflated, no profile kept) instead of storing them.
 constexpr png_byte kSkippedChunks[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0eXIf\0pCAL\0sCAL\0hIST\0";

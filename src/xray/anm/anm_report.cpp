@@ -15,7 +15,7 @@ std::string describe_anm(const AnmFile& f) {
                 hex(f.chunks[f.motion_chunk].raw_id).c_str(), f.motion_unpacked ? ", LZHuf-packed" : "",
                 static_cast<unsigned long long>(f.size));
   s += line;
-  const double seconds = m.fps > 0 ? static_cast<double>(m.frame_end - m.frame_start) / m.fps : 0.0;
+  const double seconds = m.fps > 0 ? (static_cast<double>(m.frame_end) - m.frame_start) / m.fps : 0.0;
   std::snprintf(line, sizeof line, "  name \"%s\", version %u%s, frames %d-%d at %g fps (%.3f s)\n",
                 printable(m.name).c_str(), m.version, m.version == 4 ? " (rotation stored p, h, b)" : "", m.frame_start,
                 m.frame_end, static_cast<double>(m.fps), seconds);

@@ -37,24 +37,6 @@ std::optional<VertexLayout> skinned_layout(std::uint32_t format) {
   }
 }
 
-// Stride of an FVF vertex and where its normal and first UV pair sit; 0 when the code uses
-// something boneyard does not decode (blend weights, transformed positions, 1/3/4-D UVs).
-std::uint32_t fvf_stride(std::uint32_t fvf, int& normal_at, int& uv_at) {
-  constexpr std::uint32_t known = kFvfPositionMask | kFvfNormal | kFvfPsize | kFvfDiffuse | kFvfSpecular |
-                                  kFvfTexCountMask;
-  if ((fvf & kFvfPositionMask) != kFvfXyz || (fvf & ~known) != 0) return 0;
-  std::uint32_t at = 12;
-  normal_at = -1, uv_at = -1;
-  if (fvf & kFvfNormal) normal_at = static_cast<int>(at), at += 12;
-  if (fvf & kFvfPsize) at += 4;
-  if (fvf & kFvfDiffuse) at += 4;
-  if (fvf & kFvfSpecular) at += 4;
-  const std::uint32_t sets = (fvf & kFvfTexCountMask) >> 8;
-  if (sets > 8) return 0;
-  if (sets > 0) uv_at = static_cast<int>(at);
-  return at + sets * 8;  // the size bits above 0xFFFF are zero here: 2-D coordinates
-}
-
 std::string format_list() { return "1-4, 0x12071980, 0x240E3300, 0x481C6600, 0x5A237F80 (skinned) or an FVF code"; }
 
 void parse_vertices(const Chunk& c, OgfChild& child) {
@@ -153,6 +135,23 @@ void parse_child(const Chunk& c, OgfChild& child, std::vector<Finding>& findings
 }
 
 }  // namespace
+
+std::uint32_t fvf_stride(std::uint32_t fvf, int& normal_at, int& uv_at) {
+  constexpr std::uint32_t known = kFvfPositionMask | kFvfNormal | kFvfPsize | kFvfDiffuse | kFvfSpecular |
+                                  kFvfTexCountMask;
+  if ((fvf & kFvfPositionMask) != kFvfXyz || (fvf & ~known) != 0) return 0;
+  std::uint32_t at = 12;
+  normal_at = -1, uv_at = -1;
+  if (fvf & kFvfNormal) normal_at = static_cast<int>(at), at += 12;
+  if (fvf & kFvfPsize) at += 4;
+  if (fvf & kFvfDiffuse) at += 4;
+  if (fvf & kFvfSpecular) at += 4;
+  const std::uint32_t sets = (fvf & kFvfTexCountMask) >> 8;
+  if (sets > 8) return 0;
+  if (sets > 0) uv_at = static_cast<int>(at);
+  return at + sets * 8;  // the size bits above 0xFFFF are zero here: 2-D coordinates
+}
+
 
 int OgfVertices::links() const {
   return layout == VertexLayout::fvf ? 0 : static_cast<int>(layout) + 1;

@@ -36,8 +36,10 @@ Result<OgfFile> read_ogf(std::shared_ptr<const FileData> file) {
     const Chunk* header = f.chunks.find(kOgfHeader);
     if (header == nullptr) fail(0, "0x1", "missing OGF header chunk", "chunk 0x1", "none");
     if (header->payload.size() == 4)
-      fail(header->payload_offset(), "0x1", "OGF v3 files (builds before 2004) are not supported", "OGF v4",
-           "a 4-byte v3 header");
+      fail(header->payload_offset(), "0x1",
+           "an OGF v3 model (builds before 2004): boneyard reads it as its own format (info, validate, dump, "
+           "convert to glTF), but it cannot serve where a v4 model is needed",
+           "an OGF v4 model", "a 4-byte v3 header");
     read_ogf_header(*header, f.header);
     const Chunk* params = f.chunks.find(kChunkParams);
     if (params != nullptr) f.motions = parse_motion_set(f.chunks.find(kChunkMotions), *params);

@@ -190,6 +190,8 @@ void dump_ogf(JsonWriter& out, const OgfFile& file, bool raw) {
 
 int sniff_ogf(Bytes bytes, std::string_view extension) {
   if (!looks_like_ogf(bytes)) return 0;
+  // A 4-byte header is OGF v3, a format of its own (sniff_ogf_v3).
+  if (load_le<std::uint32_t>(bytes.data() + 4) == 4) return 0;
   return extension == ".ogf" ? 90 : 70;
 }
 

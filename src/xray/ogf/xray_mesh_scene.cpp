@@ -123,12 +123,7 @@ std::optional<std::map<int, scene::Primitive>> split_by_bone(const scene::Primit
 
 }  // namespace
 
-// How the engine's model shaders use the base texture's alpha, read from the shader's name (the
-// shader's own parameters live in shaders.xr, which models do not carry): "..._aref" shaders
-// alpha-test at def_aref = 200/255 (OpenXRay blender_deffer_model.cpp, r2 common.h); the scripted
-// model shaders that blend (models_lightplanes.s, models_xglass2.s, models_xlens.s) and names
-// that say glass, lens, window, transparent or blend are blended; every other model shader is
-// opaque, its alpha holding gloss. docs/textures.md "Alpha modes".
+// Shaders alpha-test, blend or ignore alpha by name: xray_scene.h.
 scene::AlphaUse shader_alpha_use(std::string_view shader) {
   const std::string name = lower_ascii(shader);
   if (name.find("aref") != std::string::npos) return scene::AlphaUse::test;

@@ -7,11 +7,14 @@
 
 namespace boneyard::xray {
 
-std::string omf_name_problem(std::string_view name, OmfName kind) {
-  if (name.find('\0') != std::string_view::npos) return "contains a NUL byte (names end at NUL)";
+Status check_omf_name(std::string_view name, OmfName kind) {
+  auto refused = [](std::string why) {
+    return Finding{Severity::error, 0, {}, std::move(why), "a name the .omf can store", {}};
+  };
+  if (name.find('\0') != std::string_view::npos) return refused("contains a NUL byte (names end at NUL)");
   if (kind == OmfName::mark && name.find_first_of("\r\n") != std::string_view::npos)
-    return "contains CR or LF (mark names end at CR LF)";
-  if (name.size() > kMaxNameBytes) return "too long for the engine (at most 127 bytes)";
+    return refused("contains CR or LF (mark names end at CR LF)");
+  if (name.size() > kMaxNameBytes) return refused("too long for the engine (at most 127 bytes)");
   return {};
 }
 

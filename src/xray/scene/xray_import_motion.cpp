@@ -14,9 +14,10 @@ namespace boneyard::xray::import_detail {
 namespace {
 
 std::optional<Finding> name_error(const std::string& where, const std::string& what, const std::string& name, OmfName kind) {
-  const std::string problem = omf_name_problem(name, kind);
-  if (problem.empty()) return std::nullopt;
-  return import_error(where, what + " " + problem, "a name the .omf can store", "\"" + printable(name) + "\"");
+  const Status storable = check_omf_name(name, kind);
+  if (storable) return std::nullopt;
+  return import_error(where, what + " " + storable.error().message, storable.error().expected,
+                      "\"" + printable(name) + "\"");
 }
 
 }  // namespace

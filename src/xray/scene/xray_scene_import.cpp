@@ -63,9 +63,10 @@ MotionParams motion_params(const std::string& name, const nlohmann::json& x, con
 // never writes a file that boneyard (or the engine) would then misread.
 std::optional<Finding> name_error(const std::string& where, const std::string& what, const std::string& name,
                                   OmfName kind) {
-  const std::string problem = omf_name_problem(name, kind);
-  if (problem.empty()) return std::nullopt;
-  return import_error(where, what + " " + problem, "a name the .omf can store", "\"" + printable(name) + "\"");
+  const Status storable = check_omf_name(name, kind);
+  if (storable) return std::nullopt;
+  return import_error(where, what + " " + storable.error().message, storable.error().expected,
+                      "\"" + printable(name) + "\"");
 }
 
 // Mark names of one motion; `x` is the animation's extras (a mark name there that has no cp1251

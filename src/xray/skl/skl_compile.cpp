@@ -17,6 +17,12 @@ namespace boneyard::xray {
 
 namespace {
 
+// Why `name` cannot be stored as this kind of .omf name, or "" when it can.
+std::string compile_name_problem(std::string_view name, OmfName kind) {
+  const Status storable = check_omf_name(name, kind);
+  return storable ? std::string() : storable.error().message;
+}
+
 constexpr float kEpsL = 0.001f;  // EPS_L: a translation within this of its mean on every axis is constant
 constexpr float kSixteenBitRange = 1.5f;  // a track whose half-range vector is longer is 16-bit
 
@@ -193,7 +199,7 @@ class Compiler {
         return Finding{Severity::error, sm.offset, where,
                        "motions too long in total to convert (the limit is for all motions of one conversion)",
                        "<= " + frames_text(kMaxTotalFrames) + " in all", std::to_string(total_frames) + " frames up to here"};
-      if (auto problem = omf_name_problem(sm.name, OmfName::motion); !problem.empty())
+      if (auto problem = compile_name_problem(sm.name, OmfName::motion); !problem.empty())
         return Finding{Severity::error, sm.offset, where, "motion name " + problem, "a name the .omf can store",
                        "\"" + printable(sm.name) + "\""};
       if (sm.fps != static_cast<float>(kSampleFps)) ++fps_other;
@@ -405,7 +411,7 @@ Result<OmfFile> compile_skl_motions(const std::vector<SklMotion>& motions, const
   const MotionSkeleton& sk = o.skeleton ? *o.skeleton : own;
   if (sk.bones.empty()) return Finding{Severity::error, 0, "skeleton", "no bones to compile the motions for", ">= 1 bone", "0"};
   for (std::size_t i = 0; i < sk.bones.size(); ++i)
-    if (auto problem = omf_name_problem(sk.bones[i].name, OmfName::bone); !problem.empty())
+    if (auto problem = compile_name_problem(sk.bones[i].name, OmfName::bone); !problem.empty())
       return Finding{Severity::error, 0, "skeleton bone " + std::to_string(i), "bone name " + problem, "a name the .omf can store",
                      "\"" + printable(sk.bones[i].name) + "\""};
   return Compiler(motions, o, sk, warnings, st).run();

@@ -98,8 +98,6 @@ Result<SklFile> omf_to_skl_motions(const MotionSet& set, const OmfToSklOptions& 
     if (sm.version >= 7) sm.marks = params.marks;
     for (auto& mk : sm.marks) mk.offset = mk.count_offset = 0;
     sm.bones.resize(n);
-    std::vector<std::uint8_t> bytes;
-    std::vector<std::array<std::size_t, kMotionChannels>> begins(n);
     for (std::size_t r = 0; r < n; ++r) {
       const BoneKeys& b = keys.bones[r];
       for (auto& c : channels) c.clear();
@@ -130,24 +128,10 @@ Result<SklFile> omf_to_skl_motions(const MotionSet& set, const OmfToSklOptions& 
         for (int c = 0; c < 3; ++c) channels[c].add(time, static_cast<float>(position[c]));
         for (int c = 0; c < 3; ++c) channels[3 + c].add(time, static_cast<float>(angles[c]));
       }
-      SklBone& bone = sm.bones[r];
-      bone.name = names.value()[r];
-      bone.flags = 0;
-      for (std::size_t c = 0; c < kMotionChannels; ++c) {
-        begins[r][c] = channels[c].append_to(bytes);
-        Envelope& e = bone.channels[c];
-        e.layout = EnvelopeLayout::v2;
-        e.pre = e.post = kConstantBehaviour;
-        e.key_count = channels[c].count();
-      }
+      std::array<Envelope, kMotionChannels> envelopes;
+      for (std::size_t c = 0; c < kMotionChannels; ++c) envelopes[c] = channels[c].envelope();
+      sm.bones[r] = make_skl_bone(out.keep_text(names.value()[r]), 0, EnvelopeLayout::v2, envelopes, *out.owned);
     }
-    // Views into the motion's key bytes once they are stored where they stay.
-    const Bytes stored = out.keep(std::move(bytes));
-    for (std::size_t r = 0; r < n; ++r)
-      for (std::size_t c = 0; c < kMotionChannels; ++c) {
-        Envelope& e = sm.bones[r].channels[c];
-        e.keys = stored.subspan(begins[r][c], std::size_t{e.key_count} * kEnvelopeV2SteppedKeyBytes);
-      }
     out.motions.push_back(std::move(sm));
   }
   if (wide_flags > 0)

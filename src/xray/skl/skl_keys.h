@@ -28,13 +28,17 @@ class SteppedChannel {
     last_ = value;
     ++count_;
   }
-  // Appends the keys to the motion's bytes; returns where they start.
-  std::size_t append_to(std::vector<std::uint8_t>& out) const {
-    const std::size_t begin = out.size();
-    out.insert(out.end(), bytes_.begin(), bytes_.end());
-    return begin;
-  }
   std::uint32_t count() const { return count_; }
+  // The keys as a v2 envelope held constant at both ends (a view of this channel's buffer, valid
+  // until the next clear or add: make_skl_bone copies it).
+  Envelope envelope() const {
+    Envelope e;
+    e.layout = EnvelopeLayout::v2;
+    e.pre = e.post = kConstantBehaviour;
+    e.key_count = count_;
+    e.keys = Bytes(bytes_.data(), bytes_.size());
+    return e;
+  }
 
  private:
   std::vector<std::uint8_t> bytes_;

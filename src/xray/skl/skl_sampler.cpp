@@ -60,7 +60,7 @@ std::vector<const SklBone*> match_bones(const SklMotion& m, const MotionSkeleton
 }
 
 float MotionSampler::Track::value(std::size_t c, float t) {
-  const Envelope& e = bone->channels[c];
+  const Envelope e = bone->channel(c);
   if (!ordered[c]) return evaluate_envelope(keys[c], e.pre, e.post, t);
   return evaluate_envelope(keys[c], e.pre, e.post, t, span[c]);
 }
@@ -101,7 +101,7 @@ void MotionSampler::start(const std::vector<const SklBone*>& matched) {
     tr.span = {};
     if (!tr.bone) continue;
     for (std::size_t c = 0; c < kMotionChannels; ++c) {
-      decode_envelope_keys(tr.bone->channels[c], tr.keys[c]);
+      decode_envelope_keys(tr.bone->channel(c), tr.keys[c]);
       tr.ordered[c] = keys_in_time_order(tr.keys[c]);
     }
     if ((tr.bone->flags & kBoneWorldOrient) != 0) world_orient_ = true;

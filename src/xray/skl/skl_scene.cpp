@@ -292,8 +292,6 @@ Result<SklFile> scene_to_skl(const scene::Scene& s, const SklImportOptions& o, D
     sm.version = version && (*version == 6 || *version == 7) ? *version : std::uint16_t{6};
     if (!sm.marks.empty()) sm.version = 7;
     sm.bones.resize(n);
-    std::vector<std::uint8_t> bytes;
-    std::vector<std::array<std::size_t, kMotionChannels>> begins(n);
     const std::size_t frames = motion.held ? 1 : static_cast<std::size_t>(motion.frames);
     for (std::size_t r = 0; r < n; ++r) {
       const import_detail::RecordSource src = motions.source(r, nullptr, 0, motion.sampled);
@@ -311,22 +309,10 @@ Result<SklFile> scene_to_skl(const scene::Scene& s, const SklImportOptions& o, D
         for (int c = 0; c < 3; ++c) channels[c].add(time, static_cast<float>(local.c[c]));
         for (int c = 0; c < 3; ++c) channels[3 + c].add(time, static_cast<float>(angles[c]));
       }
-      SklBone& bone = sm.bones[r];
-      bone.name = table.names[r];
-      for (std::size_t c = 0; c < kMotionChannels; ++c) {
-        begins[r][c] = channels[c].append_to(bytes);
-        Envelope& e = bone.channels[c];
-        e.layout = EnvelopeLayout::v2;
-        e.pre = e.post = kConstantBehaviour;
-        e.key_count = channels[c].count();
-      }
+      std::array<Envelope, kMotionChannels> envelopes;
+      for (std::size_t c = 0; c < kMotionChannels; ++c) envelopes[c] = channels[c].envelope();
+      sm.bones[r] = make_skl_bone(out.keep_text(table.names[r]), 0, EnvelopeLayout::v2, envelopes, *out.owned);
     }
-    const Bytes stored = out.keep(std::move(bytes));
-    for (std::size_t r = 0; r < n; ++r)
-      for (std::size_t c = 0; c < kMotionChannels; ++c) {
-        Envelope& e = sm.bones[r].channels[c];
-        e.keys = stored.subspan(begins[r][c], std::size_t{e.key_count} * kEnvelopeV2SteppedKeyBytes);
-      }
     out.motions.push_back(std::move(sm));
   }
   motions.warn_summaries();

@@ -62,7 +62,7 @@ MotionSkeleton motion_skeleton(const std::vector<SklMotion>& motions) {
   sk.source = "the motions' own bones";
   sk.rest_known = false;
   if (!motions.empty())
-    for (const auto& b : motions[0].bones) sk.bones.push_back({b.name, -1, {}, {}});
+    for (const auto& b : motions[0].bones) sk.bones.push_back({std::string(b.name), -1, {}, {}});
   return sk;
 }
 

@@ -18,6 +18,7 @@
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/core/file_io.h"
 #include "boneyard/mgs2/evm/evm.h"
+#include "boneyard/mgs2/half_float.h"
 #include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/mgs2/mgs2_layout.h"
 
@@ -123,8 +124,6 @@ std::vector<std::uint8_t> write_cmdl(const CmdlFile& model);
 
 // ---- Values as the sections store them --------------------------------------------------------
 
-float half_to_float(std::uint16_t h);
-std::uint16_t float_to_half(float f);  // round to nearest even; overflow to infinity
 // NRM0: x bits 0-10 and y bits 11-21 (signed, / 1023), z bits 22-31 (signed, / 511).
 std::array<float, 3> unpack_normal(std::uint32_t packed);
 // The unit vector (x, y, z) packed (each component rounded half away from zero); zero stays 0.

@@ -48,10 +48,10 @@ std::string motion_flag_words(std::uint32_t flags);  // "fx,stop_at_end" or "-"
 
 // The kinds of names an .omf stores, by how they end: marks with CR LF, the others with a NUL.
 enum class OmfName { motion, mark, part, bone };
-// Why the raw cp1251 bytes `name` cannot be stored as this kind of .omf name (written, the file
-// would be misread or rejected), or "" when they can: a NUL anywhere, CR or LF in a mark name,
-// more than kMaxNameBytes bytes (the engine's string128).
-std::string omf_name_problem(std::string_view name, OmfName kind);
+// Whether the raw cp1251 bytes `name` can be stored as this kind of .omf name; if not (written,
+// the file would be misread or rejected), an error whose message says why: a NUL anywhere, CR or
+// LF in a mark name, more than kMaxNameBytes bytes (the engine's string128).
+Status check_omf_name(std::string_view name, OmfName kind);
 
 struct QuatKey {
   std::int16_t x, y, z, w;
