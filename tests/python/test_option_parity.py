@@ -58,8 +58,13 @@ def inputs(tmp_path_factory):
     (d / "names.txt").write_text("null_msk.bmp\n")
     (d / "textures").mkdir()
     (d / "anim.mar").write_bytes(one_motion_mar())
+    boneyard.convert(d / "wave.omf", d / "wave.skls")
+    boneyard.convert(d / "wave.omf", d / "wave.glb", skeleton=d / "arm.ogf")
+    (d / "camera_effects").mkdir()
+    boneyard.convert(d / "wave.glb", d / "camera_effects" / "shot.anm")
     return {"omf": d / "wave.omf", "ogf": d / "arm.ogf", "gltf": d / "arm.glb", "kms": d / "arm.kms",
-            "evm": d / "arm.evm", "mc": d / "mc.kms", "cmdl": d / "_win" / "mc.cmdl", "mar": d / "anim.mar", "dir": d}
+            "evm": d / "arm.evm", "mc": d / "mc.kms", "cmdl": d / "_win" / "mc.cmdl", "mar": d / "anim.mar",
+            "skls": d / "wave.skls", "anm": d / "camera_effects" / "shot.anm", "dir": d}
 
 
 def format_of(source):
@@ -86,6 +91,8 @@ def valid_value(row, source, ext, inputs, out_dir):
         return inputs["dir"] / "mc.kms" if source in ("cmdl", "mar") else inputs["ogf"]
     if name == "mar":
         return inputs["mar"]
+    if name == "parts":
+        return inputs["omf"]  # the .omf the .skls came from
     if name == "template":
         return inputs.get(target_of(ext), inputs["omf"]) if source != "mc" else inputs["mc"]
     if name == "names":
@@ -101,7 +108,7 @@ def refused_values(row, inputs):
         return ["xbox"]
     if row["kind"] == "number":
         return [0, -1, math.inf, math.nan]
-    if row["name"] in ("skeleton", "template", "mar"):
+    if row["name"] in ("skeleton", "template", "mar", "parts"):
         return [inputs["dir"] / "missing.ogf", inputs["dir"]]
     if row["name"] == "names":
         return [inputs["dir"] / "missing.txt"]
@@ -161,18 +168,21 @@ def assert_agree(cli_result, py_result, refused_value=None, row=None):
 
 
 def conversions(inputs):
-    for source in ("omf", "ogf", "gltf", "kms", "evm", "mc", "cmdl", "mar"):
+    for source in ("omf", "ogf", "gltf", "kms", "evm", "mc", "cmdl", "mar", "skls", "anm"):
         for ext in boneyard.open(inputs[source]).targets:
             if ext != ".gltf":  # the same options as .glb
                 yield source, ext
 
 
-def test_every_row_is_read_by_some_conversion_or_by_all():
-    known = {f"{s}>{t}" for s in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "mar", "tree")
-             for t in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "mar")}
+def test_every_row_is_read_by_some_conversion_or_by_all(inputs):
+    formats = ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "mar", "skl", "skls", "anm", "object", "bones")
+    known = {f"{s}>{t}" for s in (*formats, "tree") for t in formats}
+    read = {f"{format_of(s)}>{target_of(ext)}" for s, ext in conversions(inputs)}
     for row in ROWS:
         assert set(row["reads"]) <= known, row
         assert row["keyword"] == row["name"].replace("-", "_") and row["flag"] == "--" + row["name"]
+        # The SDK's motions are inputs of the tests below: every row they read is tried on them.
+        assert {r for r in row["reads"] if r.split(">")[0] in ("skls", "anm")} <= read, row
 
 
 def test_help_lists_every_row():

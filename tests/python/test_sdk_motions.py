@@ -58,7 +58,7 @@ def test_documents_open_validate_dump_and_convert_like_the_cli(tmp_path):
     path.write_bytes(skls(motion("idle"), motion("walk")))
     doc = boneyard.open(path)
     assert doc.format == "skls"
-    assert doc.targets == [".skls", ".skl"]
+    assert doc.targets == [".skls", ".skl", ".omf", ".glb", ".gltf"]
     assert doc.dump() == json.loads(cli("dump", path).stdout)
     assert [str(f) for f in doc.validate()] == []
     assert boneyard.convert(path, tmp_path / "b.skls") == []
@@ -69,6 +69,37 @@ def test_documents_open_validate_dump_and_convert_like_the_cli(tmp_path):
     cam.write_bytes(anm())
     assert boneyard.open(cam).format == "anm"
     assert boneyard.open(cam).dump()["channels"]["b"]["keys"][1]["value"] == 50
+    assert boneyard.open(cam).targets == [".anm", ".glb", ".gltf"]
+
+
+def test_convert_over_skls_and_anm_writes_what_the_cli_writes(tmp_path):
+    """boneyard.convert on the SDK's motions: to .omf (the motions' own bones, one part), to glTF
+    and back, an .anm to glTF as a camera; each output the same bytes as `boneyard convert`'s."""
+    path = tmp_path / "a.skls"
+    path.write_bytes(skls(motion("idle"), motion("walk", version=7)))
+    cam = tmp_path / "cam.anm"
+    cam.write_bytes(anm())
+    cases = [(path, ".omf", {}, []), (path, ".glb", {}, []), (path, ".omf", {"hq": True}, ["--hq"]),
+             (path, ".omf", {"game": "soc"}, ["--game", "soc"]), (cam, ".glb", {"camera": True}, ["--camera"]),
+             (cam, ".gltf", {}, [])]
+    for i, (source, ext, keywords, args) in enumerate(cases):
+        ours, theirs = tmp_path / f"py{i}{ext}", tmp_path / f"cli{i}{ext}"
+        warnings = boneyard.convert(source, ours, **keywords)
+        run = cli("convert", source, "-o", theirs, *args)
+        assert len(warnings) == len(run.stderr.splitlines()), (source, ext, keywords, run.stderr)
+        if ext == ".gltf":  # the buffer is named after the output
+            assert json.loads(ours.read_text())["animations"] == json.loads(theirs.read_text())["animations"]
+        else:
+            assert ours.read_bytes() == theirs.read_bytes(), (source, ext, keywords)
+    omf = boneyard.open(tmp_path / "py0.omf")
+    assert omf.format == "omf" and [m["name"] for m in omf.dump()["motions"]] == ["idle", "walk"]
+    # glTF back to the SDK's forms.
+    boneyard.convert(tmp_path / "py1.glb", tmp_path / "back.skls")
+    back = boneyard.open(tmp_path / "back.skls").dump()
+    assert [m["name"] for m in back["motions"]] == ["idle", "walk"]
+    boneyard.convert(tmp_path / "cli4.glb", tmp_path / "back.anm")
+    assert boneyard.open(tmp_path / "back.anm").format == "anm"
+    assert [str(f) for f in boneyard.open(tmp_path / "back.anm").validate()] == []
 
 
 def test_skls_edits_match_the_cli(tmp_path):
