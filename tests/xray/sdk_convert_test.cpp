@@ -44,10 +44,9 @@ Envelope stepped(SklFile& owner, const std::vector<std::pair<float, float>>& key
 }
 
 SklBone bone_of(SklFile& owner, const std::string& name, const std::array<std::vector<std::pair<float, float>>, 6>& ch) {
-  SklBone b;
-  b.name = name;
-  for (std::size_t c = 0; c < 6; ++c) b.channels[c] = stepped(owner, ch[c].empty() ? std::vector<std::pair<float, float>>{{0, 0}} : ch[c]);
-  return b;
+  std::array<Envelope, kMotionChannels> channels;
+  for (std::size_t c = 0; c < 6; ++c) channels[c] = stepped(owner, ch[c].empty() ? std::vector<std::pair<float, float>>{{0, 0}} : ch[c]);
+  return make_skl_bone(owner.keep_text(name), 0, EnvelopeLayout::v2, channels, *owner.owned);
 }
 
 std::array<std::int16_t, 4> key_at(const BoneKeys& b, std::size_t f) {
@@ -81,17 +80,17 @@ TEST(SklConvert, OmfBecomesSteppedKeysPerChangeWithItsParamsAndMarks) {
   EXPECT_EQ(walk.bones[0].name, "root");
   EXPECT_EQ(walk.bones[1].name, "spine");
   // Bone 1 of walk: static rotation, constant translation: one key per channel.
-  for (const auto& e : walk.bones[1].channels) EXPECT_EQ(e.key_count, 1u);
-  const auto x = decode_envelope_keys(walk.bones[1].channels[0]);
+  for (const auto& e : walk.bones[1].channels()) EXPECT_EQ(e.key_count, 1u);
+  const auto x = decode_envelope_keys(walk.bones[1].channel(0));
   EXPECT_EQ(x[0].value, 0.5f);
   EXPECT_EQ(x[0].engine_shape(), static_cast<std::uint8_t>(EnvelopeShape::stepped));
   // Bone 0 of walk: a key per frame where the value changes, at frame / 30 s, decoded as the engine.
-  const auto tx = decode_envelope_keys(walk.bones[0].channels[0]);
+  const auto tx = decode_envelope_keys(walk.bones[0].channel(0));
   ASSERT_EQ(tx.size(), 3u);
   EXPECT_EQ(tx[1].time, 1.0f / 30.0f);
   EXPECT_EQ(tx[2].value, omf.motions.motions[0].bones[0].translation(2).x);
   // The heading of key 1, (16384, 0, 0, 28377): a turn about X only, so h = b = 0 and p = -2 * atan2.
-  const auto p = decode_envelope_keys(walk.bones[0].channels[4]);
+  const auto p = decode_envelope_keys(walk.bones[0].channel(4));
   const double angle = 2 * std::atan2(16384.0, 28377.0);
   EXPECT_NEAR(p[1].value, -angle, 1e-6);
   // The .skls reads back and validates.
@@ -317,9 +316,9 @@ TEST(SklConvert, RootsGoIntoActorTransformAndComeOutAgain) {
   so.skeleton = &sk;
   auto skl = omf_to_skl_motions(omf->motions, so, warnings);
   ASSERT_TRUE(skl.ok()) << skl.error().message;
-  EXPECT_NEAR(decode_envelope_keys(skl->motions[0].bones[0].channels[0])[0].value, 0.25f, 1e-5);
-  EXPECT_NEAR(decode_envelope_keys(skl->motions[0].bones[0].channels[1])[0].value, 1.0f, 1e-5);
-  EXPECT_NEAR(decode_envelope_keys(skl->motions[0].bones[0].channels[3])[0].value, 0.3f, 1e-4);
+  EXPECT_NEAR(decode_envelope_keys(skl->motions[0].bones[0].channel(0))[0].value, 0.25f, 1e-5);
+  EXPECT_NEAR(decode_envelope_keys(skl->motions[0].bones[0].channel(1))[0].value, 1.0f, 1e-5);
+  EXPECT_NEAR(decode_envelope_keys(skl->motions[0].bones[0].channel(3))[0].value, 0.3f, 1e-4);
 }
 
 TEST(SklConvert, BonesAreMatchedByNameAsTheSdkDoes) {
@@ -348,7 +347,7 @@ TEST(SklConvert, BonesAreMatchedByNameAsTheSdkDoes) {
   // Without a skeleton every motion must hold the first one's bones.
   f.motions.push_back(f.motions[0]);
   f.motions[1].bones.pop_back();
-  f.motions[1].bones.front().name = "other";
+  f.motions[1].bones.front().name = f.keep_text("other");
   co.skeleton = nullptr;
   auto none = compile_skl_motions(f.motions, co, warnings);
   EXPECT_FALSE(none.ok());
@@ -392,7 +391,7 @@ TEST(SklScene, SklsToGltfAndBackKeepsThePoses) {
   // differ by turns: pi and -pi are one heading).
   auto pose = [](const SklBone& b, float t) {
     std::array<double, 6> v{};
-    for (std::size_t c = 0; c < 6; ++c) v[c] = evaluate_envelope(decode_envelope_keys(b.channels[c]), b.channels[c].pre, b.channels[c].post, t);
+    for (std::size_t c = 0; c < 6; ++c) v[c] = evaluate_envelope(decode_envelope_keys(b.channel(c)), b.channel(c).pre, b.channel(c).post, t);
     return v;
   };
   for (std::size_t m = 0; m < 2; ++m)
