@@ -245,7 +245,7 @@ Result<std::vector<TextureBatchItem>> convert_textures(const std::vector<fs::pat
   std::vector<bool> failed_when_planned(items.size());
   for (std::size_t t = 0; t < tris.size(); ++t) {
     const auto& [path, folder] = tris[t];
-    const auto failed = [&, path = path, folder = folder](const Finding& f) {
+    const auto unreadable = [&, path = path, folder = folder](const Finding& f) {
       items.push_back({path, folder, f, {}});
       job_of.emplace_back();
       entry_of.push_back(0);
@@ -253,11 +253,11 @@ Result<std::vector<TextureBatchItem>> convert_textures(const std::vector<fs::pat
     };
     auto tri = read_tri_file(path, tri_o);
     if (!tri) {
-      failed(tri.error());
+      unreadable(tri.error());
       continue;
     }
     if (auto fits = check_tri_pixels(tri.value()); !fits) {
-      failed(fits.error());
+      unreadable(fits.error());
       continue;
     }
     Diagnostics naming;
