@@ -84,8 +84,25 @@ struct Mgs2TextureFile {
   std::filesystem::path next;
   std::size_t others = 0;
 };
-std::map<std::uint32_t, Mgs2TextureFile> index_mgs2_texture_files(const std::filesystem::path& root,
-                                                                 const std::vector<std::string_view>& extensions);
+class Mgs2TextureIndex {
+ public:
+  Mgs2TextureIndex(const std::filesystem::path& root, const std::vector<std::string_view>& extensions);
+  std::optional<Mgs2TextureFile> find(std::uint32_t id) const;
+
+ private:
+  // One file: a folder such as the game's flatlist holds 24,000; each is stored once (about 100
+  // bytes), its one or two ids in a sorted array, its place among a group's claimants decided on
+  // demand (groups of more than one are rare).
+  struct File {
+    std::filesystem::path path;
+    std::size_t name_hash = 0;  // the name, lower case (the same texture in another format)
+    std::uint8_t stated = 0, format = 0, variant = 0;
+  };
+  bool before(std::uint32_t a, std::uint32_t b) const;
+  std::filesystem::path root_;
+  std::vector<File> files_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> claims_;  // (id, file), by id, then the rule
+};
 // MGS2: the .tri files a model's textures are looked up in: those beside `model` and those under
 // `textures_root` (with its subfolders), the model's own first: the one whose stem's StrCode24
 // (or a stem of 8 hex digits) is the model's texture group id `tri_id`, then the one with the

@@ -206,15 +206,15 @@ Result<McRegisterResult> mc_register(const McRegisterOptions& options) {
     if (!fs::is_directory(textures, ec)) return io_error_finding({}, path_to_utf8(textures) + ": not a folder (--textures: where the .ctxr files are)");
     // The same names as a conversion's texture lookup (registry/formats.h): by the id stated, else
     // by StrCode24 of the name with or without ".bmp"; of several, the documented first.
-    const auto found = registry::index_mgs2_texture_files(textures, {".ctxr"});
+    const registry::Mgs2TextureIndex found(textures, {".ctxr"});
     for (const auto id : m.textures)
-      if (const auto it = found.find(id); it != found.end()) {
-        files.emplace(id, path_to_utf8(it->second.path.filename()));
-        if (it->second.others > 0)
+      if (const auto f = found.find(id)) {
+        files.emplace(id, path_to_utf8(f->path.filename()));
+        if (f->others > 0)
           result.notes.add(Severity::info, 0, "textures",
-                           "texture " + mgs2::mc_index_id(id) + ": " + std::to_string(it->second.others + 1) + " .ctxr files could be it; " +
-                               "registered " + path_to_utf8(it->second.path.filename()) + ", not " +
-                               path_to_utf8(it->second.next.filename()) + (it->second.others > 1 ? " or the others" : ""));
+                           "texture " + mgs2::mc_index_id(id) + ": " + std::to_string(f->others + 1) + " .ctxr files could be it; " +
+                               "registered " + path_to_utf8(f->path.filename()) + ", not " + path_to_utf8(f->next.filename()) +
+                               (f->others > 1 ? " or the others" : ""));
       }
   }
   if (!o.names.empty()) {

@@ -50,21 +50,7 @@ std::string id_text(std::uint32_t id) {
 
 }  // namespace
 
-std::map<std::uint32_t, Mgs2TextureFile> index_mgs2_texture_files(const fs::path& root,
-                                                                 const std::vector<std::string_view>& extensions) {
-  // A claim's rank, smallest first: the id stated by the name before a name that hashes to it;
-  // the extension's place in `extensions`; a name without "_<md5>" before its variants; the path
-  // below the root ignoring case, then as spelt (the same order on every system).
-  struct Claim {
-    int stated, format, variant;
-    std::string folded, spelt;
-    fs::path path;
-    std::string name;
-    bool operator<(const Claim& o) const {
-      return std::tie(stated, format, variant, folded, spelt) < std::tie(o.stated, o.format, o.variant, o.folded, o.spelt);
-    }
-  };
-  std::map<std::uint32_t, std::vector<Claim>> claims;
+Mgs2TextureIndex::Mgs2TextureIndex(const fs::path& root, const std::vector<std::string_view>& extensions) : root_(root) {
   std::error_code ec;
   for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
        it.increment(ec)) {
@@ -73,22 +59,42 @@ std::map<std::uint32_t, Mgs2TextureFile> index_mgs2_texture_files(const fs::path
     const auto format = std::find(extensions.begin(), extensions.end(), lower_extension(file_name));
     if (format == extensions.end()) continue;
     const mgs2::TextureFileName parsed = mgs2::parse_texture_file_name(file_name);
-    const std::string spelt = generic_path_to_utf8(it->path().lexically_relative(root));
-    for (const std::uint32_t id : parsed.ids())
-      claims[id].push_back({parsed.id ? 0 : 1, static_cast<int>(format - extensions.begin()), parsed.variant ? 1 : 0,
-                            lower_ascii(spelt), spelt, it->path(), lower_ascii(parsed.name)});
+    const auto index = static_cast<std::uint32_t>(files_.size());
+    files_.push_back({it->path(), std::hash<std::string>{}(lower_ascii(parsed.name)), static_cast<std::uint8_t>(parsed.id ? 0 : 1),
+                      static_cast<std::uint8_t>(format - extensions.begin()), static_cast<std::uint8_t>(parsed.variant ? 1 : 0)});
+    for (const std::uint32_t id : parsed.ids()) claims_.emplace_back(id, index);
   }
-  std::map<std::uint32_t, Mgs2TextureFile> out;
-  for (auto& [id, list] : claims) {
-    std::sort(list.begin(), list.end());
-    Mgs2TextureFile f{list.front().path, {}, 0};
-    // The same texture in another format (x.ctxr and the x.png made from it) is no other candidate.
-    const Claim& first = list.front();
-    for (std::size_t i = 1; i < list.size(); ++i)
-      if (list[i].name != first.name || list[i].variant != first.variant || list[i].stated != first.stated ||
-          list[i].format == first.format)
-        if (f.others++ == 0) f.next = list[i].path;
-    out.emplace(id, std::move(f));
+  std::sort(claims_.begin(), claims_.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (auto group = claims_.begin(); group != claims_.end();) {
+    const auto next = std::find_if(group, claims_.end(), [&](const auto& c) { return c.first != group->first; });
+    if (next - group > 1) std::sort(group, next, [&](const auto& x, const auto& y) { return before(x.second, y.second); });
+    group = next;
+  }
+}
+
+// The rule for several files claiming one id: the id stated before a name that hashes to it, the
+// extension's order, a name without "_<md5>" before its variants, the path below the root ignoring
+// case, then as spelt.
+bool Mgs2TextureIndex::before(std::uint32_t a, std::uint32_t b) const {
+  const File& x = files_[a];
+  const File& y = files_[b];
+  if (std::tie(x.stated, x.format, x.variant) != std::tie(y.stated, y.format, y.variant))
+    return std::tie(x.stated, x.format, x.variant) < std::tie(y.stated, y.format, y.variant);
+  const std::string sx = generic_path_to_utf8(x.path.lexically_relative(root_)), sy = generic_path_to_utf8(y.path.lexically_relative(root_));
+  const std::string fx = lower_ascii(sx), fy = lower_ascii(sy);
+  return fx != fy ? fx < fy : sx < sy;
+}
+
+std::optional<Mgs2TextureFile> Mgs2TextureIndex::find(std::uint32_t id) const {
+  const auto lo = std::lower_bound(claims_.begin(), claims_.end(), id, [](const auto& c, std::uint32_t v) { return c.first < v; });
+  if (lo == claims_.end() || lo->first != id) return std::nullopt;
+  const File& first = files_[lo->second];
+  Mgs2TextureFile out{first.path, {}, 0};
+  // The same texture in another format (x.ctxr and the x.png made from it) is no other candidate.
+  for (auto it = lo + 1; it != claims_.end() && it->first == id; ++it) {
+    const File& f = files_[it->second];
+    if (f.name_hash != first.name_hash || f.variant != first.variant || f.stated != first.stated || f.format == first.format)
+      if (out.others++ == 0) out.next = f.path;
   }
   return out;
 }
@@ -248,7 +254,7 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
   if (root.empty() && tris.empty()) return;
   TextureCache local;
   TextureCache& cache = shared_cache ? *shared_cache : local;
-  std::optional<std::map<std::uint32_t, Mgs2TextureFile>> by_id;
+  std::optional<Mgs2TextureIndex> by_id;
   TriSources tri_sources(tris, warnings);
   std::map<std::string, std::uint32_t> image_of;  // file (or .tri entry) -> scene image
   std::map<std::string, bool> reported;           // one warning per texture
@@ -281,16 +287,16 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
       looked = path_to_utf8((root / path_from_utf8(shown)).make_preferred()) + ".dds (or .png)";
     } else {
       if (!root.empty()) {
-        if (!by_id) by_id = index_mgs2_texture_files(root, {".ctxr", ".dds", ".png"});
-        if (auto it = by_id->find(ref.id); it != by_id->end()) {
-          file = it->second.path;
-          if (it->second.others > 0 && !reported[key + "#others"]) {
+        if (!by_id) by_id.emplace(root, std::vector<std::string_view>{".ctxr", ".dds", ".png"});
+        if (const auto found = by_id->find(ref.id)) {
+          file = found->path;
+          if (found->others > 0 && !reported[key + "#others"]) {
             reported[key + "#others"] = true;
             warnings.add(Severity::warning, ref.offset, ref.origin,
-                         "texture " + id_text(ref.id) + ": " + std::to_string(it->second.others + 1) +
+                         "texture " + id_text(ref.id) + ": " + std::to_string(found->others + 1) +
                              " files could be it; used " + path_to_utf8(*file) + " (docs/textures.md \"Texture files by id\")",
-                         "one file", path_to_utf8(*file) + ", " + path_to_utf8(it->second.next) +
-                                         (it->second.others > 1 ? " and " + std::to_string(it->second.others - 1) + " more" : ""));
+                         "one file", path_to_utf8(*file) + ", " + path_to_utf8(found->next) +
+                                         (found->others > 1 ? " and " + std::to_string(found->others - 1) + " more" : ""));
           }
         }
         looked = "a .ctxr, .dds or .png under " + path_to_utf8(root) + " named by the id or by a name whose StrCode24 (with or "

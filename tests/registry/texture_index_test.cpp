@@ -28,9 +28,9 @@ class TextureIndexTest : public ::testing::Test {
     std::ofstream(dir_ / relative) << "x";
   }
   // The file chosen for `id`, relative to the folder ("" when none).
-  std::string chosen(const std::map<std::uint32_t, registry::Mgs2TextureFile>& index, std::uint32_t id) const {
-    const auto it = index.find(id);
-    return it == index.end() ? std::string() : it->second.path.lexically_relative(dir_).generic_string();
+  std::string chosen(const registry::Mgs2TextureIndex& index, std::uint32_t id) const {
+    const auto f = index.find(id);
+    return f ? f->path.lexically_relative(dir_).generic_string() : std::string();
   }
   fs::path dir_;
 };
@@ -46,7 +46,7 @@ TEST_F(TextureIndexTest, EveryNameFormUnderEitherId) {
   touch("ids/0a1b2c.png");                                                      // 6, as `boneyard texture` names a .tri's
   touch("ids/00005011.img.ctxr");
   touch("other/readme.txt");
-  const auto index = registry::index_mgs2_texture_files(dir_, kModelOrder);
+  const registry::Mgs2TextureIndex index(dir_, kModelOrder);
   // bp_assets: chair_magnet.bmp.ctxr is texture 00d220e0 = StrCode24("chair_magnet"), null_msk.bmp.ctxr
   // is 00b7e31e = StrCode24("null_msk.bmp"): a file is found under both forms of its name.
   EXPECT_EQ(chosen(index, 0xd220e0), "flatlist/_win/chair_magnet.bmp.ctxr");
@@ -62,9 +62,10 @@ TEST_F(TextureIndexTest, EveryNameFormUnderEitherId) {
   // A name of hex digits is its id only; other extensions are not textures.
   EXPECT_EQ(chosen(index, mgs2::strcode("00a1adce.bmp")), "");
   EXPECT_EQ(chosen(index, mgs2::strcode("readme.bmp")), "");
-  for (const auto& [id, f] : index) EXPECT_EQ(f.others, 0u) << std::hex << id;
+  for (const std::uint32_t id : {0xd220e0u, 0xb7e31eu, 0xa1adceu, 0x0a1b2cu, 0x5011u, mgs2::strcode("stripes")})
+    EXPECT_EQ(index.find(id)->others, 0u) << std::hex << id;
   // The old rule hashed "<stem>.bmp": chair_magnet.bmp.ctxr was "chair_magnet.bmp.bmp", found by no model.
-  EXPECT_EQ(index.count(mgs2::strcode("chair_magnet.bmp.bmp")), 0u);
+  EXPECT_FALSE(index.find(mgs2::strcode("chair_magnet.bmp.bmp")));
 }
 
 TEST_F(TextureIndexTest, SeveralFilesForOneIdTheDocumentedFirst) {
@@ -72,34 +73,34 @@ TEST_F(TextureIndexTest, SeveralFilesForOneIdTheDocumentedFirst) {
   touch("a/body.png");
   touch("b/body.bmp.ctxr");
   touch("c/body.dds");
-  auto index = registry::index_mgs2_texture_files(dir_, kModelOrder);
+  registry::Mgs2TextureIndex index(dir_, kModelOrder);
   EXPECT_EQ(chosen(index, mgs2::strcode("body.bmp")), "b/body.bmp.ctxr");
-  EXPECT_EQ(index.at(mgs2::strcode("body.bmp")).others, 0u);
+  EXPECT_EQ(index.find(mgs2::strcode("body.bmp"))->others, 0u);
   // A name without "_<md5>" before its variants, whatever their folders; the variant is counted.
   touch("a/face.bmp_ffffffffffffffffffffffffffffffff.ctxr");
   touch("z/face.bmp.ctxr");
-  index = registry::index_mgs2_texture_files(dir_, kModelOrder);
+  index = registry::Mgs2TextureIndex(dir_, kModelOrder);
   EXPECT_EQ(chosen(index, mgs2::strcode("face")), "z/face.bmp.ctxr");
-  EXPECT_EQ(index.at(mgs2::strcode("face")).others, 1u);
-  EXPECT_EQ(index.at(mgs2::strcode("face")).next.lexically_relative(dir_).generic_string(),
+  EXPECT_EQ(index.find(mgs2::strcode("face"))->others, 1u);
+  EXPECT_EQ(index.find(mgs2::strcode("face"))->next.lexically_relative(dir_).generic_string(),
             "a/face.bmp_ffffffffffffffffffffffffffffffff.ctxr");
   // The same name and format in two folders: the first path ignoring case (as on every system).
   touch("B_over/arm.bmp.ctxr");
   touch("a_base/arm.bmp.ctxr");
-  index = registry::index_mgs2_texture_files(dir_, kModelOrder);
+  index = registry::Mgs2TextureIndex(dir_, kModelOrder);
   EXPECT_EQ(chosen(index, mgs2::strcode("arm")), "a_base/arm.bmp.ctxr");
-  EXPECT_EQ(index.at(mgs2::strcode("arm")).others, 1u);
+  EXPECT_EQ(index.find(mgs2::strcode("arm"))->others, 1u);
   // The id stated by a name of hex digits before a name that hashes to it (a .png before a .ctxr).
   const std::uint32_t leg = mgs2::strcode("leg.bmp");
   char hex[16];
   std::snprintf(hex, sizeof hex, "%08x.png", leg);
   touch(std::string("ids/") + hex);
   touch("a/leg.ctxr");
-  index = registry::index_mgs2_texture_files(dir_, kModelOrder);
+  index = registry::Mgs2TextureIndex(dir_, kModelOrder);
   EXPECT_EQ(chosen(index, leg), std::string("ids/") + hex);
-  EXPECT_EQ(index.at(leg).others, 1u);
+  EXPECT_EQ(index.find(leg)->others, 1u);
   // mc-register's index: .ctxr only.
-  index = registry::index_mgs2_texture_files(dir_, {".ctxr"});
+  index = registry::Mgs2TextureIndex(dir_, {".ctxr"});
   EXPECT_EQ(chosen(index, leg), "a/leg.ctxr");
   EXPECT_EQ(chosen(index, mgs2::strcode("body.bmp")), "b/body.bmp.ctxr");
 }
