@@ -8,6 +8,7 @@ namespace boneyard::python {
 void bind_documents(py::module_& m);
 void bind_omf(py::module_& m);
 void bind_ogf(py::module_& m);
+void bind_check_roundtrip(py::module_& m);
 }  // namespace boneyard::python
 
 namespace {
@@ -44,4 +45,5 @@ PYBIND11_MODULE(boneyard, m) {
   boneyard::python::bind_documents(m);
   boneyard::python::bind_omf(m);
   boneyard::python::bind_ogf(m);
+  boneyard::python::bind_check_roundtrip(m);
 }
