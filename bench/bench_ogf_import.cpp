@@ -30,7 +30,7 @@ scene::Scene read_glb(const std::vector<std::uint8_t>& glb) {
   Diagnostics w;
   gltf::ReadOptions ro;
   ro.require_animations = false;
-  return gltf::read_deferred(FileData::from_vector(glb), {}, ro, w).value();
+  return gltf::read_deferred(FileData::from_view(Bytes(glb.data(), glb.size()), nullptr), {}, ro, w).value();
 }
 
 struct Inputs {
