@@ -13,7 +13,7 @@
 #include "hands_standin.h"
 #include "test_support.h"
 
-namespace boneyard::test {
+namespace boneyard::test::roundtrip {
 namespace {
 
 namespace fs = std::filesystem;
@@ -106,4 +106,4 @@ TEST(CheckRoundTrip, CommandOverTheSamples) {
 }
 
 }  // namespace
-}  // namespace boneyard::test
+}  // namespace boneyard::test::roundtrip

@@ -11,7 +11,7 @@
 
 #include "gltf/gltf_json_parse.h"
 
-namespace boneyard::test {
+namespace boneyard::test::json_capture {
 namespace {
 
 using Json = nlohmann::json;
@@ -160,4 +160,4 @@ TEST(GltfJsonCapture, EveryByteCorruptedAgreesWithTheDocument) {
 }
 
 }  // namespace
-}  // namespace boneyard::test
+}  // namespace boneyard::test::json_capture

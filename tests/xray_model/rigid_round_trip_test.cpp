@@ -14,7 +14,7 @@
 #include "ogf_mesh_fixture.h"
 #include "scene/extras_json.h"
 
-namespace boneyard::test {
+namespace boneyard::test::rigid {
 namespace {
 
 struct RigidBone {
@@ -176,4 +176,4 @@ TEST(RigidRoundTrip, MotionsOfAOneBoneModelNamedLikeTheirFile) {
 }
 
 }  // namespace
-}  // namespace boneyard::test
+}  // namespace boneyard::test::rigid

@@ -11,7 +11,7 @@
 #include "hands_standin.h"
 #include "model_support.h"
 
-namespace boneyard::test {
+namespace boneyard::test::stock_limits {
 namespace {
 
 std::vector<std::string> refs(std::size_t n, const std::string& stem = "anims\\hands_") {
@@ -159,4 +159,4 @@ TEST(StockLimits, MotionFileThatDoesNotFitIsLeftOutWithAWarningNamingIt) {
 }
 
 }  // namespace
-}  // namespace boneyard::test
+}  // namespace boneyard::test::stock_limits
