@@ -11,6 +11,7 @@ void bind_sdk_motions(py::module_& m);
 void bind_ogf(py::module_& m);
 void bind_batch(py::module_& m);
 void bind_textures(py::module_& m);
+void bind_check_roundtrip(py::module_& m);
 }  // namespace boneyard::python
 
 namespace {
@@ -50,4 +51,5 @@ PYBIND11_MODULE(boneyard, m) {
   boneyard::python::bind_ogf(m);
   boneyard::python::bind_batch(m);
   boneyard::python::bind_textures(m);
+  boneyard::python::bind_check_roundtrip(m);
 }

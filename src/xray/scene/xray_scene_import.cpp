@@ -139,7 +139,8 @@ class OmfImporter {
         tpl_by_name_.emplace(tpl_->motions.params.motions[i].name, i);
     rot_ch_.resize(n_), tr_ch_.resize(n_);
     for (std::size_t a = 0; a < s_.animations.size(); ++a)
-      if (auto e = import_motion(a)) return *e;
+      if (in_motion_set(a))
+        if (auto e = import_motion(a)) return *e;
     st_.motions = keys_out_.size();
     warn_summaries();
     OmfFile out = assemble();
@@ -154,6 +155,7 @@ class OmfImporter {
     sets_ = member(json_of(s_.extras), "xray") ? member(json_of(s_.extras)["xray"], "motion_sets") : nullptr;
     std::size_t set_index = 0;
     if (const auto* x0 = member(json_of(s_.animations[0].extras), "xray")) set_index = number<std::size_t>(*x0, "motion_set").value_or(0);
+    if (o_.motion_set) set_index = *o_.motion_set;
     const nlohmann::json* extras_set =
         sets_ && sets_->is_array() && set_index < sets_->size() ? &(*sets_)[set_index] : nullptr;
     auto table_r = bone_table(s_, o_, extras_set);
@@ -167,6 +169,12 @@ class OmfImporter {
       if (auto p = extras_params((*sets_)[i]))
         if (auto names = names_by_index(*p)) set_order_ok_[i] = same_names(*names, table_.names);
     return std::nullopt;
+  }
+
+  bool in_motion_set(std::size_t a) const {
+    if (!o_.motion_set) return true;
+    const auto* x = member(json_of(s_.animations[a].extras), "xray");
+    return x && number<std::size_t>(*x, "motion_set") == o_.motion_set;
   }
 
   // glTF node -> motion-bone index, by name (exact first, then case-insensitive like the engine).
@@ -185,6 +193,7 @@ class OmfImporter {
       if (auto it = exact.find(*cp); it != exact.end()) bone_of_[j] = it->second;
       else if (auto f = folded.find(lower_ascii(*cp)); f != folded.end()) bone_of_[j] = f->second;
     }
+    keep_one_node_per_bone(s_.skeleton, bone_of_);
   }
 
   // Joint frames turned by the DCC tool (xray_import_frames.cpp): corrected, and named in one line.
@@ -287,7 +296,11 @@ class OmfImporter {
   }
 
   std::optional<Finding> import_motion(std::size_t a) {
-    const auto& anim = s_.animations[a];
+    // A deferred read's animation is sampled here and its samples dropped after it (one at a time).
+    scene::Animation storage;
+    auto taken = scene::sampled_animation(s_, a, storage);
+    if (!taken) return taken.error();
+    const auto& anim = *taken.value();
     const std::string aw = "animation \"" + escape_controls(anim.name) + "\"";
     static const nlohmann::json kNull;
     const nlohmann::json& x = member(json_of(anim.extras), "xray") ? json_of(anim.extras)["xray"] : kNull;
@@ -322,7 +335,8 @@ class OmfImporter {
     mk.bones.resize(n_);
     for (std::size_t r = 0; r < n_; ++r) build_record(r, tmk, hints[r], frames, sampled, held, mk.bones[r]);
     bool defaults = false;
-    params_out_.push_back(motion_params(*name, x, ti != kNone ? &tpl_->motions.params.motions[ti] : nullptr, a, defaults));
+    params_out_.push_back(motion_params(*name, x, ti != kNone ? &tpl_->motions.params.motions[ti] : nullptr,
+                                        keys_out_.size(), defaults));
     if (auto e = check_mark_names(params_out_.back(), x, aw)) return e;
     if (defaults) default_motions_.push_back(anim.name);
     keys_out_.push_back(std::move(mk));
