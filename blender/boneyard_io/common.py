@@ -86,6 +86,16 @@ def scene_custom_properties_kept(scene, keys):
                 del scene[k]
 
 
+def set_scene_fps(scene, fps):
+    """Keys at `fps` per second land on whole frames only at that rate; returns the previous
+    rate when it changed (else None)."""
+    before = scene.render.fps / scene.render.fps_base
+    if scene.render.fps == fps and scene.render.fps_base == 1.0:
+        return None
+    scene.render.fps, scene.render.fps_base = fps, 1.0
+    return before
+
+
 def imported_armature(before, required=True):
     """The one armature object that Blender's glTF import added (`before`: the objects before);
     None for a model without skeleton when not `required`."""

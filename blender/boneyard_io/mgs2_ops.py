@@ -1,9 +1,11 @@
 """File > Import and Export "MGS2 model (.kms/.evm)".
 
 Import: boneyard converts the model to a temporary .glb (units or joints as bones, one primitive
-per packet, texture ids and every native field in extras); Blender's glTF importer reads it with
-the joint frames the file has. The add-on keeps the source, a copy of its bytes (the template) and
-the glTF scene extras on the armature. Export: Blender's glTF exporter writes the armature and its
+per packet, texture ids and every native field in extras, the textures of its .tri or of the
+textures folder embedded, and with a .mar its motions as animations); Blender's glTF importer reads
+it with the joint frames the file has (the motions as actions, one NLA track each, at 30 fps). The
+add-on keeps the source, a copy of its bytes (the template) and the glTF scene extras on the
+armature. Export: Blender's glTF exporter writes the armature and its
 meshes with their custom properties (extras); boneyard builds the .kms/.evm with the template, so
 unit order, texture ids and the original's layout come back."""
 import os
@@ -15,13 +17,17 @@ from bpy_extras.io_utils import ExportHelper, ImportHelper
 from . import cli, common, glb, gltf_bridge
 
 SCENE_EXTRAS = ("mgs2",)
+FPS = 30  # MGS2 motions are 30 frames per second (docs/mgs2-mar.md)
 
 
-def import_mgs2(context, filepath, scale=0.0, names="", textures=""):
-    """Imports a .kms or .evm. Returns (armature object, common.Messages)."""
+def import_mgs2(context, filepath, scale=0.0, names="", textures="", motions="", motion_filter=""):
+    """Imports a .kms or .evm, with the motions of the .mar `motions` (those whose name matches one
+    of the comma-separated globs of `motion_filter`, when given). Returns (armature object,
+    common.Messages)."""
     source = common.absolute(filepath)
     common.refuse_other_game(source, "MGS2")
     exe = common.executable(context)
+    motions = common.absolute(motions)
     with common.scratch(context) as tmp:
         converted = os.path.join(tmp, os.path.splitext(os.path.basename(source))[0] + ".glb")
         arguments = ["convert", "--output=" + str(converted)]
@@ -31,10 +37,19 @@ def import_mgs2(context, filepath, scale=0.0, names="", textures=""):
             arguments += ["--names", common.absolute(names)]
         if textures:
             arguments += ["--textures", common.absolute(textures)]
+        if motions:
+            arguments += ["--mar", motions]
+            for pattern in (p.strip() for p in motion_filter.split(",")):
+                if pattern:
+                    arguments += ["--motions", pattern]
         messages = common.Messages()
         messages.warn(cli.run(exe, *arguments, "--", source))
         document, _ = glb.read(converted)
         extras = (document.get("scenes") or [{}])[0].get("extras") or {}
+        if document.get("animations"):
+            old_fps = common.set_scene_fps(context.scene, FPS)
+            if old_fps is not None:
+                messages.note("scene frame rate set from %g to %d fps (MGS2 motions are %d fps)" % (old_fps, FPS, FPS))
         before = set(bpy.data.objects)
         with common.scene_custom_properties_kept(context.scene, SCENE_EXTRAS):
             gltf_bridge.import_glb(converted)
@@ -44,6 +59,7 @@ def import_mgs2(context, filepath, scale=0.0, names="", textures=""):
     model.source = source
     model.model_format = (extras.get("mgs2") or {}).get("format", os.path.splitext(source)[1][1:].lower())
     model.scale = scale
+    model.motions = motions
     model.scene_extras = glb.dumps({k: extras[k] for k in SCENE_EXTRAS if k in extras})
     model["template"] = common.read_bytes(source, "model")
     return arm, messages
@@ -103,16 +119,25 @@ class IMPORT_SCENE_OT_boneyard_mgs2(bpy.types.Operator, ImportHelper):
     names: StringProperty(name="Texture names", subtype="FILE_PATH",
                           description="A file of texture names, one per line (--names)")
     textures: StringProperty(name="Textures folder", subtype="DIR_PATH",
-                             description="Folder of .ctxr textures (or .png), found by the StrCode24 of their names (optional)")
+                             description="Folder of .ctxr (or .dds, .png) textures found by their names' StrCode24, and "
+                                         ".tri files (optional: the .tri files beside the model are always searched)")
+    motions: StringProperty(name="Motions (.mar)", subtype="FILE_PATH",
+                            description="The .mar whose motions play on this model (--mar): each becomes an action "
+                                        "(optional; viewed, not written back)")
+    motion_filter: StringProperty(name="Only motions", default="",
+                                  description="Comma-separated globs of motion names (hex ids, or names from the "
+                                              "texture names file) to import (--motions; empty: all)")
 
     def execute(self, context):
         try:
-            arm, messages = import_mgs2(context, self.filepath, self.scale, self.names, self.textures)
+            arm, messages = import_mgs2(context, self.filepath, self.scale, self.names, self.textures, self.motions,
+                                        self.motion_filter)
         except (cli.BoneyardError, glb.GlbError) as error:
             self.report({"ERROR"}, str(error))
             return {"CANCELLED"}
         messages.report(self)
-        self.report({"INFO"}, "%s: %d bones" % (arm.name, len(arm.data.bones)))
+        actions = len(common.track_actions(arm)) if arm.data.boneyard.motions else 0
+        self.report({"INFO"}, "%s: %d bones, %d motions" % (arm.name, len(arm.data.bones), actions))
         return {"FINISHED"}
 
 

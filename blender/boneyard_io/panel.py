@@ -5,7 +5,7 @@ import json
 import bpy
 from bpy.props import IntProperty
 
-from . import props
+from . import common, props
 
 
 def _model(context):
@@ -244,6 +244,10 @@ class BONEYARD_PT_model(bpy.types.Panel):
         if model.game == "MGS2":
             layout.label(text="format %s, template %s" % (model.model_format,
                                                            "kept" if model.get("template") else "none"))
+            if model.motions:
+                count = len(common.track_actions(arm))
+                layout.label(text="motions: %s (%d, not written back)" % (bpy.path.basename(model.motions), count),
+                             icon="ACTION")
             return
         if len(model.motion_sets) > 1:
             layout.prop(model, "active_set")

@@ -102,6 +102,8 @@ class BoneyardModel(bpy.types.PropertyGroup):
     active_set: IntProperty(name="Motion set", default=0)
     rest: StringProperty(name="Rest pose", description="the bones' rest pose at import (fingerprint.py)")
     model_format: StringProperty(name="Format", description="kms or evm")
+    motions: StringProperty(name="Motions", subtype="FILE_PATH",
+                            description="MGS2: the .mar whose motions were imported with the model (not written back)")
     scale: FloatProperty(name="Scale", default=0.0, description="metres per unit given at import (0: boneyard's default)")
 
 

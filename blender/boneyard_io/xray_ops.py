@@ -52,15 +52,6 @@ def _templates(exe, source, is_omf, sets, tmp, messages):
     return out
 
 
-def _set_scene_fps(scene):
-    """X-Ray keys land on whole frames only at 30 fps; returns the previous rate when it changed."""
-    before = scene.render.fps / scene.render.fps_base
-    if scene.render.fps == FPS and scene.render.fps_base == 1.0:
-        return None
-    scene.render.fps, scene.render.fps_base = FPS, 1.0
-    return before
-
-
 def _imported_interpolation(animation):
     """The interpolation Blender's glTF import gives every key of `animation` when all its samplers
     are linear (it sets each key's from its sampler), so that the fingerprint need not read it
@@ -136,7 +127,7 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
         animations = document.get("animations", [])
         xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
         templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp, messages)
-        old_fps = _set_scene_fps(context.scene)
+        old_fps = common.set_scene_fps(context.scene, FPS)
         if old_fps is not None:
             messages.note("scene frame rate set from %g to %d fps (X-Ray motions are %d fps)" % (old_fps, FPS, FPS))
         before = set(bpy.data.objects)

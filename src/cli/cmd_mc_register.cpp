@@ -22,7 +22,7 @@ int run_mc_register(const McRegisterArgs& a) {
   o.model = path_from_utf8(a.model);
   if (!a.cmdl.empty()) o.cmdl = path_from_utf8(a.cmdl);
   o.stages = a.stages;
-  o.langs = a.langs.empty() ? std::vector<std::string>{"eu", "jp"} : a.langs;
+  if (!a.langs.empty()) o.langs = a.langs;
   o.region = a.region;
   o.mod = a.mod;
   if (!a.output.empty()) o.output = path_from_utf8(a.output);

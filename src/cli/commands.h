@@ -50,6 +50,7 @@ void add_ogf_command(CLI::App& app, int& exit_code);      // cmd_ogf.cpp: `boney
 void add_view_command(CLI::App& app, int& exit_code);     // cmd_view.cpp: HTML preview
 void add_texture_command(CLI::App& app, int& exit_code);  // cmd_texture.cpp: textures to PNG and back
 void add_mc_register_command(CLI::App& app, int& exit_code);  // cmd_mc_register.cpp: MGS2 Master Collection index lines
+void add_check_roundtrip_command(CLI::App& app, int& exit_code);  // cmd_check_roundtrip.cpp
 
 // Opens and parses one file as its content says (--layout, --names, --allow-outside-uris from
 // `common`); on failure prints one line to stderr and raises `exit_code`.

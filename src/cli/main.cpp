@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   boneyard::cli::add_view_command(app, exit_code);
   boneyard::cli::add_texture_command(app, exit_code);
   boneyard::cli::add_mc_register_command(app, exit_code);
+  boneyard::cli::add_check_roundtrip_command(app, exit_code);
   // UTF-8 arguments (Windows: argv would hold the ANSI code page's "?" for Cyrillic names).
   std::vector<std::string> arguments = boneyard::cli::utf8_arguments(argc, argv);
   std::vector<const char*> pointers;

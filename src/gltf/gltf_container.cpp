@@ -155,7 +155,7 @@ std::optional<Finding> parse(Bytes bytes, const ExternalBuffers& external, Model
     }
     if (json_text.data() == nullptr) return error("glb", "no JSON chunk", "a JSON chunk first", "none");
   }
-  m.json = parse_json(std::string_view(reinterpret_cast<const char*>(json_text.data()), json_text.size()));
+  m.json = parse_gltf_json(std::string_view(reinterpret_cast<const char*>(json_text.data()), json_text.size()), m.arrays);
   if (m.json.is_discarded() || !m.json.is_object()) return error("glTF", "cannot parse the glTF JSON", "valid JSON", "parse error");
   const Json* asset = member(m.json, "asset");
   if (!asset || string_of(*asset, "version").rfind("2.", 0) != 0)
@@ -175,9 +175,7 @@ std::size_t component_size(std::int64_t type) {
   }
 }
 
-int components_of(const Json* type_member) {
-  if (type_member == nullptr || !type_member->is_string()) return 0;
-  const std::string& type = type_member->get_ref<const std::string&>();
+int components_of(const std::string& type) {
   if (type == "SCALAR") return 1;
   if (type == "VEC2") return 2;
   if (type == "VEC3") return 3;
@@ -188,30 +186,28 @@ int components_of(const Json* type_member) {
 
 std::optional<Finding> view_accessor(const Model& m, std::int64_t index, int width, const std::string& where,
                                      AccessorView& out) {
-  const Json& accessors = array_of(m.json, "accessors");
+  const auto& accessors = m.arrays.accessors;
   if (index < 0 || std::size_t(index) >= accessors.size())
     return error(where, "accessor index out of range", "< " + std::to_string(accessors.size()), std::to_string(index));
-  const Json& a = accessors[std::size_t(index)];
+  const AccessorRecord& a = accessors[std::size_t(index)];
   // Put together only for a message: this runs for every accessor of a model.
   const auto at = [&] { return where + " accessor " + std::to_string(index); };
-  if (member(a, "sparse")) return error(at(), "sparse accessors are not supported", "a dense accessor", "sparse");
-  const int comps = components_of(member(a, "type"));
-  if (comps != width)
-    return error(at(), "wrong accessor type", std::to_string(width) + " components", string_of(a, "type"));
-  const std::int64_t ctype = index_of(a, "componentType", -2);
+  if (a.sparse) return error(at(), "sparse accessors are not supported", "a dense accessor", "sparse");
+  const int comps = components_of(a.type);
+  if (comps != width) return error(at(), "wrong accessor type", std::to_string(width) + " components", a.type);
+  const std::int64_t ctype = or_fallback(a.component_type, -2);
   const std::size_t csize = component_size(ctype);
   if (csize == 0) return error(at(), "unknown component type", "5120..5126", std::to_string(ctype));
-  const Json* norm = member(a, "normalized");
-  const std::int64_t count = index_of(a, "count", -2);
+  const std::int64_t count = or_fallback(a.count, -2);
   if (count <= 0) return error(at(), "accessor has no elements", ">= 1", std::to_string(count));
-  const std::int64_t view_index = index_of(a, "bufferView", -2);
+  const std::int64_t view_index = or_fallback(a.buffer_view, -2);
   const Json& views = array_of(m.json, "bufferViews");
   if (view_index < 0 || std::size_t(view_index) >= views.size())
     return error(at(), "accessor has no valid buffer view", "a bufferView index", std::to_string(view_index));
   const Json& v = views[std::size_t(view_index)];
   const std::int64_t buffer = index_of(v, "buffer", -2), view_offset = index_of(v, "byteOffset", 0),
                      view_length = index_of(v, "byteLength", -2), byte_stride = index_of(v, "byteStride", 0),
-                     offset = index_of(a, "byteOffset", 0);
+                     offset = or_fallback(a.byte_offset, 0);
   if (buffer < 0 || std::size_t(buffer) >= m.buffers.size())
     return error(at(), "buffer view refers to a missing buffer", "a buffer index", std::to_string(buffer));
   if (view_offset < 0 || view_length < 0 || byte_stride < 0 || offset < 0)
@@ -236,7 +232,7 @@ std::optional<Finding> view_accessor(const Model& m, std::int64_t index, int wid
   out.count = static_cast<std::size_t>(count);
   out.stride = static_cast<std::size_t>(stride);
   out.component_type = ctype;
-  out.normalized = norm && norm->is_boolean() && norm->get<bool>();
+  out.normalized = a.normalized;
   return std::nullopt;
 }
 
@@ -252,51 +248,101 @@ std::optional<Finding> charge_decode(const Model& m, std::size_t elements, int w
   return std::nullopt;
 }
 
-// Reads accessor `index` as floats (normalised integers allowed, as glTF permits for rotation
-// outputs, texture coordinates and weights), checking every byte it touches.
+namespace {
+
+// Floats, or normalised integers (glTF permits them for rotation outputs, texture coordinates and
+// weights); 32-bit integers are never normalised.
+std::optional<Finding> check_float_type(const AccessorView& a, std::int64_t index, const std::string& where) {
+  if (a.component_type != 5126 && (!a.normalized || component_size(a.component_type) == 4))
+    return error(where + " accessor " + std::to_string(index), "unsupported component type",
+                 "float or normalised (u)byte/(u)short", std::to_string(a.component_type));
+  return std::nullopt;
+}
+
+}  // namespace
+
+namespace {
+
+// The components of `a` as floats into `out` (n x width of them).
+void convert_floats(const AccessorView& a, std::size_t width, std::vector<float>& out) {
+  const std::size_t csize = component_size(a.component_type);
+  const std::uint8_t* p = a.data;
+  const std::size_t n = a.count, w = width;
+  out.resize(n * w);
+  if (a.component_type == 5126) {  // floats: copied element by element
+    for (std::size_t i = 0; i < n; ++i, p += a.stride) std::memcpy(&out[i * w], p, w * sizeof(float));
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i, p += a.stride)
+    for (std::size_t c = 0; c < w; ++c) {
+      const std::uint8_t* q = p + c * csize;
+      float f = 0;
+      switch (a.component_type) {
+        case 5120: f = std::max(float(std::int8_t(*q)) / 127.0f, -1.0f); break;
+        case 5121: f = float(*q) / 255.0f; break;
+        case 5122: {
+          std::int16_t s;
+          std::memcpy(&s, q, 2);
+          f = std::max(float(s) / 32767.0f, -1.0f);
+          break;
+        }
+        default: {
+          std::uint16_t s;
+          std::memcpy(&s, q, 2);
+          f = float(s) / 65535.0f;
+        }
+      }
+      out[i * w + c] = f;
+    }
+}
+
+std::optional<Finding> check_finite(const float* v, std::size_t size, std::size_t width, std::int64_t index,
+                                    const std::string& where) {
+  for (std::size_t k = 0; k < size; ++k)
+    if (!std::isfinite(v[k]))
+      return error(where + " accessor " + std::to_string(index), "non-finite value (NaN or infinity)", "finite numbers",
+                   "element " + std::to_string(k / width) + " component " + std::to_string(k % width));
+  return std::nullopt;
+}
+
+}  // namespace
+
+// Reads accessor `index` as floats, checking every byte it touches.
 std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width, const std::string& where,
                                    std::vector<float>& out) {
   AccessorView a;
   if (auto e = view_accessor(m, index, width, where, a)) return e;
-  const auto at = [&] { return where + " accessor " + std::to_string(index); };
-  const std::int64_t ctype = a.component_type;
-  const std::size_t csize = component_size(ctype);
-  if (ctype != 5126 && (!a.normalized || csize == 4))
-    return error(at(), "unsupported component type", "float or normalised (u)byte/(u)short", std::to_string(ctype));
-  const std::uint8_t* p = a.data;
-  const std::size_t n = a.count, w = static_cast<std::size_t>(width);
-  if (auto e = charge_decode(m, n, width, sizeof(float), where, index)) return e;
-  out.resize(n * w);
-  if (ctype == 5126) {  // floats: copied element by element, then checked
-    for (std::size_t i = 0; i < n; ++i, p += a.stride) std::memcpy(&out[i * w], p, w * sizeof(float));
+  if (auto e = check_float_type(a, index, where)) return e;
+  if (auto e = charge_decode(m, a.count, width, sizeof(float), where, index)) return e;
+  convert_floats(a, std::size_t(width), out);
+  return check_finite(out.data(), out.size(), std::size_t(width), index, where);
+}
+
+std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width, const std::string& where,
+                                   FloatValues& out) {
+  if (auto e = view_accessor(m, index, width, where, out.view)) return e;
+  if (auto e = check_float_type(out.view, index, where)) return e;
+  if (auto e = charge_decode(m, out.view.count, width, sizeof(float), where, index)) return e;
+  return decode_floats(out.view, index, width, where, out);
+}
+
+std::optional<Finding> decode_floats(const AccessorView& a, std::int64_t index, int width, const std::string& where,
+                                     FloatValues& out) {
+  if (auto e = check_float_type(a, index, where)) return e;
+  out.view = a;
+  const std::size_t w = static_cast<std::size_t>(width);
+  const bool packed = a.component_type == 5126 && a.stride == w * sizeof(float) &&
+                      reinterpret_cast<std::uintptr_t>(a.data) % alignof(float) == 0;
+  if (packed) {  // the buffer's own floats (a mapped file or a decoded data: URI): no copy
+    out.owned.clear();
+    out.data = reinterpret_cast<const float*>(a.data);
+    out.size = a.count * w;
   } else {
-    for (std::size_t i = 0; i < n; ++i, p += a.stride)
-      for (std::size_t c = 0; c < w; ++c) {
-        const std::uint8_t* q = p + c * csize;
-        float f = 0;
-        switch (ctype) {
-          case 5120: f = std::max(float(std::int8_t(*q)) / 127.0f, -1.0f); break;
-          case 5121: f = float(*q) / 255.0f; break;
-          case 5122: {
-            std::int16_t s;
-            std::memcpy(&s, q, 2);
-            f = std::max(float(s) / 32767.0f, -1.0f);
-            break;
-          }
-          default: {
-            std::uint16_t s;
-            std::memcpy(&s, q, 2);
-            f = float(s) / 65535.0f;
-          }
-        }
-        out[i * w + c] = f;
-      }
+    convert_floats(a, w, out.owned);
+    out.data = out.owned.data();
+    out.size = out.owned.size();
   }
-  for (std::size_t k = 0; k < out.size(); ++k)
-    if (!std::isfinite(out[k]))
-      return error(at(), "non-finite value (NaN or infinity)", "finite numbers",
-                   "element " + std::to_string(k / w) + " component " + std::to_string(k % w));
-  return std::nullopt;
+  return check_finite(out.data, out.size, w, index, where);
 }
 
 std::optional<Finding> read_uints(const Model& m, std::int64_t index, int width, const std::string& where,

@@ -55,9 +55,11 @@ void append_utf8(std::string& out, std::uint32_t cp) {
   }
 }
 
+// The tokenizer; `Handler` receives the values as nlohmann's SAX interface names them.
+template <class Handler>
 class Parser {
  public:
-  Parser(std::string_view text, Json& root) : p_(text.data()), end_(text.data() + text.size()), dom_(root, false) {}
+  Parser(std::string_view text, Handler& handler) : p_(text.data()), end_(text.data() + text.size()), dom_(handler) {}
 
   bool parse() {
     if (p_ < end_ && static_cast<unsigned char>(*p_) == 0xEF) {  // a byte order mark, complete or an error
@@ -285,16 +287,264 @@ class Parser {
 
   const char* p_;
   const char* const end_;
-  nlohmann::detail::json_sax_dom_parser<Json> dom_;
+  Handler& dom_;
   std::string buffer_;       // the last string or key, unescaped
   std::string number_text_;  // a number handed to the C library
+};
+
+
+// An integer member as index_of reads it from the document: the value when it is an integer in
+// [0, 2^40], else -2.
+std::int64_t index_value(std::uint64_t v) { return v > (std::uint64_t{1} << 40) ? -2 : std::int64_t(v); }
+std::int64_t index_value(std::int64_t v) { return v >= 0 ? v : -2; }
+
+// The glTF document with its accessors and its animations' channels and samplers taken straight
+// into records (gltf_json_parse.h): everything else goes to nlohmann's document builder. The
+// records hold what member(), index_of() and string_of() would have read from the document,
+// repeated keys included (the last one counts, as in the document).
+class GltfCapture {
+ public:
+  GltfCapture(Json& root, GltfArrays& arrays) : dom_(root, false), arrays_(arrays) {}
+
+  bool is_errored() const { return dom_.is_errored(); }
+
+  bool key(std::string& k) {
+    if (stack_.empty()) return true;
+    switch (stack_.back().role) {
+      case Role::dom:
+      case Role::animations:
+        return dom_.key(k);
+      case Role::root:
+      case Role::animation:
+        key_.swap(k);  // decided with the value: a captured array drops its key
+        return true;
+      case Role::accessor:
+      case Role::sampler:
+      case Role::channel:
+      case Role::target:
+        field_ = field_of(k);
+        return true;
+      default:
+        return true;
+    }
+  }
+
+  bool start_object(std::size_t n) { return start(true, n); }
+  bool start_array(std::size_t n) { return start(false, n); }
+  bool end_object() { return end(); }
+  bool end_array() { return end(); }
+
+  bool string(std::string& v) {
+    if (forwarded()) return dom_.string(v);
+    set_integer(-2);
+    set_text(v);
+    return true;
+  }
+  bool boolean(bool v) {
+    if (forwarded()) return dom_.boolean(v);
+    set_integer(-2);
+    if (in(Role::accessor) && field_ == Field::normalized) arrays_.accessors.back().normalized = v;
+    return true;
+  }
+  bool null() {
+    if (forwarded()) return dom_.null();
+    set_integer(-2);
+    return true;
+  }
+  bool number_unsigned(std::uint64_t v) {
+    if (forwarded()) return dom_.number_unsigned(v);
+    set_integer(index_value(v));
+    return true;
+  }
+  bool number_integer(std::int64_t v) {
+    if (forwarded()) return dom_.number_integer(v);
+    set_integer(index_value(v));
+    return true;
+  }
+  bool number_float(double v, const std::string& text) {
+    if (forwarded()) return dom_.number_float(v, text);
+    set_integer(-2);
+    return true;
+  }
+
+ private:
+  enum class Role : std::uint8_t {
+    dom,         // forwarded to the document
+    root,        // the top-level object (forwarded)
+    animations,  // its "animations" array (forwarded)
+    animation,   // one of its elements (forwarded, but for "channels" and "samplers")
+    accessors, accessor, samplers, sampler, channels, channel, target,  // captured
+    skip,        // a container inside a captured record: nothing in it is read
+  };
+  // The members the records hold; `other` for every other key.
+  enum class Field : std::uint8_t {
+    other, component_type, count, buffer_view, byte_offset, type, normalized, sparse,
+    input, output, interpolation, sampler, target, node, path,
+  };
+  struct Open {  // a container being read
+    Role role;
+    bool object;
+  };
+
+  static Field field_of(const std::string& k) {
+    static const std::pair<const char*, Field> kFields[] = {
+        {"componentType", Field::component_type}, {"count", Field::count}, {"bufferView", Field::buffer_view},
+        {"byteOffset", Field::byte_offset}, {"type", Field::type}, {"normalized", Field::normalized},
+        {"sparse", Field::sparse}, {"input", Field::input}, {"output", Field::output},
+        {"interpolation", Field::interpolation}, {"sampler", Field::sampler}, {"target", Field::target},
+        {"node", Field::node}, {"path", Field::path}};
+    for (const auto& [name, field] : kFields)
+      if (k == name) return field;
+    return Field::other;
+  }
+
+  bool in(Role r) const { return !stack_.empty() && stack_.back().role == r; }
+  AccessorRecord& current_accessor() { return arrays_.accessors.back(); }
+  AnimationArrays& current_animation() { return arrays_.animations.back(); }
+
+  // Called before every value: starts the element it belongs to, and says whether it goes to
+  // the document (true) or into a record (false).
+  bool forwarded() {
+    if (stack_.empty()) return true;
+    switch (stack_.back().role) {
+      case Role::root:
+        // A repeated member replaces the first, as in the document; accessors are never its.
+        if (key_ == "accessors") return arrays_.accessors.clear(), false;
+        if (key_ == "animations") arrays_.animations.clear();
+        return dom_.key(key_), true;
+      case Role::animations:
+        arrays_.animations.emplace_back();
+        return true;
+      case Role::animation:
+        if (key_ == "channels") return current_animation().channels.clear(), false;
+        if (key_ == "samplers") return current_animation().samplers.clear(), false;
+        return dom_.key(key_), true;
+      case Role::accessors:
+        arrays_.accessors.emplace_back();
+        return false;
+      case Role::samplers:
+        current_animation().samplers.emplace_back();
+        return false;
+      case Role::channels:
+        current_animation().channels.emplace_back();
+        return false;
+      case Role::dom:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // The role of a container that starts in the current one.
+  Role child_role(bool object, bool forward) const {
+    if (stack_.empty()) return object ? Role::root : Role::dom;
+    const Role parent = stack_.back().role;
+    if (forward) {
+      if (parent == Role::root && !object && key_ == "animations") return Role::animations;
+      if (parent == Role::animations && object) return Role::animation;
+      return Role::dom;
+    }
+    switch (parent) {
+      case Role::root: return object ? Role::skip : Role::accessors;
+      case Role::animation:
+        if (object) return Role::skip;
+        return key_ == "channels" ? Role::channels : Role::samplers;
+      case Role::accessors: return object ? Role::accessor : Role::skip;
+      case Role::samplers: return object ? Role::sampler : Role::skip;
+      case Role::channels: return object ? Role::channel : Role::skip;
+      case Role::channel: return object && field_ == Field::target ? Role::target : Role::skip;
+      default: return Role::skip;
+    }
+  }
+
+  bool start(bool object, std::size_t n) {
+    const bool forward = forwarded();
+    if (!forward) set_integer(-2);  // a container where a record wants a number or a string
+    stack_.push_back({child_role(object, forward), object});
+    if (!forward) return true;
+    return object ? dom_.start_object(n) : dom_.start_array(n);
+  }
+
+  bool end() {
+    const Open o = stack_.back();
+    stack_.pop_back();
+    const bool document = o.role == Role::dom || o.role == Role::root || o.role == Role::animations ||
+                          o.role == Role::animation;
+    if (!document) return true;
+    return o.object ? dom_.end_object() : dom_.end_array();
+  }
+
+  // Any value for the current member of a captured record: an integer as index_of reads it, or -2
+  // for anything else (a string, a container, ...), which also clears a string member.
+  void set_integer(std::int64_t v) {
+    if (stack_.empty()) return;
+    switch (stack_.back().role) {
+      case Role::accessor: {
+        AccessorRecord& a = current_accessor();
+        switch (field_) {
+          case Field::component_type: a.component_type = v; break;
+          case Field::count: a.count = v; break;
+          case Field::buffer_view: a.buffer_view = v; break;
+          case Field::byte_offset: a.byte_offset = v; break;
+          case Field::type: a.type.clear(); break;
+          case Field::normalized: a.normalized = false; break;
+          case Field::sparse: a.sparse = true; break;
+          default: break;
+        }
+        break;
+      }
+      case Role::sampler: {
+        SamplerRecord& s = current_animation().samplers.back();
+        if (field_ == Field::input) s.input = v;
+        else if (field_ == Field::output) s.output = v;
+        else if (field_ == Field::interpolation) s.interpolation.clear();
+        break;
+      }
+      case Role::channel: {
+        ChannelRecord& c = current_animation().channels.back();
+        if (field_ == Field::sampler) c.sampler = v;
+        else if (field_ == Field::target) c.node = kAbsent, c.path.clear();  // a new target replaces the old
+        break;
+      }
+      case Role::target: {
+        ChannelRecord& c = current_animation().channels.back();
+        if (field_ == Field::node) c.node = v;
+        else if (field_ == Field::path) c.path.clear();
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  void set_text(const std::string& v) {
+    if (in(Role::accessor) && field_ == Field::type) current_accessor().type = v;
+    else if (in(Role::sampler) && field_ == Field::interpolation) current_animation().samplers.back().interpolation = v;
+    else if (in(Role::target) && field_ == Field::path) current_animation().channels.back().path = v;
+  }
+
+  nlohmann::detail::json_sax_dom_parser<Json> dom_;
+  GltfArrays& arrays_;
+  std::vector<Open> stack_;
+  std::string key_;  // the last key of the root object or of an animation
+  Field field_ = Field::other;  // the last key of a captured record
 };
 
 }  // namespace
 
 Json parse_json(std::string_view text) {
   Json j;
-  Parser parser(text, j);
+  nlohmann::detail::json_sax_dom_parser<Json> dom(j, false);
+  Parser parser(text, dom);
+  if (!parser.parse() || parser.errored()) return Json(Json::value_t::discarded);
+  return j;
+}
+
+Json parse_gltf_json(std::string_view text, GltfArrays& arrays) {
+  Json j;
+  arrays = {};
+  GltfCapture capture(j, arrays);
+  Parser parser(text, capture);
   if (!parser.parse() || parser.errored()) return Json(Json::value_t::discarded);
   return j;
 }

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <map>
 
 #include "boneyard/core/limits.h"
 #include "gltf_reader_internal.h"
@@ -81,202 +80,6 @@ std::optional<Finding> read_node(const Json& n, std::size_t index, scene::Joint&
   return std::nullopt;
 }
 
-// Sampled channel data gathered before resampling; the arrays live in the animation's
-// AccessorCache (channels commonly share one key-time accessor).
-struct Source {
-  const std::vector<float>* times = nullptr;
-  const std::vector<float>* values = nullptr;
-  Interpolation interp = Interpolation::linear;
-  std::size_t width = 3;
-};
-
-// Accessors decoded once per animation, whatever number of samplers and channels name them.
-class AccessorCache {
- public:
-  std::optional<Finding> get(const Model& m, std::int64_t index, int width, const std::string& where,
-                             const std::vector<float>*& out) {
-    const auto key = std::make_pair(index, width);
-    auto it = decoded_.find(key);
-    if (it == decoded_.end()) {
-      std::vector<float> values;
-      if (auto e = read_floats(m, index, width, where, values)) return e;
-      it = decoded_.emplace(key, std::move(values)).first;
-    }
-    out = &it->second;
-    return std::nullopt;
-  }
-
- private:
-  std::map<std::pair<std::int64_t, int>, std::vector<float>> decoded_;
-};
-
-// What the 30 fps sampler may still produce in this read (docs/safety.md "Memory").
-struct SamplingBudget {
-  std::uint64_t frames = 0;      // sampled so far, all animations
-  std::uint64_t values = 0;      // floats sampled so far
-  std::uint64_t max_values = 0;  // kSampledValuesSlack + what the input's size accounts for
-};
-
-std::string whole_number(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.0f", v);
-  return b;
-}
-
-// The animation's frame count against the per-animation and per-read limits, and the values
-// its `sampled` frames (1 for a held animation) add.
-std::optional<Finding> check_sampling(const std::string& aw, double t0, double t1, double frames_d, std::size_t sampled,
-                                      std::size_t values_per_frame, SamplingBudget& budget) {
-  if (!(frames_d >= 1 && frames_d <= double(kMaxMotionFrames)))
-    return error(aw, "animation too long to sample (key times from " + whole_number(t0) + " s to " +
-                         whole_number(t1) + " s)",
-                 "<= " + frames_text(kMaxMotionFrames), whole_number(frames_d) + " frames");
-  const auto frames = static_cast<std::uint64_t>(frames_d);
-  budget.frames += frames;
-  if (budget.frames > kMaxTotalFrames)
-    return error(aw, "animations too long in total to sample (the limit is for all animations of one file)",
-                 "<= " + frames_text(kMaxTotalFrames) + " in all", std::to_string(budget.frames) + " frames up to here");
-  budget.values += std::min<std::uint64_t>(frames, sampled) * values_per_frame;
-  if (budget.values > budget.max_values)
-    return error(aw, "animations sample to too many values (frames x channels) for the size of the file",
-                 "<= " + std::to_string(budget.max_values) + " values in all", std::to_string(budget.values));
-  return std::nullopt;
-}
-
-// True when every key of the sampler carries the same value: one sample says all it means.
-bool holds_one_value(const Source& s) {
-  if (s.interp == Interpolation::cubic_spline) return s.times->size() == 1;  // tangents could still move it
-  const float* v = s.values->data();
-  for (std::size_t k = 1; k < s.times->size(); ++k)
-    if (!std::equal(v, v + s.width, v + k * s.width)) return false;
-  return true;
-}
-
-// The first sampler whose key times fall between the sample times (t0 + i / fps), and the key
-// rate it was written at: reported once per file, since resampling changes such motions.
-struct OffGrid {
-  std::string where;
-  double rate = 0;
-};
-
-void check_time_grid(const std::vector<float>& times, double t0, double fps, const std::string& where, OffGrid& off) {
-  if (!off.where.empty()) return;
-  constexpr double kFrameTolerance = 1e-3;  // of a frame: float key times i / fps are within 1e-5
-  double shortest = INFINITY;
-  bool on_grid = true;
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    const double frame = (double(times[k]) - t0) * fps;
-    on_grid = on_grid && std::fabs(frame - std::round(frame)) <= kFrameTolerance;
-    if (k > 0) shortest = std::min(shortest, double(times[k]) - double(times[k - 1]));
-  }
-  if (on_grid) return;
-  off.where = where;
-  off.rate = std::isfinite(shortest) && shortest > 0 ? 1.0 / shortest : 0;
-}
-
-// Once per file: which rate the keys have and what to do about it.
-void warn_off_grid(const OffGrid& off, double fps, Diagnostics& warnings) {
-  char grid[32], step[48], rate[64];
-  std::snprintf(grid, sizeof grid, "%g fps", fps);
-  std::snprintf(step, sizeof step, "key times at multiples of 1/%g s", fps);
-  if (off.rate > 0) std::snprintf(rate, sizeof rate, "keys at about %.4g fps", off.rate);
-  else std::snprintf(rate, sizeof rate, "uneven key times");
-  warnings.add(Severity::warning, 0, off.where,
-               std::string("key times are not on the ") + grid + " grid, so the keys were resampled (which moves them); "
-               "set the scene to " + grid + " before importing the glTF into the DCC tool (Blender: Output Properties > "
-               "Frame Rate) and export it again", step, rate);
-}
-
-std::optional<Finding> read_animation(const Model& m, std::size_t ai, const ReadOptions& o, Diagnostics& warnings,
-                                      SamplingBudget& budget, OffGrid& off_grid, scene::Animation& out) {
-  const Json& a = array_of(m.json, "animations")[ai];
-  const Json& nodes = array_of(m.json, "nodes");
-  out.name = string_of(a, "name");
-  if (out.name.empty()) out.name = "animation_" + std::to_string(ai);
-  set_extras(out.extras, a);
-  const std::string aw = "animation " + in_quotes(out.name);
-  const Json& channels_json = array_of(a, "channels");
-  const Json& samplers = array_of(a, "samplers");
-  if (channels_json.empty()) return error(aw, "animation has no channels", ">= 1 channel", "0");
-  std::vector<Source> sources;
-  std::vector<scene::Channel> channels;
-  AccessorCache cache;
-  double t0 = INFINITY, t1 = -INFINITY;
-  for (std::size_t ci = 0; ci < channels_json.size(); ++ci) {
-    const Json& ch = channels_json[ci];
-    const Json* target = member(ch, "target");
-    const std::int64_t node = target ? index_of(*target, "node", -2) : -2;
-    const std::string path = target ? string_of(*target, "path") : "";
-    const bool node_ok = node >= 0 && std::size_t(node) < nodes.size();
-    const std::string node_name = node_ok ? in_quotes(string_of(nodes[std::size_t(node)], "name")) : std::to_string(node);
-    const std::string where = aw + " channel " + std::to_string(ci) + " (node " + node_name + " " + path + ")";
-    if (!node_ok)
-      return error(where, "channel targets a node that does not exist", "< " + std::to_string(nodes.size()),
-                   std::to_string(node));
-    scene::Channel c;
-    c.joint = static_cast<std::uint32_t>(node);
-    Source s;
-    if (path == "translation") c.path = scene::Channel::Path::translation, s.width = 3;
-    else if (path == "rotation") c.path = scene::Channel::Path::rotation, s.width = 4;
-    else if (path == "scale") c.path = scene::Channel::Path::scale, s.width = 3;
-    else {
-      warnings.add(Severity::warning, 0, where, "channel path not supported; ignored", "translation, rotation or scale", path);
-      continue;
-    }
-    const std::int64_t si = index_of(ch, "sampler", -2);
-    if (si < 0 || std::size_t(si) >= samplers.size())
-      return error(where, "sampler index out of range", "< " + std::to_string(samplers.size()), std::to_string(si));
-    const Json& smp = samplers[std::size_t(si)];
-    const std::string interp = string_of(smp, "interpolation");
-    if (interp == "STEP") s.interp = Interpolation::step;
-    else if (interp == "CUBICSPLINE") s.interp = Interpolation::cubic_spline;
-    else if (!interp.empty() && interp != "LINEAR")
-      return error(where, "unknown interpolation", "LINEAR, STEP or CUBICSPLINE", interp);
-    if (auto e = cache.get(m, index_of(smp, "input", -2), 1, where + " input", s.times)) return e;
-    const std::vector<float>& times = *s.times;
-    for (std::size_t k = 1; k < times.size(); ++k)
-      if (!(times[k] > times[k - 1]))
-        return error(where + " input", "key times do not increase",
-                     "time[" + std::to_string(k) + "] > " + std::to_string(times[k - 1]), std::to_string(times[k]));
-    if (auto e = cache.get(m, index_of(smp, "output", -2), int(s.width), where + " output", s.values)) return e;
-    const std::size_t per_key = s.interp == Interpolation::cubic_spline ? 3 : 1;
-    if (s.values->size() != times.size() * s.width * per_key)
-      return error(where + " output", "output count does not match the key times",
-                   std::to_string(times.size() * per_key), std::to_string(s.values->size() / s.width));
-    t0 = std::min(t0, double(times.front()));
-    t1 = std::max(t1, double(times.back()));
-    channels.push_back(std::move(c));
-    sources.push_back(std::move(s));
-  }
-  if (channels.empty()) return error(aw, "animation has no usable channels", "translation, rotation or scale", "none");
-  for (std::size_t c = 0; c < channels.size(); ++c)
-    check_time_grid(*sources[c].times, t0, o.fps, aw + " channel " + std::to_string(c), off_grid);
-  // Frame count from the duration, bounded before anything is allocated for it. An animation
-  // whose channels all hold one value is sampled once (its length stays in `duration`).
-  const double frames_d = std::round((t1 - t0) * o.fps) + 1;
-  out.duration = t1 - t0;
-  const bool held = std::all_of(sources.begin(), sources.end(), holds_one_value);
-  std::size_t values_per_frame = 0;
-  for (const Source& s : sources) values_per_frame += s.width;
-  if (auto e = check_sampling(aw, t0, t1, frames_d, held ? 1 : SIZE_MAX, values_per_frame, budget)) return e;
-  const auto frames = held ? std::size_t{1} : static_cast<std::size_t>(frames_d);
-  scene::Timeline tl;
-  tl.times.resize(frames);
-  for (std::size_t i = 0; i < frames; ++i) tl.times[i] = float(t0 + double(i) / o.fps);
-  out.timelines.push_back(std::move(tl));
-  for (std::size_t c = 0; c < channels.size(); ++c) {
-    const Source& s = sources[c];
-    auto& ch = channels[c];
-    ch.timeline = 0;
-    ch.values.resize(frames * s.width);
-    for (std::size_t i = 0; i < frames; ++i)
-      evaluate(s.times->data(), s.times->size(), s.values->data(), s.width, s.interp,
-               ch.path == scene::Channel::Path::rotation, t0 + double(i) / o.fps, ch.values.data() + i * s.width);
-  }
-  out.channels = std::move(channels);
-  return std::nullopt;
-}
-
 }  // namespace
 
 bool looks_like_gltf(Bytes bytes) {
@@ -344,8 +147,12 @@ void evaluate(const float* times, std::size_t count, const float* values, std::s
   for (std::size_t c = 0; c < width; ++c) out[c] = float(r[c]);
 }
 
-Result<scene::Scene> read(Bytes bytes, const ExternalBuffers& buffers, const ReadOptions& options,
-                          Diagnostics& warnings) {
+namespace {
+
+// The read of both entry points: eager (deferred == nullptr) or deferred, whose sampler keeps the
+// buffers open (the input's own FileData in deferred->input).
+Result<scene::Scene> read_scene(Bytes bytes, const ExternalBuffers& buffers, const ReadOptions& options,
+                                Diagnostics& warnings, KeptBuffers* deferred) {
   if (!(options.fps > 0)) return error("", "sampling rate must be positive", "> 0", std::to_string(options.fps));
   Model m;
   if (auto e = parse(bytes, buffers, m)) return *e;
@@ -416,14 +223,26 @@ Result<scene::Scene> read(Bytes bytes, const ExternalBuffers& buffers, const Rea
   }
   if (options.meshes)
     if (auto e = read_meshes(m, s, warnings)) return *e;
-  SamplingBudget budget;
-  budget.max_values = kSampledValuesSlack + input_bytes / 2;
-  OffGrid off_grid;
-  s.animations.resize(animations.size());
-  for (std::size_t a = 0; a < animations.size(); ++a)
-    if (auto e = read_animation(m, a, options, warnings, budget, off_grid, s.animations[a])) return *e;
-  if (!off_grid.where.empty()) warn_off_grid(off_grid, options.fps, warnings);
+  if (deferred) {
+    deferred->owned = std::move(m.owned);
+    deferred->files = std::move(m.files);
+  }
+  if (auto e = read_animations(m, options, warnings, deferred, s)) return *e;
   return s;
+}
+
+}  // namespace
+
+Result<scene::Scene> read(Bytes bytes, const ExternalBuffers& buffers, const ReadOptions& options,
+                          Diagnostics& warnings) {
+  return read_scene(bytes, buffers, options, warnings, nullptr);
+}
+
+Result<scene::Scene> read_deferred(std::shared_ptr<const FileData> file, const ExternalBuffers& buffers,
+                                   const ReadOptions& options, Diagnostics& warnings) {
+  detail::KeptBuffers kept;
+  kept.input = file;
+  return read_scene(file->bytes(), buffers, options, warnings, &kept);
 }
 
 }  // namespace boneyard::gltf

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gltf_json_parse.h"
 #include "scene/extras_json.h"
 
 #include "boneyard/core/bytes.h"
@@ -24,7 +25,8 @@ using Json = nlohmann::json;
 
 // The parsed document with its buffers (views into the .glb, decoded data URIs, or mapped files).
 struct Model {
-  Json json;
+  Json json;  // without what `arrays` holds (gltf_json_parse.h)
+  GltfArrays arrays;
   std::vector<Bytes> buffers;
   std::vector<std::vector<std::uint8_t>> owned;
   std::vector<std::shared_ptr<const FileData>> files;
@@ -64,12 +66,41 @@ struct AccessorView {
 // or reads outside its buffer.
 std::optional<Finding> view_accessor(const Model& m, std::int64_t index, int width, const std::string& where,
                                      AccessorView& out);
-// Float data (float, or normalised (u)byte/(u)short).
+// Float data (float, or normalised (u)byte/(u)short), charged against the read's decode budget.
 std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width, const std::string& where,
                                    std::vector<float>& out);
+// An accessor's values as floats: a view into its buffer when they are tightly packed, aligned
+// floats (animation key arrays as every exporter writes them), else decoded into `owned`.
+struct FloatValues {
+  AccessorView view;
+  const float* data = nullptr;
+  std::size_t size = 0;  // floats
+  std::vector<float> owned;
+};
+// The same checks and budget as read_floats, without a copy where none is needed.
+std::optional<Finding> read_floats(const Model& m, std::int64_t index, int width, const std::string& where,
+                                   FloatValues& out);
+// From a view view_accessor checked (accessor `index`, for messages), not charged: what a deferred
+// read's sampler decodes again.
+std::optional<Finding> decode_floats(const AccessorView& a, std::int64_t index, int width, const std::string& where,
+                                     FloatValues& out);
 // Unsigned integer data (unsigned byte, short or int, not normalised): indices, joints.
 std::optional<Finding> read_uints(const Model& m, std::int64_t index, int width, const std::string& where,
                                   std::vector<std::uint32_t>& out);
+
+// What the accessor views of a deferred read point into, kept open by its sampler: the input
+// (a .glb's BIN chunk), decoded data: URIs and external buffers.
+struct KeptBuffers {
+  std::shared_ptr<const FileData> input;
+  std::vector<std::vector<std::uint8_t>> owned;
+  std::vector<std::shared_ptr<const FileData>> files;
+};
+
+// Every animation of m into s.animations, checked and budgeted (gltf_animation_reader.cpp):
+// sampled at options.fps, or, when `deferred` is given, without samples and with s.sampler
+// set to take them on demand (it takes the buffers from *deferred).
+std::optional<Finding> read_animations(Model& m, const ReadOptions& options, Diagnostics& warnings,
+                                       KeptBuffers* deferred, scene::Scene& s);
 
 // Meshes instantiated by nodes, their materials and the first skin (gltf_mesh_reader.cpp).
 // Takes the extras of meshes that only one node instantiates out of m.json.

@@ -10,6 +10,8 @@ void bind_omf(py::module_& m);
 void bind_sdk_motions(py::module_& m);
 void bind_ogf(py::module_& m);
 void bind_batch(py::module_& m);
+void bind_textures(py::module_& m);
+void bind_check_roundtrip(py::module_& m);
 }  // namespace boneyard::python
 
 namespace {
@@ -48,4 +50,6 @@ PYBIND11_MODULE(boneyard, m) {
   boneyard::python::bind_sdk_motions(m);
   boneyard::python::bind_ogf(m);
   boneyard::python::bind_batch(m);
+  boneyard::python::bind_textures(m);
+  boneyard::python::bind_check_roundtrip(m);
 }

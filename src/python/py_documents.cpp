@@ -78,7 +78,8 @@ py::object dump_as_dict(const Document& doc, bool raw, const TextureNames* names
 
 const char* kOpenDoc =
     "open(source, *, name=None, input_layout=None, names=None, allow_outside_uris=False) -> Document\n\n"
-    "Opens any supported file (.omf, .ogf, .gltf/.glb, .kms, .evm, .cmdl), recognised by its content. `source` is a\n"
+    "Opens any supported file (.omf, .ogf, .gltf/.glb, .kms, .evm, .cmdl, .mar, .dds, .ctxr, .tri, manifest.txt,\n"
+    "bp_assets.txt), recognised by its content. `source` is a\n"
     "path, or the file's bytes (bytes and read-only memoryviews are read in place, not copied); `name` is a\n"
     "file name for bytes (its extension breaks ties, a .gltf resolves its buffers from it). Raises\n"
     "InvalidFile when the file cannot be parsed, UsageError when it cannot be read.";

@@ -82,6 +82,10 @@ void raise_edit_failure(const Finding& f, const std::string& file) {
   raise_with(describe_edit_failure(f, shown(file)), f, file, {});
 }
 
+void raise_message(const Finding& f, const std::string& message, const std::string& file) {
+  raise_with(message.empty() ? describe_failure(f, shown(file)) : message, f, file, {});
+}
+
 void raise_usage(const std::string& message) { raise_finding(usage_error_finding(message), "boneyard"); }
 
 std::string path_from(const py::object& value) {

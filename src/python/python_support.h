@@ -29,6 +29,8 @@ void register_errors(py::module_& m);
 [[noreturn]] void raise_finding(const Finding& f, const std::string& file, std::vector<Finding> findings = {});
 [[noreturn]] void raise_edit_failure(const Finding& f, const std::string& file);
 [[noreturn]] void raise_usage(const std::string& message);
+// Raises the exception that fits `f` with `message` (a request's own one line, as the CLI prints it).
+[[noreturn]] void raise_message(const Finding& f, const std::string& message, const std::string& file);
 
 // The file's bytes: a path (str or os.PathLike) is mapped; a read-only buffer (bytes, a read-only
 // memoryview) is used in place and kept alive; a writable one (bytearray) is copied, since Python

@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "boneyard/core/paths.h"
+#include "boneyard/core/text.h"
 #include "boneyard/mgs2/cmdl/cmdl.h"
 #include "formats.h"
 
@@ -67,7 +68,21 @@ Status usage(const ConvertOptions& o, const std::string& why) {
 
 }  // namespace
 
-fs::path cmdl_beside(const fs::path& model) { return model.parent_path() / "_win" / path_from_utf8(path_to_utf8(model.stem()) + ".cmdl"); }
+fs::path cmdl_beside(const fs::path& model) {
+  // As the game's Windows file system finds it: "_win" and the name in any case, spelt as the
+  // folder stores them, so that Linux reads and writes the file Windows would (docs/mgs2-cmdl.md).
+  const fs::path folder = model.parent_path();
+  const std::string name = path_to_utf8(model.stem()) + ".cmdl";
+  const fs::path search = folder.empty() ? fs::path(".") : folder;
+  if (const auto found = find_ignoring_case(search, "_win/" + name))
+    return folder / found->parent_path().filename() / found->filename();
+  std::error_code ec;
+  if (!fs::is_directory(search / "_win", ec))
+    for (fs::directory_iterator it(search, ec), end; !ec && it != end; it.increment(ec))
+      if (it->is_directory(ec) && lower_ascii(path_to_utf8(it->path().filename())) == "_win")
+        return folder / it->path().filename() / path_from_utf8(name);
+  return folder / "_win" / path_from_utf8(name);
+}
 
 Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::string_view ext, const ConvertOptions& o,
                         const fs::path& template_model, ConvertOutputs& out) {

@@ -74,13 +74,44 @@ class TextureCache {
 };
 
 // Finds each material's texture under `root` (X-Ray: its path with .dds, else .png, each part
-// matched ignoring case; MGS2: the .ctxr, .dds or .png whose "<stem>.bmp" has the material's
-// StrCode24 id, else the first entry with that id in the .tri files `tris`, in their order),
+// matched ignoring case; MGS2: the .ctxr, .dds or .png whose name gives the material's id
+// (index_mgs2_texture_files), else the first entry with that id in the .tri files `tris`, in their order),
 // decodes it to PNG and attaches it as the material's image, with the alpha mode its shader and
 // its alpha give. A texture that is missing or unreadable is one warning naming it; the material
 // stays untextured. Nothing happens when `root` is empty and there are no `tris`.
 void attach_textures(scene::Scene& scene, const std::filesystem::path& root, Diagnostics& warnings,
                      TextureCache* cache = nullptr, const std::vector<std::filesystem::path>& tris = {});
+// MGS2: the texture files under `root` (and its subfolders) whose extension is one of `extensions`
+// (lower case, in order of preference), by the ids their names give (mgs2::parse_texture_file_name:
+// a name of hex digits is its id; "<name>.bmp.ctxr", "<name>.bmp_<md5>.ctxr", "<name>.png" hash as
+// "<name>.bmp" and as "<name>"). Of several files claiming one id, the first by: the id stated
+// before a hashed name, the extension's order, a name without "_<md5>" before one with it, the
+// path below `root` ignoring case, then as spelt. `others` counts the claimants with another name
+// (or form), `next` the first of them: the lookup says when it chose.
+struct Mgs2TextureFile {
+  std::filesystem::path path;
+  std::filesystem::path next;
+  std::size_t others = 0;
+};
+class Mgs2TextureIndex {
+ public:
+  Mgs2TextureIndex(const std::filesystem::path& root, const std::vector<std::string_view>& extensions);
+  std::optional<Mgs2TextureFile> find(std::uint32_t id) const;
+
+ private:
+  // One file: a folder such as the game's flatlist holds 24,000; each is stored once (about 100
+  // bytes), its one or two ids in a sorted array, its place among a group's claimants decided on
+  // demand (groups of more than one are rare).
+  struct File {
+    std::filesystem::path path;
+    std::size_t name_hash = 0;  // the name, lower case (the same texture in another format)
+    std::uint8_t stated = 0, format = 0, variant = 0;
+  };
+  bool before(std::uint32_t a, std::uint32_t b) const;
+  std::filesystem::path root_;
+  std::vector<File> files_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> claims_;  // (id, file), by id, then the rule
+};
 // MGS2: the .tri files a model's textures are looked up in: those beside `model` and those under
 // `textures_root` (with its subfolders), the model's own first: the one whose stem's StrCode24
 // (or a stem of 8 hex digits) is the model's texture group id `tri_id`, then the one with the
@@ -183,7 +214,9 @@ Status write_mgs2_model(const Result<std::vector<std::uint8_t>>& bytes, std::str
 // --n-mats as the MGS2 library takes it (nullopt when not given); an unknown word is an error
 // naming the option.
 Result<std::optional<mgs2::NMatsReading>> n_mats_option(const ConvertSettings& settings);
-// The .cmdl a Master Collection model at `model` has: _win/<stem>.cmdl beside it.
+// The .cmdl a Master Collection model at `model` has: _win/<stem>.cmdl beside it, the folder and
+// the name found in any case (spelt as stored) as on Windows; else _win/<stem>.cmdl in a "_win"
+// folder of any case, else in "_win".
 std::filesystem::path cmdl_beside(const std::filesystem::path& model);
 
 // True for ".glb" and ".gltf".

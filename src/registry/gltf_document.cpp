@@ -47,8 +47,7 @@ class GltfDocument final : public Document {
                   s_.materials.size(), s_.animations.size());
     std::string out = b;
     for (const auto& a : s_.animations) {
-      const std::size_t frames = a.timelines.empty() ? 0 : a.timelines[0].times.size();
-      std::snprintf(b, sizeof b, "  %zu frames, %zu channels: ", frames, a.channels.size());
+      std::snprintf(b, sizeof b, "  %zu frames, %zu channels: ", a.frames, a.channels.size());
       out += b + a.name + "\n";
     }
     return out;
@@ -71,10 +70,9 @@ class GltfDocument final : public Document {
     }
     out.end_array().key("animations").begin_array();
     for (const auto& a : s_.animations) {
-      const std::size_t frames = a.timelines.empty() ? 0 : a.timelines[0].times.size();
       out.begin_object()
           .field("name", a.name)
-          .field("frames", std::uint64_t{frames})
+          .field("frames", std::uint64_t{a.frames})
           .field("channels", std::uint64_t{a.channels.size()})
           .end_object();
     }
@@ -258,7 +256,8 @@ Opened open_gltf(std::shared_ptr<const FileData> file, const OpenOptions& option
   gltf::ReadOptions ro;
   ro.require_animations = false;  // motions need them (checked on conversion to .omf), models do not
   std::vector<std::filesystem::path> buffers;
-  auto s = gltf::read(file->bytes(), gltf_buffer_files(base, options.allow_outside_uris, &buffers), ro, warnings);
+  // Deferred: a conversion to .omf samples the animations one at a time; one to a model never does.
+  auto s = gltf::read_deferred(std::move(file), gltf_buffer_files(base, options.allow_outside_uris, &buffers), ro, warnings);
   if (!s) return s.error();
   return std::unique_ptr<Document>(new GltfDocument(std::move(s).value(), std::move(warnings), std::move(buffers)));
 }

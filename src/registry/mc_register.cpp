@@ -5,7 +5,6 @@
 #include "boneyard/registry/mc_register.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 #include <system_error>
@@ -134,38 +133,6 @@ Result<ModelFacts> read_model(const McRegisterOptions& o, OutputPlan& plan) {
   return facts;
 }
 
-// The ids a flatlist file's name gives: "<name>.bmp.ctxr" and "<name>.bmp_<md5>.ctxr" stand for
-// "<name>.bmp" or "<name>" (the game's files hash either, docs/mgs2-mc-index.md), "<name>.ctxr" for
-// "<name>" and "<name>.bmp".
-std::vector<std::uint32_t> ids_of_ctxr_name(std::string_view file) {
-  std::string base(file.substr(0, file.size() - 5));
-  const std::size_t us = base.rfind('_');
-  if (us != std::string::npos && base.size() - us == 33 &&
-      std::all_of(base.begin() + static_cast<std::ptrdiff_t>(us) + 1, base.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }))
-    base.resize(us);
-  std::string bare = base;
-  if (bare.size() > 4 && lower_ascii(bare.substr(bare.size() - 4)) == ".bmp") bare.resize(bare.size() - 4);
-  return {mgs2::strcode(bare + ".bmp"), mgs2::strcode(bare)};
-}
-
-// id -> .ctxr file name, from every .ctxr under `root` (sorted paths: the first wins).
-std::map<std::uint32_t, std::string> index_ctxr(const fs::path& root) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    if (!it->is_regular_file(ec)) continue;
-    if (lower_extension(path_to_utf8(it->path().filename())) == ".ctxr") files.push_back(it->path());
-  }
-  std::sort(files.begin(), files.end());
-  std::map<std::uint32_t, std::string> out;
-  for (const auto& f : files) {
-    const std::string name = path_to_utf8(f.filename());
-    for (auto id : ids_of_ctxr_name(name)) out.emplace(id, name);
-  }
-  return out;
-}
-
 // The lines of one of the game's index files: exact texts, MGSHDFix's merge keys (the cache and
 // target paths) and the target paths the game loads.
 struct GameIndex {
@@ -237,7 +204,18 @@ Result<McRegisterResult> mc_register(const McRegisterOptions& options) {
   if (!textures.empty()) {
     std::error_code ec;
     if (!fs::is_directory(textures, ec)) return io_error_finding({}, path_to_utf8(textures) + ": not a folder (--textures: where the .ctxr files are)");
-    files = index_ctxr(textures);
+    // The same names as a conversion's texture lookup (registry/formats.h): by the id stated, else
+    // by StrCode24 of the name with or without ".bmp"; of several, the documented first.
+    const registry::Mgs2TextureIndex found(textures, {".ctxr"});
+    for (const auto id : m.textures)
+      if (const auto f = found.find(id)) {
+        files.emplace(id, path_to_utf8(f->path.filename()));
+        if (f->others > 0)
+          result.notes.add(Severity::info, 0, "textures",
+                           "texture " + mgs2::mc_index_id(id) + ": " + std::to_string(f->others + 1) + " .ctxr files could be it; " +
+                               "registered " + path_to_utf8(f->path.filename()) + ", not " + path_to_utf8(f->next.filename()) +
+                               (f->others > 1 ? " or the others" : ""));
+      }
   }
   if (!o.names.empty()) {
     plan.add_read(o.names, "the --names file");

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "boneyard/core/paths.h"
@@ -14,6 +15,8 @@
 #include "boneyard/core/limits.h"
 #include "boneyard/core/text.h"
 #include "boneyard/registry/output_plan.h"
+#include "boneyard/registry/tri_files.h"
+#include "boneyard/texture/tri/tri.h"
 #include "parallel.h"
 
 namespace boneyard {
@@ -27,11 +30,10 @@ namespace {
 struct SharedPlan {
   OutputPlan plan;
   std::mutex mutex;
-  std::vector<fs::path> preplanned;  // a batch's item outputs, planned before any thread starts
+  std::set<fs::path> preplanned;  // a batch's item outputs, planned before any thread starts
   Status add_write(const fs::path& path) {
     std::lock_guard lock(mutex);
-    for (const auto& p : preplanned)
-      if (p == path) return {};
+    if (preplanned.count(path) != 0) return {};
     return plan.add_write(path);
   }
 };
@@ -96,9 +98,92 @@ Status plan_batch(std::vector<TextureBatchItem>& items, SharedPlan& shared) {
     if (item.output != wanted)
       item.notes.add(Severity::warning, 0, {}, "written as " + path_to_utf8(item.output.filename()) + ": another input's output is " +
                      path_to_utf8(wanted), {}, {});
-    shared.preplanned.push_back(item.output);
+    shared.preplanned.insert(item.output);
   }
   return {};
+}
+
+// A .tri of a batch: read when the batch is planned (its textures' names), dropped, and read again
+// by the first of its textures to be converted; dropped after the last, so that a folder of
+// thousands of .tri files holds only the few being converted.
+struct TriJob {
+  fs::path path;
+  std::vector<std::uint32_t> ids;  // each entry's id when planned
+  std::mutex mutex;
+  std::shared_ptr<const texture::TriFile> tri;
+  std::optional<Finding> failed;
+  std::size_t remaining = 0;
+};
+
+Result<texture::TriFile> read_tri_file(const fs::path& path, const TriToPngOptions& o) {
+  auto file = FileData::open(path);
+  if (!file) return file.error();
+  return texture::read_tri(std::move(file).value(), o.layout);
+}
+
+Status convert_tri_entry(TriJob& job, std::size_t entry, const fs::path& output, const TriToPngOptions& o,
+                         texture::DecodeBudget& budget) {
+  std::shared_ptr<const texture::TriFile> tri;
+  std::optional<Finding> failed;
+  {
+    std::lock_guard lock(job.mutex);
+    if (!job.tri && !job.failed) {
+      auto read = read_tri_file(job.path, o);
+      if (read) job.tri = std::make_shared<const texture::TriFile>(std::move(read).value());
+      else job.failed = read.error();
+    }
+    tri = job.tri;
+    failed = job.failed;
+  }
+  const auto done = [&job] {
+    std::lock_guard lock(job.mutex);
+    if (--job.remaining == 0) job.tri.reset();
+  };
+  if (!tri) {
+    done();
+    return *failed;
+  }
+  if (entry >= tri->entries.size() || tri->entries[entry].id != job.ids[entry]) {
+    done();
+    return io_error_finding(path_to_utf8(job.path), "the file changed while the batch ran (its texture " + std::to_string(entry) +
+                                                        " is not the one planned)");
+  }
+  Status written;
+  {
+    const auto hold = budget.acquire(texture::tri_decoded_bytes(*tri, entry));
+    written = write_tri_png(*tri, entry, output, o);
+  }
+  done();
+  return written;
+}
+
+// The folder each .tri of a batch writes into: its own name, unless a planned output is in it, a
+// file has that name or another .tri's folder is it (ignoring case): then <stem>_tri, <stem>_2, ...
+void plan_tri_folders(std::vector<std::pair<fs::path, fs::path>>& tris, const std::vector<TextureBatchItem>& items,
+                      std::vector<std::string>& renamed) {
+  std::set<std::string> file_keys, folder_keys;
+  for (const auto& item : items) file_keys.insert(output_key(item.output));
+  for (auto& [tri, folder] : tris) {
+    const fs::path wanted = folder;
+    std::string why;
+    for (int k = 1;; ++k) {
+      const std::string key = output_key(folder);
+      const auto inside = file_keys.lower_bound(key + "/");
+      std::error_code ec;
+      const char* clash = folder_keys.count(key) != 0 ? "another .tri's folder"
+                          : file_keys.count(key) != 0 ? "another input's output"
+                          : (inside != file_keys.end() && inside->compare(0, key.size() + 1, key + "/") == 0)
+                              ? "a folder another input's PNG goes into"
+                          : (fs::exists(folder, ec) && !fs::is_directory(folder, ec)) ? "a file already"
+                                                                                      : nullptr;
+      if (clash == nullptr) break;
+      if (why.empty()) why = clash;
+      folder = wanted.parent_path() / path_from_utf8(path_to_utf8(wanted.filename()) + "_" + (k == 1 ? std::string("tri") : std::to_string(k)));
+    }
+    folder_keys.insert(output_key(folder));
+    renamed.push_back(folder == wanted ? std::string()
+                                       : "written into " + path_to_utf8(folder.filename()) + "/: " + path_to_utf8(wanted) + " is " + why);
+  }
 }
 
 }  // namespace
@@ -113,15 +198,19 @@ Status convert_texture(const fs::path& input, const fs::path& output, const text
 Result<std::vector<TextureBatchItem>> convert_textures(const std::vector<fs::path>& inputs, const fs::path& output_dir,
                                                        std::string_view extension, const texture::TextureConvertOptions& o,
                                                        unsigned threads,
-                                                       const std::function<void(const TextureBatchItem&)>& progress) {
+                                                       const std::function<void(const TextureBatchItem&)>& progress,
+                                                       const TriToPngOptions* tri_options) {
   std::vector<TextureBatchItem> items;
+  std::vector<std::pair<fs::path, fs::path>> tris;  // a .tri, the folder its PNGs go into
   const bool to_png = extension == ".png";
+  const auto is_tri = [&](const fs::path& p) { return to_png && lower_extension(path_to_utf8(p.filename())) == ".tri"; };
   for (const auto& in : inputs) {
     std::error_code ec;
     if (!fs::is_directory(in, ec)) {
       fs::path out = output_dir / in.filename();
-      out.replace_extension(extension);
-      items.push_back({in, out, {}, {}});
+      out.replace_extension(is_tri(in) ? std::string_view() : extension);
+      if (is_tri(in)) tris.emplace_back(in, out);
+      else items.push_back({in, out, {}, {}});
       continue;
     }
     std::vector<fs::path> found;
@@ -129,22 +218,83 @@ Result<std::vector<TextureBatchItem>> convert_textures(const std::vector<fs::pat
          it.increment(ec)) {
       if (!it->is_regular_file(ec)) continue;
       const std::string e = lower_extension(path_to_utf8(it->path().filename()));
-      if (to_png ? (e == ".dds" || e == ".ctxr") : e == ".png") found.push_back(it->path());
+      if (to_png ? (e == ".dds" || e == ".ctxr" || e == ".tri") : e == ".png") found.push_back(it->path());
     }
     std::sort(found.begin(), found.end());
     for (const auto& p : found) {
       fs::path out = output_dir / p.lexically_relative(in);
-      out.replace_extension(extension);
-      items.push_back({p, out, {}, {}});
+      out.replace_extension(is_tri(p) ? std::string_view() : extension);
+      if (is_tri(p)) tris.emplace_back(p, out);
+      else items.push_back({p, out, {}, {}});
     }
   }
+  if (tri_options != nullptr && tris.empty())
+    return usage_error_finding("--names, --alpha and --layout apply only to MGS2 .tri textures, and the inputs hold no .tri");
+  const TriToPngOptions defaults;
+  const TriToPngOptions& tri_o = tri_options ? *tri_options : defaults;
   SharedPlan plan;
+  for (const auto& t : tris) plan.plan.add_read(t.first, "the input file");
+  if (!tri_o.names_file.empty()) plan.plan.add_read(tri_o.names_file, "the --names list");
   if (auto planned = plan_batch(items, plan); !planned) return planned.error();
+
+  // Each .tri's textures, named as `boneyard texture X.tri -o FOLDER` names them.
+  std::vector<std::string> renamed;
+  plan_tri_folders(tris, items, renamed);
+  std::vector<std::shared_ptr<TriJob>> job_of(items.size());
+  std::vector<std::size_t> entry_of(items.size());
+  std::vector<bool> failed_when_planned(items.size());
+  for (std::size_t t = 0; t < tris.size(); ++t) {
+    const auto& [path, folder] = tris[t];
+    const auto unreadable = [&, path = path, folder = folder](const Finding& f) {
+      items.push_back({path, folder, f, {}});
+      job_of.emplace_back();
+      entry_of.push_back(0);
+      failed_when_planned.push_back(true);
+    };
+    auto tri = read_tri_file(path, tri_o);
+    if (!tri) {
+      unreadable(tri.error());
+      continue;
+    }
+    if (auto fits = check_tri_pixels(tri.value()); !fits) {
+      unreadable(fits.error());
+      continue;
+    }
+    Diagnostics naming;
+    const std::vector<std::string> names = tri_png_names(tri.value(), tri_o.names, &naming);
+    auto job = std::make_shared<TriJob>();
+    job->path = path;
+    job->remaining = names.size();
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const texture::TriEntry& e = tri.value().entries[i];
+      job->ids.push_back(e.id);
+      TextureBatchItem item{path, folder / path_from_utf8(names[i]), {}, {}};
+      if (i == 0 && !renamed[t].empty()) item.notes.add(Severity::warning, 0, {}, renamed[t], {}, {});
+      for (const auto& f : naming.findings())
+        if (f.offset == e.offset) item.notes.add(f);
+      if (auto planned = plan.plan.add_write(item.output); !planned) return planned.error();
+      plan.preplanned.insert(item.output);
+      items.push_back(std::move(item));
+      job_of.push_back(job);
+      entry_of.push_back(i);
+      failed_when_planned.push_back(false);
+    }
+  }
+
   texture::DecodeBudget budget;
   registry::run_parallel(items.size(), threads, [&](std::size_t i) {
     TextureBatchItem& item = items[i];
+    if (failed_when_planned[i]) return true;
     std::error_code ec;
     fs::create_directories(item.output.parent_path(), ec);
+    if (job_of[i]) {
+      try {
+        item.status = convert_tri_entry(*job_of[i], entry_of[i], item.output, tri_o, budget);
+      } catch (const std::exception& e) {  // bad_alloc on a hostile file: this texture fails alone
+        item.status = Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}};
+      }
+      return true;
+    }
     try {
       // What this file decodes, from its header (a cross holds twelve faces' worth: the whole
       // budget); the file is opened again to convert it.

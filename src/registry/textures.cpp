@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <tuple>
 
 #include "boneyard/core/paths.h"
 #include "boneyard/mgs2/strcode.h"
@@ -23,42 +24,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 // The extensions a texture may have, in the order they are preferred: the game's own format first.
 constexpr std::array<std::string_view, 3> kXrayOrder = {".dds", ".png", ""};
-constexpr std::array<std::string_view, 3> kMgs2Order = {".ctxr", ".dds", ".png"};
-
-int rank(std::string_view ext, const std::array<std::string_view, 3>& order) {
-  for (std::size_t i = 0; i < order.size(); ++i)
-    if (!order[i].empty() && order[i] == ext) return static_cast<int>(i);
-  return -1;
-}
-
-// MGS2: every texture file under the root by the id its name hashes to (StrCode24 of
-// "<stem>.bmp", or the stem itself when it is 8 hex digits, as --textures PNGs were named, or 6,
-// as `boneyard texture` names the PNGs of a .tri).
-std::map<std::uint32_t, fs::path> index_by_strcode(const fs::path& root) {
-  std::map<std::uint32_t, std::pair<int, fs::path>> best;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    if (!it->is_regular_file(ec)) continue;
-    const std::string ext = lower_extension(path_to_utf8(it->path().filename()));
-    const int r = rank(ext, kMgs2Order);
-    if (r < 0) continue;
-    const std::string stem = path_to_utf8(it->path().stem());
-    std::uint32_t id = mgs2::strcode(stem + ".bmp");
-    if ((stem.size() == 8 || stem.size() == 6) &&
-        std::all_of(stem.begin(), stem.end(), [](unsigned char c) { return std::isxdigit(c); }))
-      id = static_cast<std::uint32_t>(std::stoul(stem, nullptr, 16));
-    auto [pos, added] = best.try_emplace(id, r, it->path());
-    if (!added && (r < pos->second.first || (r == pos->second.first && it->path() < pos->second.second)))
-      pos->second = {r, it->path()};
-  }
-  std::map<std::uint32_t, fs::path> out;
-  for (auto& [id, v] : best) out.emplace(id, std::move(v.second));
-  return out;
-}
 
 // glTF's alpha mode for a material from how its shader uses alpha and what the texture holds.
 scene::AlphaMode alpha_mode_for(scene::Material& m, texture::AlphaKind alpha) {
@@ -82,6 +49,55 @@ std::string id_text(std::uint32_t id) {
 }
 
 }  // namespace
+
+Mgs2TextureIndex::Mgs2TextureIndex(const fs::path& root, const std::vector<std::string_view>& extensions) : root_(root) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const std::string file_name = path_to_utf8(it->path().filename());
+    const auto format = std::find(extensions.begin(), extensions.end(), lower_extension(file_name));
+    if (format == extensions.end()) continue;
+    const mgs2::TextureFileName parsed = mgs2::parse_texture_file_name(file_name);
+    const auto index = static_cast<std::uint32_t>(files_.size());
+    files_.push_back({it->path(), std::hash<std::string>{}(lower_ascii(parsed.name)), static_cast<std::uint8_t>(parsed.id ? 0 : 1),
+                      static_cast<std::uint8_t>(format - extensions.begin()), static_cast<std::uint8_t>(parsed.variant ? 1 : 0)});
+    for (const std::uint32_t id : parsed.ids()) claims_.emplace_back(id, index);
+  }
+  std::sort(claims_.begin(), claims_.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (auto group = claims_.begin(); group != claims_.end();) {
+    const auto next = std::find_if(group, claims_.end(), [&](const auto& c) { return c.first != group->first; });
+    if (next - group > 1) std::sort(group, next, [&](const auto& x, const auto& y) { return before(x.second, y.second); });
+    group = next;
+  }
+}
+
+// The rule for several files claiming one id: the id stated before a name that hashes to it, the
+// extension's order, a name without "_<md5>" before its variants, the path below the root ignoring
+// case, then as spelt.
+bool Mgs2TextureIndex::before(std::uint32_t a, std::uint32_t b) const {
+  const File& x = files_[a];
+  const File& y = files_[b];
+  if (std::tie(x.stated, x.format, x.variant) != std::tie(y.stated, y.format, y.variant))
+    return std::tie(x.stated, x.format, x.variant) < std::tie(y.stated, y.format, y.variant);
+  const std::string sx = generic_path_to_utf8(x.path.lexically_relative(root_)), sy = generic_path_to_utf8(y.path.lexically_relative(root_));
+  const std::string fx = lower_ascii(sx), fy = lower_ascii(sy);
+  return fx != fy ? fx < fy : sx < sy;
+}
+
+std::optional<Mgs2TextureFile> Mgs2TextureIndex::find(std::uint32_t id) const {
+  const auto lo = std::lower_bound(claims_.begin(), claims_.end(), id, [](const auto& c, std::uint32_t v) { return c.first < v; });
+  if (lo == claims_.end() || lo->first != id) return std::nullopt;
+  const File& first = files_[lo->second];
+  Mgs2TextureFile out{first.path, {}, 0};
+  // The same texture in another format (x.ctxr and the x.png made from it) is no other candidate.
+  for (auto it = lo + 1; it != claims_.end() && it->first == id; ++it) {
+    const File& f = files_[it->second];
+    if (f.name_hash != first.name_hash || f.variant != first.variant || f.stated != first.stated || f.format == first.format)
+      if (out.others++ == 0) out.next = f.path;
+  }
+  return out;
+}
 
 Result<std::shared_ptr<const texture::PngTexture>> TextureCache::keep(const std::string& key, texture::PngTexture png) {
   auto shared = std::make_shared<const texture::PngTexture>(std::move(png));
@@ -238,7 +254,7 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
   if (root.empty() && tris.empty()) return;
   TextureCache local;
   TextureCache& cache = shared_cache ? *shared_cache : local;
-  std::optional<std::map<std::uint32_t, fs::path>> by_id;
+  std::optional<Mgs2TextureIndex> by_id;
   TriSources tri_sources(tris, warnings);
   std::map<std::string, std::uint32_t> image_of;  // file (or .tri entry) -> scene image
   std::map<std::string, bool> reported;           // one warning per texture
@@ -271,9 +287,20 @@ void attach_textures(scene::Scene& sc, const fs::path& root, Diagnostics& warnin
       looked = path_to_utf8((root / path_from_utf8(shown)).make_preferred()) + ".dds (or .png)";
     } else {
       if (!root.empty()) {
-        if (!by_id) by_id = index_by_strcode(root);
-        if (auto it = by_id->find(ref.id); it != by_id->end()) file = it->second;
-        looked = "a .ctxr, .dds or .png under " + path_to_utf8(root) + " whose name + \".bmp\" has StrCode24 " + id_text(ref.id);
+        if (!by_id) by_id.emplace(root, std::vector<std::string_view>{".ctxr", ".dds", ".png"});
+        if (const auto found = by_id->find(ref.id)) {
+          file = found->path;
+          if (found->others > 0 && !reported[key + "#others"]) {
+            reported[key + "#others"] = true;
+            warnings.add(Severity::warning, ref.offset, ref.origin,
+                         "texture " + id_text(ref.id) + ": " + std::to_string(found->others + 1) +
+                             " files could be it; used " + path_to_utf8(*file) + " (docs/textures.md \"Texture files by id\")",
+                         "one file", path_to_utf8(*file) + ", " + path_to_utf8(found->next) +
+                                         (found->others > 1 ? " and " + std::to_string(found->others - 1) + " more" : ""));
+          }
+        }
+        looked = "a .ctxr, .dds or .png under " + path_to_utf8(root) + " named by the id or by a name whose StrCode24 (with or "
+                 "without \".bmp\") is " + id_text(ref.id);
       }
       if (!file && !tris.empty()) {
         in_tri = tri_sources.find(ref.id);

@@ -64,12 +64,6 @@ bool portable_file_name(const std::string& name) {
   return true;
 }
 
-std::optional<std::uint32_t> hex_stem(const std::string& stem) {
-  if ((stem.size() != 6 && stem.size() != 8) || !std::all_of(stem.begin(), stem.end(), [](unsigned char c) { return std::isxdigit(c); }))
-    return std::nullopt;
-  return static_cast<std::uint32_t>(std::stoul(stem, nullptr, 16));
-}
-
 Result<texture::TriFile> open_tri(const fs::path& path, std::optional<texture::TriLayout> layout) {
   auto file = FileData::open(path);
   if (!file) return file.error();
@@ -96,6 +90,33 @@ Result<std::vector<fs::path>> png_inputs(const std::vector<fs::path>& inputs) {
 }
 
 }  // namespace
+
+Status check_tri_pixels(const texture::TriFile& t) {
+  // A file whose rectangles claim more pixels than its blocks can account for is refused whole:
+  // it would make gigabytes of PNGs out of a few kilobytes.
+  std::uint64_t pixels = 0;
+  for (std::size_t i = 0; i < t.entries.size(); ++i) pixels += texture::tri_decoded_bytes(t, i) / 4;
+  if (pixels > texture::tri_pixel_budget(t))
+    return Finding{Severity::error, 0x10, "texture count",
+                   "the textures together are larger than the image block holds 16 times over (overlapping rectangles)",
+                   "at most " + std::to_string(texture::tri_pixel_budget(t)) + " pixels", std::to_string(pixels) + " pixels"};
+  return {};
+}
+
+Status write_tri_png(const texture::TriFile& t, std::size_t entry, const fs::path& output, const TriToPngOptions& o,
+                     const std::function<Status()>& last_check) {
+  auto image = texture::decode_tri(t, entry, o.alpha);
+  if (!image) return image.error();
+  if (last_check)
+    if (auto ok = last_check(); !ok) return ok;
+  auto file = AtomicFile::create(output);
+  if (!file) return file.error();
+  texture::PngWriteOptions po;
+  po.compression_level = o.png_level;
+  po.chunks.push_back(texture::tri_png_chunk(t.entries[entry], o.alpha));
+  if (auto s = texture::write_png(*file.value(), image.value(), std::move(po)); !s) return s;
+  return file.value()->commit();
+}
 
 std::vector<std::string> tri_png_names(const texture::TriFile& tri, const TextureNames* names, Diagnostics* notes) {
   std::vector<std::string> out;
@@ -135,14 +156,7 @@ Result<std::vector<TextureBatchItem>> convert_tri_to_pngs(const fs::path& tri_pa
   auto tri = open_tri(tri_path, o.layout);
   if (!tri) return tri.error();
   const texture::TriFile& t = tri.value();
-  // A file whose rectangles claim more pixels than its blocks can account for is refused whole:
-  // it would make gigabytes of PNGs out of a few kilobytes.
-  std::uint64_t pixels = 0;
-  for (std::size_t i = 0; i < t.entries.size(); ++i) pixels += texture::tri_decoded_bytes(t, i) / 4;
-  if (pixels > texture::tri_pixel_budget(t))
-    return Finding{Severity::error, 0x10, "texture count",
-                   "the textures together are larger than the image block holds 16 times over (overlapping rectangles)",
-                   "at most " + std::to_string(texture::tri_pixel_budget(t)) + " pixels", std::to_string(pixels) + " pixels"};
+  if (auto fits = check_tri_pixels(t); !fits) return fits.error();
   Diagnostics naming;
   const std::vector<std::string> names = tri_png_names(t, o.names, &naming);
   std::vector<TextureBatchItem> items;
@@ -158,25 +172,7 @@ Result<std::vector<TextureBatchItem>> convert_tri_to_pngs(const fs::path& tri_pa
   registry::run_parallel(items.size(), threads, [&](std::size_t i) {
     TextureBatchItem& item = items[i];
     try {
-      auto image = texture::decode_tri(t, i, o.alpha);
-      if (!image) {
-        item.status = image.error();
-        return true;
-      }
-      if (auto ok = plan.check(); !ok) {
-        item.status = ok;
-        return true;
-      }
-      auto file = AtomicFile::create(item.output);
-      if (!file) {
-        item.status = file.error();
-        return true;
-      }
-      texture::PngWriteOptions po;
-      po.compression_level = o.png_level;
-      po.chunks.push_back(texture::tri_png_chunk(t.entries[i], o.alpha));
-      if (auto s = texture::write_png(*file.value(), image.value(), std::move(po)); !s) item.status = s;
-      else item.status = file.value()->commit();
+      item.status = write_tri_png(t, i, item.output, o, [&] { return plan.check(); });
     } catch (const std::exception& e) {  // bad_alloc: this texture fails alone
       item.status = Finding{Severity::error, 0, {}, std::string("internal error: ") + e.what(), {}, {}};
     }
@@ -215,11 +211,8 @@ Status convert_pngs_to_tri(const std::vector<fs::path>& inputs, const fs::path& 
     if (auto it = by_name.find(lower_ascii(file_name)); it != by_name.end()) {
       entry = it->second;
     } else {
-      const std::string stem = path_to_utf8(png_path.stem());
-      std::vector<std::uint32_t> ids;
-      if (auto id = hex_stem(stem)) ids.push_back(*id);
-      ids.push_back(mgs2::strcode(stem));
-      ids.push_back(mgs2::strcode(stem + ".bmp"));
+      // The names a model's texture lookup takes (mgs2::parse_texture_file_name).
+      const std::vector<std::uint32_t> ids = mgs2::parse_texture_file_name(file_name).ids();
       std::vector<std::size_t> matches;
       for (const auto& e : t.entries)
         if (std::find(ids.begin(), ids.end(), e.id) != ids.end()) matches.push_back(e.index);

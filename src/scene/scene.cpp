@@ -5,6 +5,14 @@
 
 namespace boneyard::scene {
 
+Result<const Animation*> sampled_animation(const Scene& scene, std::size_t index, Animation& storage) {
+  const Animation& a = scene.animations[index];
+  if (!a.timelines.empty() || !scene.sampler) return &a;
+  storage = a;
+  if (auto sampled = scene.sampler->sample(index, storage); !sampled) return sampled.error();
+  return &storage;
+}
+
 Quat normalized(Quat q) {
   const double n = std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z + double(q.w) * q.w);
   if (!(n > 0) || !std::isfinite(n)) return Quat{};  // a zero or broken quaternion becomes identity

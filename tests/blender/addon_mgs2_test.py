@@ -7,10 +7,21 @@ names) through File > Import MGS2 and File > Export MGS2 of the add-on installed
    parents, places, texture ids and triangles as mgs2_compare reads them, header fields).
 3. One vertex moved by 10 mm in Blender: exactly the triangles with that corner change, by 10 units,
    everything else (order, parents, texture ids, other triangles) stays.
+4. Textures from the model's .tri (issue 40): the fixtures in textured/ have branching.tri beside
+   them, which the import finds without any option: each material's base colour is an image with
+   the pixels `boneyard texture X.tri --alpha scaled` writes for its texture id; the unedited
+   export is still the original bytes.
+5. Motions (issue 40): the import's "Motions (.mar)" option with motions/branching.mar (the standard
+   PS2 motions, named by motions/motions.txt): a scene at 30 fps, one NLA track per motion named
+   after it, each bone's rotation keys and joint 0's translation keys on the frames the .mar
+   holds, only the joints a motion drives keyed; "Only motions" keeps the matching ones; the panel
+   names the .mar; the unedited export is still the original bytes (motions are not written back).
 
 ARGS: ZIP, the fixture writer (tests/blender/write_mgs2_blender_fixtures.cpp).
 """
+import json
 import os
+import struct
 import subprocess
 import sys
 
@@ -109,6 +120,97 @@ def run_model(stem, ext, options):
           % (ext, len(gone)))
 
 
+def unedited_export_is_the_original(arm, source, name):
+    back = export(arm, name)
+    if open(back, "rb").read() != open(source, "rb").read():
+        bc.fail("%s: the unedited export is not the original bytes" % name)
+
+
+def run_textured(ext):
+    source = args.out("textured/branching" + ext)
+    reference = args.out("textured_png" + ext.replace(".", "_"))
+    bc.boneyard(args, "texture", args.out("textured/branching.tri"), "-o", reference, "--alpha", "scaled")
+    arm = import_model(source)  # no option: the .tri beside the model
+    materials = {m for o in bpy.data.objects if o.type == "MESH" for m in o.data.materials if m}
+    used = set()
+    for m in materials:
+        bsdf = next((n for n in m.node_tree.nodes if n.type == "BSDF_PRINCIPLED"), None)
+        links = [link for link in m.node_tree.links if link.to_node == bsdf and link.to_socket.name == "Base Color"]
+        if not links or links[0].from_node.type != "TEX_IMAGE" or links[0].from_node.image is None:
+            bc.fail("%s: material %s takes no base colour from an image" % (ext, m.name))
+        image = links[0].from_node.image
+        texture_id = int(image.name.split(".")[0], 16)  # embedded images are named by the id's 8 hex digits
+        want = bpy.data.images.load(os.path.join(reference, "%06x.png" % texture_id))
+        if tuple(image.size) != tuple(want.size) or list(image.pixels[:]) != list(want.pixels[:]):
+            bc.fail("%s: material %s: image %s (%s) is not boneyard's PNG of texture %06x (%s)"
+                    % (ext, m.name, image.name, tuple(image.size), texture_id, tuple(want.size)))
+        used.add(texture_id)
+    if len(used) != 2:  # slot 0 of the packets: body and face
+        bc.fail("%s: expected the two base-colour textures, found %s" % (ext, sorted("%06x" % i for i in used)))
+    unedited_export_is_the_original(arm, source, "textured_unedited" + ext)
+    print("%s textured from its .tri: %d materials, pixels as boneyard's PNGs; export unedited: byte-identical"
+          % (ext, len(materials)))
+
+
+def glb_animations(path):
+    """name -> (largest key time, joints rotated) of each animation of a .glb."""
+    data = open(path, "rb").read()
+    length = struct.unpack("<I", data[12:16])[0]
+    doc = json.loads(data[20:20 + length])
+    out = {}
+    for a in doc.get("animations", []):
+        times = max(doc["accessors"][s["input"]]["max"][0] for s in a["samplers"])
+        rotated = sum(1 for c in a["channels"] if c["target"]["path"] == "rotation")
+        out[a["name"]] = (times, rotated)
+    return out
+
+
+def run_motions(ext):
+    source = args.out("branching" + ext)
+    mar = args.out("motions/branching.mar")
+    names = args.out("motions/motions.txt")
+    reference = args.out("motions_reference" + ext.replace(".", "_") + ".glb")
+    bc.boneyard(args, "convert", source, "--mar", mar, "--names", names, "-o", reference)
+    expected = glb_animations(reference)
+    if sorted(expected) != ["rai_hold", "rai_idle", "rai_turn", "rai_walk"]:
+        bc.fail("the reference conversion has animations %s" % sorted(expected))
+    arm = import_model(source, motions=mar, names=names)
+    scene = bpy.context.scene
+    if scene.render.fps != 30 or scene.render.fps_base != 1.0:
+        bc.fail("%s: the scene is at %g fps, not 30" % (ext, scene.render.fps / scene.render.fps_base))
+    tracks = {t.name: [s.action for s in t.strips][0] for t in arm.animation_data.nla_tracks}
+    if sorted(tracks) != sorted(expected):
+        bc.fail("%s: NLA tracks %s, the .mar has %s" % (ext, sorted(tracks), sorted(expected)))
+    for name, action in tracks.items():
+        last, rotated = expected[name]
+        rotation_bones = {c.data_path for c in action.fcurves if c.data_path.endswith("rotation_quaternion")}
+        if len(rotation_bones) != rotated:
+            bc.fail("%s %s: %d bones rotated, the .mar drives %d joints" % (ext, name, len(rotation_bones), rotated))
+        frames = sorted({round(k.co[0], 3) for c in action.fcurves for k in c.keyframe_points})
+        if frames[0] != 0 or abs(frames[-1] - last * 30) > 1e-3:
+            bc.fail("%s %s: keys on frames %s..%s, the .mar's last key is at %g s (frame %g at 30 fps)"
+                    % (ext, name, frames[0], frames[-1], last, last * 30))
+    walk = tracks["rai_walk"]
+    located = [c for c in walk.fcurves if c.data_path.endswith(".location")]
+    if not located or sorted({round(k.co[0]) for c in located for k in c.keyframe_points}) != [0, 15, 30]:
+        bc.fail("%s rai_walk: joint 0's translation keys are not on frames 0, 15 and 30" % ext)
+    rotated = [c for c in walk.fcurves if c.data_path.endswith("rotation_quaternion")]
+    if sorted({round(k.co[0]) for c in rotated for k in c.keyframe_points}) != [0, 10, 30]:
+        bc.fail("%s rai_walk: rotation keys are not on frames 0, 10 and 30 (deltas 0, 10, 20)" % ext)
+    if not any(text.startswith("motions: branching.mar (4") for _, text in ac.draw_panel(arm)):
+        bc.fail("%s: the panel does not name the .mar: %s" % (ext, ac.draw_panel(arm)))
+    unedited_export_is_the_original(arm, source, "motions_unedited" + ext)
+    arm = import_model(source, motions=mar, names=names, motion_filter="rai_w*, rai_t*")
+    tracks = sorted(t.name for t in arm.animation_data.nla_tracks)
+    if tracks != ["rai_turn", "rai_walk"]:
+        bc.fail("%s: Only motions 'rai_w*, rai_t*' imported %s" % (ext, tracks))
+    print("%s with motions: 4 NLA tracks at 30 fps, keys on the .mar's frames, joints as driven; "
+          "a filter keeps 2; export unedited: byte-identical" % ext)
+
+
 run_model("branching", ".kms", {"names": args.out("textures.txt")})
 run_model("branching", ".evm", {})
+for model_ext in (".kms", ".evm"):
+    run_textured(model_ext)
+    run_motions(model_ext)
 print("addon mgs2: ok")

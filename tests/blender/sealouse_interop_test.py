@@ -37,6 +37,16 @@ def sealouse_import(path):
     return meshes[0]
 
 
+def sealouse_position_scale(flag):
+    """SeaLouse's vertex positions per boneyard model unit. Positions are stored as 1.11.4 fixed
+    point (model units * 16) unless the header's LARGE bit (1) is set. Older SeaLouse keeps the stored
+    units; newer SeaLouse divides them by 16 itself (evm.evmPosScale), landing on model units."""
+    stored = 1 if flag & 1 else 16
+    evm_module = importlib.import_module("SeaLouse.evm.evm")
+    scale_of = getattr(evm_module, "evmPosScale", None)
+    return stored * scale_of(flag) if scale_of else stored
+
+
 def check_sealouse_reads(path):
     """SeaLouse's mesh of `path` has boneyard's triangles, stored positions and weights."""
     d = mc.dump(args.cli, path)
@@ -49,7 +59,7 @@ def check_sealouse_reads(path):
     triangles = sum(len(p["triangles"]) for p in d["packets"])
     if len(mesh.polygons) != triangles:
         bc.fail("%s: SeaLouse made %d faces, boneyard has %d triangles" % (path, len(mesh.polygons), triangles))
-    scale = 1 if d["type"] & 1 else 16  # SeaLouse keeps stored units (1.11.4 = model units * 16)
+    scale = sealouse_position_scale(d["type"])
     vertices = [(v, w) for p in d["packets"] for v, w in zip(p["vertices"], p["weights"])]
     if len(mesh.vertices) != len(vertices):
         bc.fail("%s: SeaLouse made %d vertices, boneyard has %d" % (path, len(mesh.vertices), len(vertices)))

@@ -3,6 +3,7 @@
 that motions and joints share so much that decoding would multiply the file (the key budget), a
 frame count of 4 billion over a short stream, and index files of a million blank lines or with NUL
 bytes; none leaves an output behind."""
+import pathlib
 import struct
 
 from hostile_case import case
@@ -135,3 +136,58 @@ def _(d):
     line = b"assets/kms/us/a.cmdl,us/stage/w00a/cache/0000abcd.cmdl,eu/stage/w00a/cache/0000abcd.cmdl\r\r\n"
     (d / "bp_assets.txt").write_bytes(line * 200000)
     return ["validate", "--info", "bp_assets.txt"]
+
+
+# ---- mc-register -------------------------------------------------------------------------------
+
+FUZZ_SEEDS = pathlib.Path(__file__).resolve().parent.parent / "fuzz_seeds"
+
+
+def mc_model(d):
+    """A Master Collection .kms with its _win/.cmdl (the fuzz_cmdl seed of the standard MULTITEX
+    fixture: textures 0xB7E31E and 0x123456, texture group 0x88D878 = w03b1) as mod/w03b1.kms."""
+    data = (FUZZ_SEEDS / "fuzz_cmdl" / "standard_mc_multitex_kms_pair").read_bytes()
+    at = data.rfind(b"MODL")
+    (d / "mod" / "_win").mkdir(parents=True)
+    (d / "mod" / "w03b1.kms").write_bytes(data[:at])
+    (d / "mod" / "_win" / "w03b1.cmdl").write_bytes(data[at:])
+
+
+@case("mc_register_hostile_game_indices", why="the game's index files with a million blank lines, a NUL byte, a 1 MB "
+      "line and lines of one comma are read in linear time and bounded memory; the mod's files are still right",
+      exit=0, stdout=r"wrote out/eu/stage/w24c/bp_assets_fix\.txt \(2 lines\)", max_seconds=10,
+      creates=[r"out", r"out/eu", r"out/eu/stage", r"out/eu/stage/w24c", r"out/eu/stage/w24c/.*_fix\.txt"],
+      creates_required=[r"out/eu/stage/w24c/manifest_fix\.txt", r"out/eu/stage/w24c/bp_assets_fix\.txt"])
+def _(d):
+    mc_model(d)
+    stage = d / "game" / "eu" / "stage" / "w24c"
+    stage.mkdir(parents=True)
+    (stage / "manifest.txt").write_bytes(b"assets/kms/us/w03b1.kms,us/stage/w24c/cache/00000001.kms,cache/0\0001.kms\r\r\n"
+                                         + b"\r\n" * 1000000 + b"," * (1 << 20) + b"\n,\n,,\n")
+    (stage / "bp_assets.txt").write_bytes(b"textures/flatlist/null_msk.bmp.ctxr,stage/w24c/cache/null_msk.bmp.ctxr,"
+                                          b"eu/stage/w24c/cache/0088d878/00b7e31e.ctxr\r\r\n" + b"\0" * 4096 + b"\r\r\r\r\n" * 100000)
+    (d / "tex").mkdir()
+    for name in ("null_msk.bmp.ctxr", "00123456.ctxr"):
+        (d / "tex" / name).write_bytes(b"\1")
+    return ["mc-register", "mod/w03b1.kms", "--game", "game", "--lang", "eu", "--mod", "fix", "-o", "out", "--textures", "tex"]
+
+
+@case("mc_register_textures_folder_of_odd_names", why="a textures folder of 3000 files named every odd way (a bare "
+      "'.ctxr', '.bmp.ctxr', 32 hex digits after '_' and nothing before, 6 and 8 hex digits, 7 hex digits, 200-byte "
+      "names, no extension) is indexed once, fast; the model's two textures are found by the documented rule",
+      exit=0, stdout=r"registered null_msk\.bmp\.ctxr", max_seconds=10)
+def _(d):
+    mc_model(d)
+    tex = d / "tex"
+    tex.mkdir()
+    odd = [".ctxr", ".bmp.ctxr", "_" + "0" * 32 + ".ctxr", "_" + "f" * 32, "1234567.ctxr", "x" * 200 + ".ctxr",
+           "00000000.ctxr", "ffffffff.ctxr", "000000.ctxr", ".img.ctxr", "00000001.img_.ctxr"]
+    for i in range(3000):
+        (tex / f"{i:04d}_{odd[i % len(odd)]}").write_bytes(b"")
+    for name in odd:
+        (tex / name).write_bytes(b"")
+    (tex / "null_msk.bmp.ctxr").write_bytes(b"\1")
+    (tex / "b").mkdir()
+    (tex / "b" / "null_msk.bmp_0123456789abcdef0123456789abcdef.ctxr").write_bytes(b"\1")
+    (tex / "123456.ctxr").write_bytes(b"\1")
+    return ["mc-register", "mod/w03b1.kms", "--stage", "w24c", "--lang", "eu", "--mod", "fix", "--dry-run", "--textures", "tex"]

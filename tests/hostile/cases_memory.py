@@ -147,8 +147,8 @@ def _(d):
     return ["convert", "long.gltf", "-o", "long.omf"]
 
 
-@case("gltf_many_animations_over_sampled_values", why="animations each under the frame limit but sampling to more values in all than the file justifies",
-      exit=1, stderr=r'animation "a2".*sample to too many values', one_line=True)
+@case("gltf_many_animations_over_total_frames", why="animations each under the frame limit but over 2^22 frames in all",
+      exit=1, stderr=r'animation "a4".*too long in total to sample.*4194304 frames', one_line=True)
 def _(d):
     seconds = (MAX_MOTION_FRAMES - 1) / 30.0
     anims = [rotation_animation(f"a{i}") for i in range(5)]
@@ -157,12 +157,66 @@ def _(d):
     return ["convert", "many.gltf", "-o", "many.omf"]
 
 
-@case("gltf_shared_sampler_channels_bomb", why="20000 channels sharing one 100 s sampler would sample 240M floats",
-      exit=1, stderr=r'animation "shared".*sample to too many values', one_line=True)
+# The sampler's budgets are bytes of samples (docs/safety.md "Memory"): 256 MiB per animation,
+# 2 GiB per read, checked from the key times and channel counts before anything is sampled.
+@case("gltf_shared_sampler_channels_bomb", why="20000 channels sharing one 100 s sampler would sample 960 MB",
+      exit=1, stderr=r'animation "shared".*samples to more data than one animation may hold.*268435456 bytes \(256 MiB\)',
+      one_line=True)
 def _(d):
     (d / "shared.gltf").write_bytes(gltf_json(**SCENE, nodes=[{"name": "root"}], **times_and_quats(100.0),
                                               animations=[rotation_animation("shared", channels=20000)]))
     return ["convert", "shared.gltf", "-o", "shared.omf"]
+
+
+@case("gltf_many_animations_over_sampled_bytes", why="nine animations each under its byte budget (268 MB of samples) "
+      "that together cross the read's 2 GiB, refused before any is sampled",
+      exit=1, stderr=r'animation "a8".*more data in all.*2147483648 bytes \(2 GiB\) in all', one_line=True)
+def _(d):
+    anims = [rotation_animation(f"a{i}", channels=167) for i in range(9)]
+    (d / "many.gltf").write_bytes(gltf_json(**SCENE, nodes=[{"name": "root"}], **times_and_quats(100000 / 30.0),
+                                            animations=anims))
+    return ["convert", "many.gltf", "-o", "many.omf"]
+
+
+@case("gltf_many_animations_over_sampled_bytes_to_ogf", why="the same file to a model: the budgets hold whatever the "
+      "output (a model never samples the animations, but the read still refuses them)",
+      exit=1, stderr=r'animation "a8".*more data in all', one_line=True)
+def _(d):
+    anims = [rotation_animation(f"a{i}", channels=167) for i in range(9)]
+    (d / "many.gltf").write_bytes(gltf_json(**SCENE, nodes=[{"name": "root"}], **times_and_quats(100000 / 30.0),
+                                            animations=anims))
+    return ["convert", "many.gltf", "-o", "many.ogf"]
+
+
+def held_runs_gltf(count, seconds):
+    """`count` animations of the arm's three bones whose keys are the ends of runs of equal values, as
+    boneyard's export of held keys writes them: a few keys per channel that sample to far more
+    values than the file holds (the ratio to the file's size that used to bound the sampler)."""
+    h = math.sqrt(0.5)
+    keys = struct.pack("<3f", 0.0, seconds / 2, seconds) + struct.pack("<12f", 0, 0, 0, 1, 0, 0, 0, 1, 0, h, 0, h)
+    buffers = gltf_buffers(keys, [
+        {"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 3, "type": "SCALAR",
+         "min": [0.0], "max": [seconds]},
+        {"bufferView": 0, "byteOffset": 12, "componentType": 5126, "count": 3, "type": "VEC4"},
+    ])
+    nodes = [{"name": "root", "children": [1]}, {"name": "upper_arm", "children": [2], "translation": [0, 0.3, 0]},
+             {"name": "forearm", "translation": [0, 0.25, 0]}]
+    anims = [{"name": f"held{i}", "samplers": [{"input": 0, "output": 1}],
+              "channels": [{"sampler": 0, "target": {"node": j, "path": "rotation"}} for j in range(3)]}
+             for i in range(count)]
+    return gltf_json(**SCENE, nodes=nodes, **buffers, animations=anims)
+
+
+# 240 animations of 100 s: 8.6M sampled values from a 30 KB file (the old ratio allowed 8.4M), a
+# 17 MB .omf. The import samples one animation at a time: the peak is the motions it writes
+# (their records, the file and its read-back check), not the samples.
+@case("gltf_held_runs_far_beyond_the_file_convert", why="keys that hold their value for long runs sample to far more "
+      "values than the file's size (as the exported hands do) and still convert, one animation's samples at a time",
+      exit=0, creates=[r"held\.omf"], creates_required=[r"held\.omf"], timeout=60, output=17 << 20)
+def _(d):
+    (d / "held.gltf").write_bytes(held_runs_gltf(240, 100.0))
+    (d / "arm.ogf").write_bytes(example("wave_arm.ogf"))
+    return ["convert", "held.gltf", "--skeleton", "arm.ogf", "-o", "held.omf"]
 
 
 @case("gltf_shared_accessor_mesh_bomb", why="primitives that all name one large accessor must not each decode a copy",

@@ -125,3 +125,46 @@ def _(d):
     (d / "in" / "b7e31e.png").write_bytes(b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr)
                                          + png_chunk(b"IDAT", zlib.compress(b"\0" * 100)) + png_chunk(b"IEND", b""))
     return ["texture", "in", "-o", "new.tri", "--template", "t.tri"]
+
+
+@case("tri_folder_with_2g_pixel_tri", why="in a texture folder, a .tri whose rectangles would be 16 GB of PNGs fails "
+      "alone, fast, at planning; the other .tri is written into a folder of its own", exit=1,
+      stdout=r"1 written, 1 failed \(of 2\)", stderr=r"many\.tri: error at byte 16 \(0x10\) in texture count: the textures "
+      r"together are larger than the image block holds 16 times over", max_seconds=10,
+      creates=[r"out", r"out/good", r"out/good/b7e31e\.png"], creates_required=[r"out/good/b7e31e\.png"])
+def _(d):
+    e = entry(tex0(tw=10, th=10), rect=(0.0, 0.0, 1023 / 1024, 1023 / 1024))
+    (d / "in").mkdir()
+    (d / "in" / "many.tri").write_bytes(tri([e] * 4000))
+    (d / "in" / "good.tri").write_bytes(tri([entry(tex0())]))
+    return ["texture", "in", "-o", "out"]
+
+
+@case("tri_folder_png_output_is_a_fifo", why="in a texture folder, a .tri's PNG output that is a FIFO refuses the "
+      "whole batch before anything is written", exit=2, stderr=r"b7e31e\.png: refusing to write over a FIFO",
+      one_line=True, timeout=10)
+def _(d):
+    (d / "in").mkdir()
+    (d / "in" / "a.tri").write_bytes(tri([entry(tex0(), texture_id=0x123456)]))
+    (d / "in" / "t.tri").write_bytes(tri([entry(tex0())]))
+    (d / "out" / "t").mkdir(parents=True)
+    os.mkfifo(d / "out" / "t" / "b7e31e.png")
+    return ["texture", "in", "-o", "out"]
+
+
+@case("tri_folder_name_taken", why="in a texture folder, a .tri whose folder name is a file already, or holds another "
+      "input's PNG, goes into <name>_tri (said), never over them", exit=0, stdout=r"3 written, 0 failed \(of 3\)",
+      stderr=r"written into t_tri/", creates=[r"out/t_tri", r"out/t_tri/b7e31e\.png", r"out/x_tri", r"out/x_tri/b7e31e\.png",
+                                           r"out/x", r"out/x/y\.png"],
+      creates_required=[r"out/t_tri/b7e31e\.png", r"out/x_tri/b7e31e\.png", r"out/x/y\.png"])
+def _(d):
+    (d / "in" / "x").mkdir(parents=True)
+    (d / "in" / "t.tri").write_bytes(tri([entry(tex0())]))
+    (d / "in" / "x.tri").write_bytes(tri([entry(tex0())]))
+    # A DDS (4x4 A8R8G8B8) whose PNG goes into out/x/, where x.tri's folder would be.
+    header = struct.pack("<4s7I44x8I5I", b"DDS ", 124, 0x100F, 4, 4, 16, 0, 1,
+                         32, 0x41, 0, 32, 0xFF0000, 0xFF00, 0xFF, 0xFF000000, 0x1000, 0, 0, 0, 0)
+    (d / "in" / "x" / "y.dds").write_bytes(header + bytes(64))
+    (d / "out").mkdir()
+    (d / "out" / "t").write_bytes(b"a file where t.tri's folder would go")
+    return ["texture", "in", "-o", "out"]

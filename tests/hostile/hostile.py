@@ -162,8 +162,9 @@ def run_case(case, cli, sanitizer):
         if not isinstance(spec, Run):
             spec = Run(argv=list(spec))
         before = snapshot(d)
-        # A command that decodes a texture may hold 3x its decoded pixels more (docs/safety.md).
-        budget = 4 * input_bytes(before) + 64 * MB + 3 * case.decoded
+        # A command that decodes a texture may hold 3x its decoded pixels more, one whose output
+        # legitimately outgrows its input (motions sampled at 30 fps) 3x that output (docs/safety.md).
+        budget = 4 * input_bytes(before) + 64 * MB + 3 * case.decoded + 3 * case.output
         timeout = case.timeout * (10 if sanitizer else 1)
         env = dict(os.environ)
         env.update(spec.env)
@@ -244,7 +245,8 @@ def run_case(case, cli, sanitizer):
             rss = usage.ru_maxrss * 1024
             if rss > budget:
                 errors.append(f"peak RSS {rss // MB} MB over the bound {budget // MB} MB (4 x input + 64 MB"
-                              + (f" + 3 x {case.decoded // MB} MB decoded)" if case.decoded else ")"))
+                              + (f" + 3 x {case.decoded // MB} MB decoded" if case.decoded else "")
+                              + (f" + 3 x {case.output // MB} MB of output" if case.output else "") + ")")
             PEAKS[case.name] = (rss, budget)
         if case.check is not None:
             msg = case.check(d, code, out_s, err_s)

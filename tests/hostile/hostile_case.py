@@ -35,22 +35,24 @@ class Case:
     address_space_mb: int
     rss_bound: bool
     decoded: int
+    output: int
     check: typing.Optional[typing.Callable]
 
 
 def case(name, why, exit, stderr=None, stdout=None, one_line=False, not_in_stderr=None, creates=(),
          creates_required=(), modifies=(), timeout=20, max_seconds=None, address_space_mb=1024, rss_bound=True,
-         decoded=0, check=None):
+         decoded=0, output=0, check=None):
     """Registers a case. `fn(d)` writes inputs into the empty folder `d` (the working directory of
     the run) and returns the argv after `boneyard` (or a Run). `creates`: regexes of paths
     (relative to d) that the run may create; everything else new is a leftover. `creates_required`:
     regexes of which each must match a created path. `modifies`: inputs the run may change.
     `decoded`: bytes of pixels the command may decode (width x height x 4 of its largest image, at
-    most 256 MiB): the RSS bound grows by 3x that (docs/safety.md "Memory").
+    most 256 MiB): the RSS bound grows by 3x that (docs/safety.md "Memory"). `output`: bytes of an
+    output that legitimately outgrows the input (motions sampled at 30 fps): likewise 3x that.
     `check(d, code, stdout, stderr)` returns an error message or None."""
     def register(fn):
         CASES.append(Case(name, fn, why, exit, stderr, stdout, one_line, not_in_stderr, list(creates),
                           list(creates_required), list(modifies), timeout, max_seconds, address_space_mb,
-                          rss_bound, decoded, check))
+                          rss_bound, decoded, output, check))
         return fn
     return register

@@ -257,5 +257,28 @@ TEST_F(McRegisterCli, TheGamesOwnIndicesAndRefusals) {
   EXPECT_NE(r.err.find("refusing to write over a folder"), std::string::npos) << r.err;
 }
 
+// The .ctxr names are read as a conversion's texture lookup reads them (one rule, docs/textures.md
+// "Texture files by id"): a name of hex digits is its id, "<name>.ctxr" hashes with or without
+// ".bmp", and of two files for one id the documented first is registered (said).
+TEST_F(McRegisterCli, TextureFilesByEveryNameForm) {
+  write("hex/00b7e31e.ctxr", std::vector<std::uint8_t>{1});
+  write("hex/stripes.ctxr", std::vector<std::uint8_t>{1});
+  CliRun r = run_cli("mc-register " + path("mod/w03b1.kms") + " --stage w24c --lang eu --mod fix --dry-run --textures " + path("hex"));
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("textures/flatlist/00b7e31e.ctxr,stage/w24c/cache/00b7e31e.ctxr,eu/stage/w24c/cache/0088d878/00b7e31e.ctxr"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("textures/flatlist/stripes.ctxr,stage/w24c/cache/stripes.ctxr,eu/stage/w24c/cache/0088d878/" + stripes()),
+            std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("could be it"), std::string::npos) << r.out;
+  // A second file for stripes: the name without _<md5> is registered, and the choice is said.
+  write("hex/a/stripes.bmp_0123456789abcdef0123456789abcdef.ctxr", std::vector<std::uint8_t>{1});
+  r = run_cli("mc-register " + path("mod/w03b1.kms") + " --stage w24c --lang eu --mod fix --dry-run --textures " + path("hex"));
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("textures: texture " + stripes() + ": 2 .ctxr files could be it; registered stripes.ctxr, not "
+                       "stripes.bmp_0123456789abcdef0123456789abcdef.ctxr"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("textures/flatlist/stripes.ctxr,"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace boneyard::test

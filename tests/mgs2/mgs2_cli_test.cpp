@@ -1,9 +1,14 @@
 // End-to-end: the boneyard binary on MGS2 fixture files written to a temporary folder.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
+#include "boneyard/core/paths.h"
+#include "boneyard/mgs2/strcode.h"
 #include "boneyard/texture/ctxr/ctxr.h"
+#include "boneyard/texture/texture.h"
 #include "cli_harness.h"
 #include "mgs2_branching_fixture.h"
 #include "test_support.h"
@@ -210,6 +215,70 @@ TEST_F(Mgs2Cli, GltfScaleTexturesAndErrors) {
   r = run_cli("convert " + path("a.gltf") + " -o " + path("c.omf"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("no animations"), std::string::npos) << r.err;
+}
+
+texture::Image solid(std::uint8_t r, std::uint8_t g, std::uint8_t b) {
+  texture::Image im{2, 2, {}};
+  for (int i = 0; i < 4; ++i) im.rgba.insert(im.rgba.end(), {r, g, b, 255});
+  return im;
+}
+
+// The images a converted .gltf names (uri -> the decoded top-left pixel's red channel).
+std::map<std::string, int> gltf_images(const fs::path& gltf) {
+  std::map<std::string, int> out;
+  const auto j = nlohmann::json::parse(slurp(gltf));
+  for (const auto& im : j.value("images", nlohmann::json::array())) {
+    auto png = texture::read_png(slurp_bytes(gltf.parent_path() / im["uri"].get<std::string>()));
+    out[im["uri"]] = png ? png->image.rgba[0] : -1;
+  }
+  return out;
+}
+
+// --textures finds each texture under either id its name gives, in every form the Master
+// Collection and boneyard name texture files (docs/textures.md "Texture files by id"): the two
+// ids bp_assets.txt gives real files, 00d220e0 = StrCode24("chair_magnet") for
+// chair_magnet.bmp.ctxr and 00b7e31e = StrCode24("null_msk.bmp") for null_msk.bmp.ctxr.
+TEST_F(Mgs2Cli, TexturesFolderFindsEveryNameForm) {
+  const std::uint32_t chair = mgs2::strcode("chair_magnet"), mask = mgs2::strcode("null_msk.bmp");
+  ASSERT_EQ(chair, 0xd220e0u);
+  const std::string kms = write_quoted("m/a.kms", kms_bytes(branching_kms(false, {chair, 0x123456, 0x654321, mask})));
+  const auto ctxr = [](std::uint8_t red) { return texture::build_ctxr(solid(red, 0, 0), {}).value(); };
+  const auto png = [](std::uint8_t red) { return texture::encode_png(solid(red, 0, 0)).value(); };
+  const auto convert = [&](const std::string& out) {
+    fs::create_directories((dir_ / out).parent_path());
+    const CliRun r = run_cli("convert " + kms + " -o " + path(out) + " --textures " + path("tex"));
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r;
+  };
+  // The game's names: <name>.bmp.ctxr and <name>.bmp_<md5>.ctxr.
+  write("tex/_win/chair_magnet.bmp.ctxr", ctxr(10));
+  write("tex/_win/null_msk.bmp_0123456789abcdef0123456789abcdef.ctxr", ctxr(20));
+  CliRun r = convert("g1/a.gltf");
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(gltf_images(dir_ / "g1/a.gltf"),
+            (std::map<std::string, int>{{"chair_magnet.bmp.png", 10}, {"null_msk.bmp_0123456789abcdef0123456789abcdef.png", 20}}));
+  // boneyard's own outputs: PNGs named by the name without .bmp, or by the id's 6 or 8 hex digits.
+  fs::remove_all(dir_ / "tex");
+  write("tex/chair_magnet.png", png(30));
+  write("tex/00b7e31e.png", png(40));
+  r = convert("g2/a.gltf");
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(gltf_images(dir_ / "g2/a.gltf"), (std::map<std::string, int>{{"chair_magnet.png", 30}, {"00b7e31e.png", 40}}));
+  fs::remove_all(dir_ / "tex");
+  write("tex/d220e0.png", png(50));
+  write("tex/null_msk.png", png(60));
+  r = convert("g3/a.gltf");
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(gltf_images(dir_ / "g3/a.gltf"), (std::map<std::string, int>{{"d220e0.png", 50}, {"null_msk.png", 60}}));
+  // Several files for one id: the .ctxr before a PNG of the same name (no other candidate), a
+  // name without _<md5> before its variant (one warning saying which was used).
+  write("tex/null_msk.bmp.ctxr", ctxr(70));
+  write("tex/a/null_msk.bmp_ffffffffffffffffffffffffffffffff.ctxr", ctxr(80));
+  r = convert("g4/a.gltf");
+  EXPECT_EQ(gltf_images(dir_ / "g4/a.gltf"), (std::map<std::string, int>{{"d220e0.png", 50}, {"null_msk.bmp.png", 70}}));
+  EXPECT_NE(r.err.find("texture 0x00B7E31E: 2 files could be it; used " + path_to_utf8(dir_ / "tex" / "null_msk.bmp.ctxr")),
+            std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST_F(Mgs2Cli, NMatsSeaLouseRewritesOnlyNMats) {

@@ -44,6 +44,39 @@ TEST(Strcode, CaseMattersAndZeroBecomesOne) {
   EXPECT_EQ(mgs2::strcode("abcdefgh"), id);
 }
 
+// Every form the game and boneyard name texture files (docs/textures.md "Texture files by id").
+TEST(Strcode, TextureFileNames) {
+  const auto ids = [](std::string_view file) { return mgs2::parse_texture_file_name(file).ids(); };
+  // The Master Collection's own names, with the ids its bp_assets.txt gives them: one texture id
+  // hashes the name without ".bmp", another with it; the file stands for both.
+  EXPECT_EQ(ids("chair_magnet.bmp.ctxr"), (std::vector<std::uint32_t>{mgs2::strcode("chair_magnet.bmp"), 0xd220e0U}));
+  EXPECT_EQ(ids("null_msk.bmp.ctxr"), (std::vector<std::uint32_t>{0xb7e31eU, mgs2::strcode("null_msk")}));
+  const auto variant = mgs2::parse_texture_file_name("teallamp.bmp_dba50e6cbe3e141d31988b35585846d4.ctxr");
+  EXPECT_EQ(variant.name, "teallamp");
+  EXPECT_TRUE(variant.variant);
+  EXPECT_EQ(variant.ids(), (std::vector<std::uint32_t>{mgs2::strcode("teallamp.bmp"), mgs2::strcode("teallamp")}));
+  EXPECT_EQ(ids("tank_break.trans.bmp.ctxr"),
+            (std::vector<std::uint32_t>{mgs2::strcode("tank_break.trans.bmp"), mgs2::strcode("tank_break.trans")}));
+  // Converted files: <name>.png / .dds / .ctxr, a .bmp in the name or not, any case of ".BMP".
+  EXPECT_EQ(ids("null_msk.png"), ids("null_msk.bmp.ctxr"));
+  EXPECT_EQ(ids("null_msk.dds"), ids("null_msk.BMP.png"));
+  EXPECT_FALSE(mgs2::parse_texture_file_name("null_msk.png").variant);
+  // Named by the id: 8 hex digits (the game's files, earlier --textures PNGs), 6 (`boneyard
+  // texture`'s PNGs of a .tri), "<8 hex>.img" and its variants; any case of hex digit.
+  EXPECT_EQ(ids("00a1adce.ctxr"), (std::vector<std::uint32_t>{0xa1adceU}));
+  EXPECT_EQ(ids("b7e31e.png"), (std::vector<std::uint32_t>{0xb7e31eU}));
+  EXPECT_EQ(ids("B7E31E.png"), (std::vector<std::uint32_t>{0xb7e31eU}));
+  EXPECT_EQ(ids("00005011.img.ctxr"), (std::vector<std::uint32_t>{0x5011U}));
+  EXPECT_EQ(ids("0003a157.img_03f17ff9395846ea5bf936552c3b988a.ctxr"), (std::vector<std::uint32_t>{0x3a157U}));
+  EXPECT_EQ(ids("00b7e31e.bmp.ctxr"), (std::vector<std::uint32_t>{0xb7e31eU}));
+  // Not ids: 7 hex digits, "<6 hex>.img", a suffix of 31 hex digits (a name that happens to hold "_").
+  EXPECT_EQ(ids("abcdef1.png"), (std::vector<std::uint32_t>{mgs2::strcode("abcdef1.bmp"), mgs2::strcode("abcdef1")}));
+  EXPECT_FALSE(mgs2::parse_texture_file_name("b7e31e.img.png").id);
+  const auto short_suffix = mgs2::parse_texture_file_name("a_0123456789abcdef0123456789abcde.png");
+  EXPECT_FALSE(short_suffix.variant);
+  EXPECT_EQ(short_suffix.name, "a_0123456789abcdef0123456789abcde");
+}
+
 TEST(TextureNames, LoadsOneNamePerLine) {
   const auto path = std::filesystem::temp_directory_path() / "boneyard_mgs2_names.txt";
   {

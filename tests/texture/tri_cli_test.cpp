@@ -190,6 +190,57 @@ TEST_F(TriCli, OutputPlanningCaseCollisionsAndFolders) {
   EXPECT_EQ(slurp(dir_ / "out3" / "B7E31E.png"), "unrelated.bmp\n");
 }
 
+// A folder (or several inputs) holding .tri files: each .tri into a folder of its own, named as
+// `texture X.tri -o DIR` names its PNGs, beside the .dds and .ctxr files' PNGs; folder names that
+// another output needs are renamed (said); every PNG is planned before anything is written.
+TEST_F(TriCli, FoldersOfTriFilesEachIntoAFolderOfItsOwn) {
+  write("in/w03b1.tri", bytes_);
+  fx::File mc = fx::standard(true);
+  write("in/sub/W03B1.tri", fx::build(mc));  // another folder: no clash
+  write("in/x.tri", bytes_);
+  const auto dds = read_file(fs::path(BONEYARD_SOURCE_DIR) / "tests" / "fuzz_seeds" / "fuzz_dds" / "rgba_8x8.dds");
+  write("in/x/y.dds", dds);  // its PNG goes into out/x/: x.tri's folder becomes x_tri
+  write("in/broken.tri", std::vector<std::uint8_t>(12, 0));
+  CliRun r = run_cli("texture " + q("in") + " -o " + q("out") + " --alpha scaled -j 2");
+  EXPECT_EQ(r.code, 1) << r.err;  // broken.tri fails alone
+  EXPECT_NE(r.out.find("13 written, 1 failed (of 14)"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("broken.tri: error"), std::string::npos) << r.err;
+  const char* names[] = {"b7e31e.png", "123456.png", "654321.png", "0a1b2c.png"};
+  for (const char* folder : {"out/w03b1", "out/sub/W03B1", "out/x_tri"})
+    for (std::size_t i = 0; i < 4; ++i) {
+      const PngFile png = png_at(dir_ / folder / names[i]);
+      auto want = fx::expected_rgba(file_.textures[i]);
+      for (std::size_t p = 3; p < want.size(); p += 4) want[p] = scale_ps2_alpha(want[p]);
+      EXPECT_EQ(png.image.rgba, want) << folder << "/" << names[i];
+      EXPECT_EQ(tri_png_alpha(png.chunks), TriAlpha::scaled);
+    }
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "x" / "y.png"));
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "x" / "b7e31e.png"));
+  EXPECT_NE(r.err.find("warning: written into x_tri/"), std::string::npos) << r.err;
+  // Several inputs: a .tri among them goes into its own folder too; --names names its PNGs; the
+  // folder (alpha raw) goes back into its .tri byte for byte.
+  std::ofstream(dir_ / "names.txt") << "null_msk.bmp\n";
+  r = run_cli("texture " + q("in/w03b1.tri") + " " + q("in/x/y.dds") + " -o " + q("two") + " --names " + q("names.txt"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "two" / "w03b1" / "null_msk.png"));
+  EXPECT_TRUE(fs::exists(dir_ / "two" / "y.png"));
+  r = run_cli("texture " + q("two/w03b1") + " -o " + q("back.tri") + " --template " + q("in/w03b1.tri") + " --names " +
+              q("names.txt"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_file(dir_ / "back.tri"), bytes_);
+  // A PNG of a .tri that would go over a folder refuses the whole batch before anything is written.
+  fs::create_directories(dir_ / "three" / "w03b1" / "123456.png");
+  r = run_cli("texture " + q("in") + " -o " + q("three"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("refusing to write over a folder"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "three" / "x"));
+  // .tri options with no .tri among the inputs are a usage error, before anything is written.
+  r = run_cli("texture " + q("in/x") + " -o " + q("four") + " --alpha scaled");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("the inputs hold no .tri"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "four"));
+}
+
 TEST_F(TriCli, DocumentsInfoValidateDumpRewrite) {
   write("w03b1.tri", bytes_);
   CliRun r = run_cli("info " + q("w03b1.tri"));

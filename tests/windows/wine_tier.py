@@ -217,6 +217,8 @@ def per_file_cases(inputs, rel, group, textures=None):
         "dds": [".png", ".dds"],
         "ctxr": [".png"],
         "tri": [".tri"],
+        "mar": [".mar", ".glb"],
+        "txt": [".txt"],
         "png": [".dds", ".ctxr"],
         "glb": [".omf", ".kms", ".evm", ".gltf"],
         "gltf": [".omf", ".kms", ".glb"],
@@ -225,7 +227,12 @@ def per_file_cases(inputs, rel, group, textures=None):
         extra = []
         if kind == "ogf" and ext in (".glb", ".gltf") and textures:
             extra = ["--textures", "../../in/" + textures]
-        cases.append(Case(f"{group}:{key}:to{ext}", ["convert", src, "-o", stem + ext] + extra))
+        # An index file keeps its kind by its name (manifest*.txt, bp_assets*.txt).
+        out = (stem + "_copy" if kind == "txt" else stem) + ext
+        cases.append(Case(f"{group}:{key}:to{ext}", ["convert", src, "-o", out] + extra))
+    if kind == "mar":
+        cases.append(Case(f"{group}:{key}:to-mc", ["convert", src, "-o", stem + "_mc.mar", "--layout", "mc"]))
+        cases.append(Case(f"{group}:{key}:to-ps2", ["convert", src, "-o", stem + "_ps2.mar", "--layout", "ps2"]))
     if kind in ("kms", "evm"):
         cases.append(Case(f"{group}:{key}:to-mc", ["convert", src, "-o", stem + "_mc." + kind, "--layout", "mc"]))
     if kind in ("dds", "ctxr"):
@@ -251,7 +258,7 @@ def fixture_cases(inputs):
     cases = []
     rels = sorted(p.relative_to(inputs).as_posix() for p in (inputs / "fixtures").rglob("*") if p.is_file())
     for rel in rels:
-        if file_kind(rel) in ("txt", "") and not rel.startswith("fixtures/seeds/fuzz_cmdl"):
+        if file_kind(rel) in ("txt", "") and not rel.startswith(("fixtures/seeds/fuzz_cmdl", "fixtures/seeds/fuzz_mc_index")):
             continue
         cases += per_file_cases(inputs, rel, "fixture")
     kms_evm = [r for r in rels if file_kind(r) in ("kms", "evm")]
@@ -266,6 +273,90 @@ def fixture_cases(inputs):
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cases.append(Case(f"fixture:{key}:roundtrip", ["convert", stem + ".glb", "-o", "back." + kind, "--template",
                                                         "../../in/" + rel], setup=setup))
+    return cases
+
+
+def mgs2_cases(inputs):
+    """Issue 40 on Windows: models textured from their .tri and playing a .mar, .tri files in a
+    texture folder (each into a folder of its own, names planned apart), PNGs back into a .tri,
+    the Master Collection's index files (lines ended "\r\r\n") and mc-register writing a mod's own,
+    a "_WIN" folder found in any case as Windows finds it."""
+    fx = inputs / "fixtures" / "write_mgs2_blender_fixtures"
+    if not fx.is_dir():
+        return []
+    f = "../../in/fixtures/write_mgs2_blender_fixtures/"
+    seeds = "../../in/fixtures/seeds/"
+    cases = [
+        Case("mgs2:kms-with-mar", ["convert", f + "branching.kms", "--mar", f + "motions/branching.mar", "--names",
+                                   f + "motions/motions.txt", "-o", "m.glb"]),
+        Case("mgs2:evm-with-mar-gltf", ["convert", f + "branching.evm", "--mar", f + "motions/branching.mar",
+                                        "--motions", "1*", "-o", "m.gltf"]),
+        Case("mgs2:mar-on-skeleton", ["convert", f + "motions/branching.mar", "--skeleton", f + "branching.kms", "-o", "s.glb"]),
+        Case("mgs2:mar-validate-skeleton", ["validate", f + "motions/branching.mar", "--skeleton", f + "branching.evm"]),
+        Case("mgs2:mar-info-names", ["info", f + "motions/branching.mar", "--names", f + "motions/motions.txt"]),
+        Case("mgs2:kms-textured-from-tri", ["convert", f + "textured/branching.kms", "-o", "t.glb"]),
+        Case("mgs2:evm-textured-gltf", ["convert", f + "textured/branching.evm", "-o", "t.gltf"]),
+        Case("mgs2:textures-folder-tri", ["convert", f + "branching.kms", "--textures", f + "textured", "-o", "t.glb"]),
+        Case("mgs2:texture-folder-with-tri-j2", ["texture", f, seeds + "fuzz_tri", "-o", "png", "-j", "2", "--alpha", "scaled"],
+             parallel=True),
+        Case("mgs2:index-info-all", ["info", seeds + "fuzz_mc_index/manifest.txt", seeds + "fuzz_mc_index/bp_assets.txt"]),
+    ]
+
+    # Texture folder outputs that would collide: a .tri's folder beside a PNG of the same name, and
+    # a .tri whose folder another output is in; names that differ only by case inside one .tri.
+    tri = (fx / "textured" / "branching.tri").read_bytes()
+
+    def collisions(d):
+        put(d, "in/a.png.tri", tri)
+        put(d, "in/a.dds", (inputs / "fixtures" / "seeds" / "fuzz_dds").joinpath(
+            sorted(p.name for p in (inputs / "fixtures" / "seeds" / "fuzz_dds").glob("*.dds"))[0]).read_bytes())
+        put(d, "in/x.tri", tri)
+        put(d, "in/x/y.dds", (d / "in" / "a.dds").read_bytes())
+        put(d, "names.txt", b"Body.bmp\nbody.bmp\n")
+    cases.append(Case("mgs2:texture-folder-collisions", ["texture", "in", "-o", "out", "--names", "names.txt"],
+                      setup=collisions))
+
+    # PNGs back into the .tri, from a folder whose names came from a names list.
+    def tri_back(d):
+        subprocess.run([RUNNER.linux, "texture", str(fx / "textured" / "branching.tri"), "-o", str(d / "named"), "--names",
+                        str(fx / "textures.txt")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cases.append(Case("mgs2:pngs-named-back-into-tri", ["texture", "named", "-o", "back.tri", "--template",
+                                                        f + "textured/branching.tri", "--names", f + "textures.txt"],
+                      setup=tri_back))
+
+    # The Master Collection: a model with its .cmdl in "_WIN" (as copied from a Windows game folder),
+    # .ctxr files by every name form, the game's own index files ended "\r\r\n".
+    def master_collection(d):
+        put(d, "mod/standard_mc.kms", (fx / "standard_mc.kms").read_bytes())
+        put(d, "mod/_WIN/standard_mc.cmdl", (fx / "_win" / "standard_mc.cmdl").read_bytes())
+        put(d, "tex/null_msk.bmp.ctxr", b"\1")
+        put(d, "tex/00123456.ctxr", b"\1")
+        put(d, "tex/sub/null_msk.bmp_0123456789abcdef0123456789abcdef.ctxr", b"\1")
+        put(d, "game/eu/stage/w24c/manifest.txt",
+            b"assets/kms/us/standard_mc.kms,us/stage/w24c/cache/00000001.kms,cache/00000001.kms\r\r\n")
+        put(d, "game/eu/stage/w24c/bp_assets.txt",
+            b"textures/flatlist/null_msk.bmp.ctxr,stage/w24c/cache/null_msk.bmp.ctxr,eu/stage/w24c/cache/0088d878/00b7e31e.ctxr\r\r\n")
+        put(d, "game/textures/flatlist/null_msk.bmp.ctxr", b"\1")
+        put(d, "out2/_WIN/keep.txt", b"a folder of the output's, in capitals")
+    cases += [
+        Case("mgs2:mc-register", ["mc-register", "mod/standard_mc.kms", "--stage", "w24c", "--stage", "r_plt0", "--mod",
+                                  "fix", "-o", "out", "--textures", "tex", "--tri", "standard"], setup=master_collection),
+        Case("mgs2:mc-register-game", ["mc-register", "mod/standard_mc.kms", "--game", "game", "--lang", "eu", "--mod", "fix",
+                                       "-o", "out", "--textures", "tex", "--no-tri"], setup=master_collection),
+        Case("mgs2:mc-register-dry-run", ["mc-register", "mod/standard_mc.kms", "--stage", "w24c", "--mod", "fix",
+                                          "--dry-run", "--textures", "tex", "--no-tri"], setup=master_collection),
+        Case("mgs2:mc-register-missing-texture", ["mc-register", "mod/standard_mc.kms", "--stage", "w24c", "--mod", "fix",
+                                                  "-o", "out", "--no-tri"], setup=master_collection),
+        Case("mgs2:index-validate-game", ["validate", "game/eu/stage/w24c/manifest.txt", "game/eu/stage/w24c/bp_assets.txt"],
+             setup=master_collection),
+        Case("mgs2:index-rewrite-game", ["convert", "game/eu/stage/w24c/bp_assets.txt", "-o", "bp_assets_copy.txt"],
+             setup=master_collection),
+        Case("mgs2:mc-model-cmdl-in-capitals", ["validate", "mod/standard_mc.kms", "--cmdl", "mod/_WIN/standard_mc.cmdl"],
+             setup=master_collection),
+        Case("mgs2:mc-model-rewrite-into-capitals", ["convert", "mod/standard_mc.kms", "-o", "out2/standard_mc.kms"],
+             setup=master_collection),
+        Case("mgs2:mc-model-glb-finds-cmdl", ["convert", "mod/standard_mc.kms", "-o", "m.glb"], setup=master_collection),
+    ]
     return cases
 
 
@@ -488,7 +579,8 @@ def main():
     else:
         samples_note = f"SKIP part: no samples folder {a.samples}/xray: the real-sample cases did not run"
 
-    cases = example_cases(inputs) + sample_cases(inputs) + fixture_cases(inputs) + windows_cases(inputs)
+    cases = (example_cases(inputs) + sample_cases(inputs) + fixture_cases(inputs) + mgs2_cases(inputs) +
+             windows_cases(inputs))
     if not a.no_hostile:
         cases += hostile_cases()
     if a.only:

@@ -261,7 +261,10 @@ TEST(AnmValidator, FrameRangesAtTheEndsOfInt32AreFindingsNotOverflows) {
     std::memcpy(body.data() + start_at + 4, &range[1], 4);
     auto f = read_bytes(read_anm, chunk_of(kChunkObjectMotion, body));
     ASSERT_TRUE(f.ok()) << f.error().message;
-    EXPECT_TRUE(validate_anm(f.value()).has_errors()) << range[0] << ".." << range[1];
+    const Diagnostics d = validate_anm(f.value());
+    bool frames_found = false;  // an error when the range is reversed, else a warning: too long to convert
+    for (const auto& x : d.findings()) frames_found |= x.path.ends_with(" frames") && x.severity != Severity::info;
+    EXPECT_TRUE(frames_found) << range[0] << ".." << range[1];
     EXPECT_NE(describe_anm(f.value()).find("frames"), std::string::npos);
     JsonWriter json;
     dump_anm(json, f.value(), false);
@@ -278,7 +281,10 @@ TEST(SklValidator, FrameRangesAtTheEndsOfInt32AreFindingsNotOverflows) {
     std::memcpy(body.data() + start_at + 4, &range[1], 4);
     auto f = read_bytes(read_skls, skls_of({body}));
     ASSERT_TRUE(f.ok()) << f.error().message;
-    EXPECT_TRUE(validate_skl(f.value()).has_errors()) << range[0] << ".." << range[1];
+    const Diagnostics d = validate_skl(f.value());
+    bool frames_found = false;  // an error when the range is reversed, else a warning: too long to convert
+    for (const auto& x : d.findings()) frames_found |= x.path.ends_with(" frames") && x.severity != Severity::info;
+    EXPECT_TRUE(frames_found) << range[0] << ".." << range[1];
     EXPECT_NE(describe_skl(f.value()).find("idle"), std::string::npos);
     JsonWriter json;
     dump_skl(json, f.value(), true);

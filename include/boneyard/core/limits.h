@@ -16,9 +16,16 @@ inline constexpr std::uint64_t kMaxMotionFrames = std::uint64_t{1} << 20;
 // All motions of one conversion together: 2^22 frames (38.8 hours at 30 fps). A tiny file can
 // declare thousands of motions each just under kMaxMotionFrames; this bounds their sum.
 inline constexpr std::uint64_t kMaxTotalFrames = std::uint64_t{1} << 22;
-// glTF sampling: floats the 30 fps sampler may produce beyond one per 4 input bytes (which is
-// what a file whose keys are already at 30 fps needs). 2^23 floats = 32 MB.
-inline constexpr std::uint64_t kSampledValuesSlack = std::uint64_t{1} << 23;
+// glTF sampling at 30 fps: the bytes the samples (channel values and sample times, 4 bytes each)
+// may take, checked from the key times and channel counts before anything is sampled. Not a ratio
+// to the file's size: boneyard's own export keeps only the ends of runs of equal keys, so a real
+// file samples to far more per byte than a keyed one (the 2,760-motion hands model: 122 MB of
+// samples from a 44 MB .glb). One animation: 256 MiB (64 bones x 7 values for 2.6 hours).
+inline constexpr std::uint64_t kMaxSampledBytesPerAnimation = std::uint64_t{256} << 20;
+// All animations of one read: 2 GiB. An eager read holds all of them; a deferred one
+// (gltf::read_deferred, what the registry uses) holds one at a time, and this bounds the work and
+// the motion file they become.
+inline constexpr std::uint64_t kMaxSampledBytesPerRead = std::uint64_t{2} << 30;
 
 // glTF accessors: decoded values (floats, 32-bit indices) may take 2x the input plus this slack,
 // 16 MB (a typical vertex of 52 stored bytes decodes to 64); an accessor named by thousands of

@@ -50,8 +50,19 @@ using ExternalBuffers =
 // do not increase, accessors outside their buffers, wrong accessor types or counts, unknown
 // nodes. `buffers` gives the external buffers of a .gltf; its errors (a file that cannot be read
 // has `io` set) are the read's.
+// Animations are checked and budgeted before any sample is taken (docs/safety.md "Memory"): at
+// most 2^20 frames each and 2^22 in all, and samples (values and times, 4 bytes each) of at most
+// 256 MiB per animation and 2 GiB for all of them.
 Result<scene::Scene> read(Bytes bytes, const ExternalBuffers& buffers, const ReadOptions& options,
                           Diagnostics& warnings);
+
+// The same read (the same checks, errors and warnings) with the animations described but not
+// sampled: each carries its name, extras, duration, frame count and channels without values, and
+// scene.sampler takes the samples of one animation on demand (scene::sampled_animation), keeping
+// `file` and the external buffers open. A converter that goes through the animations one at a
+// time holds one animation's samples instead of all of them.
+Result<scene::Scene> read_deferred(std::shared_ptr<const FileData> file, const ExternalBuffers& buffers,
+                                   const ReadOptions& options, Diagnostics& warnings);
 
 // A URI's %XX escapes decoded (RFC 3986); anything else is kept as written.
 std::string percent_decode(std::string_view uri);

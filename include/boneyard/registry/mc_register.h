@@ -18,7 +18,7 @@ struct McRegisterOptions {
   std::filesystem::path model;         // a Master Collection .kms or .evm
   std::filesystem::path cmdl;          // its .cmdl ("": _win/<name>.cmdl beside the model)
   std::vector<std::string> stages;     // the stages that load it (one or more)
-  std::vector<std::string> langs;      // the index folders: "eu", "jp" (the game has both)
+  std::vector<std::string> langs{"eu", "jp"};  // the index folders (the game has both)
   std::string region = "us";           // the asset pool's region: assets/<kms|evm|tri>/<region>/
   std::string mod;                     // names the files: manifest_<mod>.txt, bp_assets_<mod>.txt
   std::filesystem::path output;        // a folder shaped like the game's: files go to <lang>/stage/<stage>/

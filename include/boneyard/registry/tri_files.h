@@ -41,6 +41,16 @@ Result<std::vector<TextureBatchItem>> convert_tri_to_pngs(const std::filesystem:
                                                           const TriToPngOptions& options, unsigned threads,
                                                           const std::function<void(const TextureBatchItem&)>& progress = {});
 
+// Whether `tri`'s textures together stay within the pixels its blocks can account for
+// (texture::tri_pixel_budget): a file whose rectangles claim more is refused whole, as it would
+// make gigabytes of PNGs out of a few kilobytes.
+Status check_tri_pixels(const texture::TriFile& tri);
+// Entry `entry` of `tri` decoded and written to `output` (a temporary file renamed into place) as
+// a PNG with its "trIa" chunk; `last_check` (when given) runs after the decode, before the file is
+// made: the output plan's last check.
+Status write_tri_png(const texture::TriFile& tri, std::size_t entry, const std::filesystem::path& output,
+                     const TriToPngOptions& options, const std::function<Status()>& last_check = {});
+
 struct PngToTriOptions {
   std::filesystem::path template_path;       // the .tri the PNGs came from (required)
   std::optional<texture::TriAlpha> alpha;    // --alpha; else each PNG's "trIa" chunk, else raw
@@ -50,8 +60,9 @@ struct PngToTriOptions {
 };
 // The template with the PNGs (files, or the .png files of folders, not their subfolders)
 // re-encoded into the entries they name: a PNG is matched by the name tri_png_names gives its
-// entry, else by a stem of 6 or 8 hex digits (the id), else by StrCode24 of its stem (or of stem
-// + ".bmp"). A PNG that names no entry, or an entry another PNG names, is an error. The output is
+// entry, else by the id its file name gives as a model's texture lookup reads it
+// (mgs2::parse_texture_file_name: 6 or 8 hex digits are the id, a name hashes with or without
+// ".bmp"). A PNG that names no entry, or an entry another PNG names, is an error. The output is
 // read back and validated before it replaces anything (texture::build_tri); `notes` receives
 // what was done per texture.
 Status convert_pngs_to_tri(const std::vector<std::filesystem::path>& inputs, const std::filesystem::path& output,

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "boneyard/core/diagnostics.h"
 #include "boneyard/core/math.h"
 
 namespace boneyard::scene {
@@ -88,6 +89,21 @@ struct Animation {
   // Set by the glTF reader: seconds from the first key of any channel to the last. An animation
   // whose every channel holds one value is read as a single sample, so only this keeps its length.
   double duration = 0;
+  // Set by the glTF reader: the samples of each channel (1 for such a held animation), known
+  // before they are taken (an animation of a deferred read has none yet: see AnimationSampler).
+  std::size_t frames = 0;
+};
+
+// Takes the samples of a read's animations on demand, one at a time, so that a reader of many
+// long animations holds one animation's samples rather than all of them (the glTF reader's
+// deferred read, docs/safety.md "Memory"). The animations of such a scene carry their name,
+// extras, duration, frame count and channels (joint and path) without values or timelines.
+class AnimationSampler {
+ public:
+  virtual ~AnimationSampler() = default;
+  // Fills the timeline and channel values of `animation`, a copy of the scene's animation
+  // `index`, as an eager read would have made them.
+  virtual Status sample(std::size_t index, Animation& animation) const = 0;
 };
 
 // What a game names as a material's texture. Adapters fill it; the registry finds the file under
@@ -188,7 +204,13 @@ struct Scene {
   std::vector<Animation> animations;
   std::string generator;  // asset.generator
   Extras extras;  // scene-level extras (format-specific data needed to convert back)
+  // Set when the animations were read without their samples (AnimationSampler); null otherwise.
+  std::shared_ptr<const AnimationSampler> sampler;
 };
+
+// Animation `index` of `scene` with its samples: the scene's own when it holds them, else the
+// one its sampler takes into `storage`.
+Result<const Animation*> sampled_animation(const Scene& scene, std::size_t index, Animation& storage);
 
 // Helpers shared by adapters and tests.
 Quat normalized(Quat q);

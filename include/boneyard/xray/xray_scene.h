@@ -26,9 +26,12 @@ Quat to_gltf(const Quat& stored);
 // in an Fmatrix (the same space as the stored key quaternions).
 Quat bind_quaternion(const Vec3& xyz_rotation);
 
-// Skeleton of an OGF: joints in 0xD order, rest pose = IK bind pose in glTF space.
-// Fails when the tree cannot be exported (no bones, unknown parents, cycles, no IK data).
+// Skeleton of an OGF: joints in 0xD order, rest pose = IK bind pose in glTF space (a bone without
+// IK data at its parent's origin: see no_bind_pose_warning). Fails when the tree cannot be
+// exported (no bones, unknown parents, cycles).
 Result<scene::Scene> skeleton_scene(const OgfFile& ogf, std::string_view name);
+// The warning an export of a skeleton without IK data (0x10) carries: its rest pose is made up.
+void warn_no_bind_pose(const OgfFile& ogf, Diagnostics& warnings);
 // A flat armature (every joint a root, identity rest pose) from the part bones of a motion set,
 // for an .omf converted without a skeleton.
 scene::Scene flat_scene(const MotionSet& set, std::string_view name);
@@ -49,6 +52,10 @@ struct MotionExportOptions {
 };
 Status add_motions(scene::Scene& scene, const OgfFile* ogf, const MotionSet& set, std::string_view source,
                    Diagnostics& warnings, const MotionExportOptions& options = {});
+// The first of add_motions' checks: whether the motion set fits the skeleton at all (bone count,
+// bone names found in `ogf`, motion-bone indices a permutation). A model whose ref names a motion
+// file that does not fit is exported without that file's motions (ogf_to_scene warns).
+Status motions_fit(const scene::Scene& scene, const OgfFile* ogf, const MotionSet& set);
 
 // Removes animations shadowed by the engine's lookup: within one motion set the first of
 // several same-named motions wins (map::insert), across sets the later set wins. FX and cycles
@@ -129,6 +136,9 @@ struct XrayImportOptions {
   const MotionSkeleton* model = nullptr;
   const OmfFile* template_omf = nullptr;  // --template: parts, params, container, reusable records
   bool hq = false;                        // --hq: 16-bit translation keys for every keyed channel
+  // Only the animations boneyard's export made of this motion set (extras xray.motion_set), whose
+  // bone table is used; all animations when unset. (A model made anew embeds its own set.)
+  std::optional<std::size_t> motion_set;
 };
 
 // How the records of the result were obtained (for reports and tests).

@@ -135,7 +135,10 @@ Result<AnmFile> scene_to_anm(const scene::Scene& s, Diagnostics& warnings) {
   if (s.animations.size() > 1)
     warnings.add(Severity::warning, 0, "animations", "an .anm holds one motion: the first animation is converted", "1 animation",
                  std::to_string(s.animations.size()));
-  const scene::Animation& a = s.animations[0];
+  scene::Animation storage;  // the samples, when the read deferred them
+  auto taken = scene::sampled_animation(s, 0, storage);
+  if (!taken) return taken.error();
+  const scene::Animation& a = *taken.value();
   const std::string aw = "animation \"" + escape_controls(a.name) + "\"";
   if (a.timelines.size() != 1 || a.timelines[0].times.empty())
     return Finding{Severity::error, 0, aw, "animation was not sampled (one timeline expected)", "", ""};

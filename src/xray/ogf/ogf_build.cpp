@@ -119,6 +119,17 @@ void write_vertex(ByteWriter& w, const OgfVertex& v, int links) {
   w.f32(v.v);
 }
 
+std::string beyond_stock_warning(const std::string& what, std::size_t count, const std::string& engine,
+                                 std::size_t limit) {
+  return std::to_string(count) + " " + what + ", more than the stock " + engine + " engine reads (" +
+         std::to_string(limit) + "); kept as in the source model (a modded engine reads them)";
+}
+
+std::string stock_limit_text(std::size_t limit, std::size_t source) {
+  return "at most " + std::to_string(limit) +
+         (source > limit ? " (or the source model's " + std::to_string(source) + ")" : std::string());
+}
+
 std::vector<std::uint8_t> motion_refs_payload(const std::vector<std::string>& refs, std::uint32_t chunk) {
   std::vector<std::uint8_t> out;
   out.reserve(64);  // never empty: GCC 12 warns falsely about the first write into an empty vector

@@ -87,6 +87,21 @@ std::vector<std::uint8_t> description_payload(const std::string& source, const s
 // Motion refs as chunk 0x13 (one comma-separated stringZ) or 0x18 (u32 count, stringZ each).
 std::vector<std::uint8_t> motion_refs_payload(const std::vector<std::string>& refs, std::uint32_t chunk);
 
+// A stock engine's limit on a count (docs/ogf-write.md "Limits"), given what the model is
+// rebuilt from already holds: within the limit; beyond it, but no further than the source model
+// (a modded engine's file: refusing to rebuild what the input already is helps no one), which is
+// a warning; or further, which stays an error.
+enum class Beyond : std::uint8_t { within, as_source, further };
+inline Beyond beyond_stock(std::size_t limit, std::size_t count, std::size_t source) {
+  return count <= limit ? Beyond::within : count <= source ? Beyond::as_source : Beyond::further;
+}
+// The warning for Beyond::as_source: "53 motion refs, more than the stock CS/CoP engine reads (48);
+// kept as in the source model (a modded engine reads them)".
+std::string beyond_stock_warning(const std::string& what, std::size_t count, const std::string& engine,
+                                 std::size_t limit);
+// "at most 48" and, when the source went further, "(or the source model's 53)".
+std::string stock_limit_text(std::size_t limit, std::size_t source);
+
 // Appends a chunk holding `payload`.
 void put_chunk(std::vector<std::uint8_t>& out, std::uint32_t raw_id, Bytes payload);
 

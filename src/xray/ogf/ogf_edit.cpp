@@ -98,25 +98,42 @@ Payload refs13(const std::vector<std::string>& refs) { return ogf_build::motion_
 Payload refs18(const std::vector<std::string>& refs) { return ogf_build::motion_refs_payload(refs, kOgfMotionRefs2); }
 
 // Refs the engine can load: SoC keeps them in one string_path (260 bytes) and at most 3 slots
-// (MAX_ANIM_SLOT 4); CS/CoP allow 2 x MAX_PATH and 48 (notes section 5).
+// (MAX_ANIM_SLOT 4); CS/CoP allow 2 x MAX_PATH and 48 (notes section 5). A count or length the
+// file's own refs (`source`) already exceed is a warning, not an error (docs/ogf-write.md "Limits").
 std::optional<Finding> check_refs(const std::vector<std::string>& refs, std::uint32_t chunk, Game game,
-                                  std::vector<std::string>& warnings) {
+                                  const std::vector<std::string>& source, std::vector<std::string>& warnings) {
   const bool soc = game == Game::soc;
+  const std::string engine = soc ? "SoC" : "CS/CoP";
   const std::size_t max_refs = soc ? 3 : 48;
-  if (refs.size() > max_refs)
-    return edit_error("too many motion refs for " + std::string(soc ? "SoC" : "CS/CoP"),
-                      "at most " + std::to_string(max_refs), std::to_string(refs.size()));
+  switch (ogf_build::beyond_stock(max_refs, refs.size(), source.size())) {
+    case ogf_build::Beyond::further:
+      return edit_error("too many motion refs for " + engine, ogf_build::stock_limit_text(max_refs, source.size()),
+                        std::to_string(refs.size()));
+    case ogf_build::Beyond::as_source:
+      warnings.push_back(ogf_build::beyond_stock_warning("motion refs", refs.size(), engine, max_refs));
+      break;
+    case ogf_build::Beyond::within:
+      break;
+  }
   if (chunk == kOgfMotionRefs) {
-    std::size_t total = 0;
+    std::size_t total = 0, source_total = 0;
     for (const auto& r : refs) {
       if (r.find(',') != std::string::npos)
         return edit_error("motion ref contains a comma (0x13 separates refs with commas)", "no comma", printable(r));
       total += r.size() + 1;
     }
+    for (const auto& r : source) source_total += r.size() + 1;
     const std::size_t limit = soc ? 259 : 519;
-    if (total > limit)
-      return edit_error("motion refs too long for one 0x13 string", "at most " + std::to_string(limit) + " bytes",
-                        std::to_string(total) + " bytes");
+    switch (ogf_build::beyond_stock(limit, total, source_total)) {
+      case ogf_build::Beyond::further:
+        return edit_error("motion refs too long for one 0x13 string",
+                          ogf_build::stock_limit_text(limit, source_total) + " bytes", std::to_string(total) + " bytes");
+      case ogf_build::Beyond::as_source:
+        warnings.push_back(ogf_build::beyond_stock_warning("bytes of motion refs in 0x13", total, engine, limit));
+        break;
+      case ogf_build::Beyond::within:
+        break;
+    }
     if (game == Game::keep && (refs.size() > 3 || total > 259))
       warnings.push_back("more than 3 refs or 259 bytes in 0x13: too many for SoC (fine for CS/CoP)");
   }
@@ -233,7 +250,11 @@ Result<EditReport> set_motion_refs(OgfFile& f, const std::vector<std::string>& u
                               : g == Game::soc        ? kOgfMotionRefs
                                                       : kOgfMotionRefs2;
   EditReport report;
-  if (auto e = check_refs(refs, chunk, g, report.warnings)) return *e;
+  // What the file already holds may stay beyond the stock limit; a change of engine (`game`) may not.
+  static const std::vector<std::string> kNone;
+  const bool same_limits = game == Game::keep || (game == Game::soc) == (game_of(f) == Game::soc);
+  const auto& source = same_limits ? f.motion_refs : kNone;
+  if (auto e = check_refs(refs, chunk, g, source, report.warnings)) return *e;
   if (refs == f.motion_refs) return report;
   auto list = [](const std::vector<std::string>& v) {
     std::string s;
@@ -371,7 +392,8 @@ Result<EditReport> retarget_ogf(OgfFile& f, Game game) {
   // SoC reads only 0x13; CS/CoP read 0x13 first, then 0x18, so they need no change.
   const bool refs_to_13 = soc && f.motion_refs_chunk == kOgfMotionRefs2;
   if (refs_to_13) {
-    if (auto e = check_refs(f.motion_refs, kOgfMotionRefs, Game::soc, report.warnings)) return *e;
+    // Retargeting is the user's change of engine: SoC's limits hold whatever the CS/CoP file had.
+    if (auto e = check_refs(f.motion_refs, kOgfMotionRefs, Game::soc, {}, report.warnings)) return *e;
     report.changes.push_back("motion refs moved from 0x18 to 0x13 (SoC reads only 0x13)");
   }
   // Embedded motions: as `omf retarget` does (SoC: params version 3, 8-bit translation keys).

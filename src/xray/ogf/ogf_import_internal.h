@@ -56,6 +56,9 @@ struct MaterialNames {
   std::string texture, shader;
   bool shader_defaulted = false;
   std::optional<Finding> error;
+  // A name longer than the stock engine's 255 bytes that the glTF's extras recorded from the
+  // source model: kept, with this warning (docs/ogf-write.md "Limits").
+  std::optional<Finding> beyond_stock;
 };
 MaterialNames material_names(const scene::Scene& scene, std::uint32_t material);
 

@@ -87,7 +87,15 @@ class NewModel {
       const auto raw = raw_node_name(j);
       if (!raw) return import_error(where, "bone name has no cp1251 form", "Latin or Cyrillic characters", j.name);
       if (raw->empty()) return import_error(where, "bone name is empty", "a name", "\"\"");
-      if (const std::string p = name_problem(*raw); !p.empty()) return import_error(where, "bone name " + p, "<= 255 bytes");
+      if (const std::string p = name_problem(*raw); !p.empty()) {
+        // The source model's own bone name (boneyard's extras) may be longer than the stock engine reads.
+        const auto* x = member(json_of(j.extras), "xray");
+        if (!x || !(member(*x, "name") || member(*x, "name_hex")) || raw->find('\0') != std::string::npos)
+          return import_error(where, "bone name " + p, "<= 255 bytes");
+        warnings_.add(Severity::warning, 0, where,
+                      ogf_build::beyond_stock_warning("bytes in the bone name", raw->size(), "X-Ray", ogf_build::kMaxNameBytes),
+                      "<= 255 bytes", std::to_string(raw->size()) + " bytes");
+      }
       if (auto [it, fresh] = seen.emplace(lower_ascii(*raw), b); !fresh)
         return import_error(where, "duplicate bone name (the engine compares lower-cased names)", "unique",
                             "same as bone " + std::to_string(it->second));
@@ -189,6 +197,7 @@ class NewModel {
           return x.kind == group_kind && x.material.texture == mat.texture && x.material.shader == mat.shader;
         });
         if (g == groups_.end()) {
+          if (mat.beyond_stock) warnings_.add(*mat.beyond_stock);
           groups_.push_back({mat, group_kind, {}, where});
           g = groups_.end() - 1;
         }
@@ -219,7 +228,8 @@ class NewModel {
     auto user = user_data();
     if (!user) return user.error();
     std::vector<std::uint8_t> out;
-    const bool animated = !refs->empty();
+    const auto embedded = refs->empty() ? embedded_motion_set() : std::nullopt;
+    const bool animated = !refs->empty() || embedded;
     ogf_build::put_chunk(out, kOgfHeader,
                          ogf_build::header_payload(animated ? ogf_build::kTypeSkeletonAnim : ogf_build::kTypeSkeletonRigid, 0, top));
     ogf_build::put_chunk(out, kOgfDesc, description());
@@ -231,11 +241,42 @@ class NewModel {
       p.push_back(0);
       ogf_build::put_chunk(out, kOgfUserData, p);
     }
-    if (animated) {  // SoC reads only 0x13; the CS/CoP SDK writes 0x18
+    if (!refs->empty()) {  // SoC reads only 0x13; the CS/CoP SDK writes 0x18
       const std::uint32_t chunk = game_ == Game::soc ? kOgfMotionRefs : kOgfMotionRefs2;
       ogf_build::put_chunk(out, chunk, ogf_build::motion_refs_payload(*refs, chunk));
+    } else if (embedded) {
+      // The model's own motions (0xE, 0xF: an .omf's chunks), imported onto the bones just laid out.
+      auto skeleton = read_ogf(FileData::from_vector(out));
+      if (!skeleton) return skeleton.error();
+      XrayImportOptions io;
+      io.skeleton = &skeleton.value();
+      io.motion_set = *embedded;
+      auto motions = scene_to_omf_bytes(s_, io, warnings_);
+      if (!motions) {
+        Finding f = motions.error();
+        f.path = "embedded motions " + f.path;
+        return f;
+      }
+      out.insert(out.end(), motions->begin(), motions->end());
     }
     return out;
+  }
+
+  // The motion set boneyard's export made of the model's embedded motions (extras: source
+  // "embedded"), when the glTF still has animations of it: a model made anew embeds them again.
+  std::optional<std::size_t> embedded_motion_set() const {
+    const auto* x = member(json_of(s_.extras), "xray");
+    const auto* sets = x ? member(*x, "motion_sets") : nullptr;
+    if (!sets || !sets->is_array()) return std::nullopt;
+    for (std::size_t k = 0; k < sets->size(); ++k) {
+      const auto* src = member((*sets)[k], "source");
+      if (!src || !src->is_string() || src->get<std::string>() != "embedded") continue;
+      for (const auto& a : s_.animations) {
+        const auto* ax = member(json_of(a.extras), "xray");
+        if (ax && number<std::size_t>(*ax, "motion_set") == k) return k;
+      }
+    }
+    return std::nullopt;
   }
 
   // --motion-refs, else the refs the export recorded (scene extras: motion_refs, or the sources
@@ -252,10 +293,16 @@ class NewModel {
       out.push_back(*cp);
       return std::nullopt;
     };
+    // The refs of the model the glTF was exported from, as its extras recorded them: a count the
+    // stock engine would not read but the source already had stays (with a warning).
+    std::size_t source_refs = 0;
+    const auto* x = member(json_of(s_.extras), "xray");
+    if (const auto* refs = x ? member(*x, "motion_refs") : nullptr; refs && refs->is_array()) source_refs = refs->size();
+    if (o_.game != Game::keep) source_refs = 0;  // a game the user chose holds its own limits
     if (o_.motion_refs) {
       for (const auto& r : *o_.motion_refs)
         if (auto e = add(r)) return *e;
-    } else if (const auto* x = member(json_of(s_.extras), "xray")) {
+    } else if (x) {
       if (const auto* refs = member(*x, "motion_refs"); refs && refs->is_array()) {
         for (const auto& r : *refs)
           if (r.is_string())
@@ -271,9 +318,20 @@ class NewModel {
       }
     }
     const std::size_t max_refs = game_ == Game::soc ? 3 : 48;
-    if (out.size() > max_refs)
-      return import_error("motion refs", "too many motion refs for the game", "<= " + std::to_string(max_refs),
-                          std::to_string(out.size()));
+    switch (ogf_build::beyond_stock(max_refs, out.size(), source_refs)) {
+      case ogf_build::Beyond::further:
+        return import_error("motion refs", "too many motion refs for the game",
+                            "<= " + std::to_string(max_refs) +
+                                (source_refs > max_refs ? " (or the source model's " + std::to_string(source_refs) + ")" : ""),
+                            std::to_string(out.size()));
+      case ogf_build::Beyond::as_source:
+        warnings_.add(Severity::warning, 0, "motion refs",
+                      ogf_build::beyond_stock_warning("motion refs", out.size(), game_ == Game::soc ? "SoC" : "CS/CoP", max_refs),
+                      "<= " + std::to_string(max_refs), std::to_string(out.size()));
+        break;
+      case ogf_build::Beyond::within:
+        break;
+    }
     return out;
   }
 

@@ -10,6 +10,7 @@
 #include "ogf_import_internal.h"
 #include "scene/extras_json.h"
 #include "xray/scene/xray_import_bones.h"
+#include "xray/scene/xray_import_internal.h"
 
 namespace boneyard::xray::ogf_import {
 
@@ -48,6 +49,12 @@ NodeBones map_nodes(const scene::Skeleton& s, const std::vector<std::string>& bo
     if (auto it = exact.find(*raw); it != exact.end()) nb.bone_of_node[j] = it->second;
     else if (auto f = folded.find(lower_ascii(*raw)); f != folded.end()) nb.bone_of_node[j] = f->second;
   }
+  std::vector<std::size_t> bone_of(s.joints.size(), import_detail::kNoBone);
+  for (std::size_t j = 0; j < bone_of.size(); ++j)
+    if (nb.bone_of_node[j] >= 0) bone_of[j] = std::size_t(nb.bone_of_node[j]);
+  import_detail::keep_one_node_per_bone(s, bone_of);
+  for (std::size_t j = 0; j < bone_of.size(); ++j)
+    nb.bone_of_node[j] = bone_of[j] == import_detail::kNoBone ? -1 : int(bone_of[j]);
   nb.world = scene::world_matrices(s);
   return nb;
 }
@@ -103,12 +110,22 @@ MaterialNames material_names(const scene::Scene& s, std::uint32_t index) {
     shader = std::string("models\\model");
     out.shader_defaulted = true;
   }
-  for (const auto* n : {&*texture, &*shader})
-    if (const std::string p = name_problem(*n); !p.empty()) {
-      out.error = import_error(where, std::string(n == &*texture ? "texture" : "shader") + " name " + p,
-                               "at most 255 bytes, no NUL", printable(*n));
+  for (const auto* n : {&*texture, &*shader}) {
+    const std::string p = name_problem(*n);
+    if (p.empty()) continue;
+    const char* what = n == &*texture ? "texture" : "shader";
+    // The source model's own name (boneyard's extras) may be longer than the stock engine reads.
+    const bool from_source = x && (member(*x, what) || member(*x, (std::string(what) + "_hex").c_str())) &&
+                             n->find('\0') == std::string::npos;
+    if (!from_source) {
+      out.error = import_error(where, std::string(what) + " name " + p, "at most 255 bytes, no NUL", printable(*n));
       return out;
     }
+    out.beyond_stock = Finding{Severity::warning, 0, where,
+                               ogf_build::beyond_stock_warning(std::string("bytes in the ") + what + " name", n->size(),
+                                                               "X-Ray", ogf_build::kMaxNameBytes),
+                               "<= 255 bytes", std::to_string(n->size()) + " bytes"};
+  }
   out.texture = std::move(*texture);
   out.shader = std::move(*shader);
   return out;

@@ -218,7 +218,7 @@ class TemplateImport {
     for (auto& [c, ids] : tagged_) {
       const OgfChild& child = t_.children[c];
       MaterialNames mat = material_of(incoming_[ids[0]]);
-      if (mat.error) mat = {child.texture, child.shader, false, std::nullopt};  // the child says what it was
+      if (mat.error) mat = {child.texture, child.shader, false, std::nullopt, std::nullopt};  // the child says what it was
       const bool material_kept = same_material(mat, child);
       if (material_kept && exactly_exported(c, ids)) {
         fate_[c] = Fate::kept_exact;
@@ -251,6 +251,7 @@ class TemplateImport {
         f.path = incoming_[i].where + " " + f.path;
         return f;
       }
+      if (m.beyond_stock && long_names_.insert(m.texture + '\n' + m.shader).second) warnings_.add(*m.beyond_stock);
       if (m.shader_defaulted) {
         // A DCC's default glTF export drops extras (Blender's does): a material named after a
         // template child's texture means that child's material, shader included.
@@ -421,6 +422,7 @@ class TemplateImport {
   std::vector<std::optional<NewChild>> edited_;
   std::vector<NewChild> added_;
   std::set<std::string> defaulted_;
+  std::set<std::string> long_names_;  // materials whose names were warned about (beyond_stock)
   std::optional<ChunkList> children_list_;
   bool placed_header_ = false;
 };

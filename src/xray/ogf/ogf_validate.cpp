@@ -91,8 +91,10 @@ Diagnostics validate_ogf(const OgfFile& file) {
   if (animated && file.bones.empty())
     out.add(Severity::error, 0, "0xD", "model has motions but no skeleton", "chunk 0xD", "none");
   if (!file.bones.empty() && !file.has_ik)
-    out.add(Severity::warning, 0, "0x10", "no IK data: the bind pose is unknown (glTF export needs it)", "chunk 0x10",
-            "none");
+    out.add(Severity::warning, 0, "0x10",
+            "no IK data: the bind pose is not stored (the engine leaves it unset; the glTF export puts every bone at its "
+            "parent's origin)",
+            "chunk 0x10", "none");
   if (file.motions && !file.bones.empty()) {
     // The engine maps part bones to skeleton bones by name (motions_value::load).
     const Params& p = file.motions->params;

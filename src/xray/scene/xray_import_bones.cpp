@@ -108,6 +108,25 @@ void add_bind_pose(const scene::Scene& s, const OgfFile* ogf, const std::optiona
 
 }  // namespace
 
+void keep_one_node_per_bone(const scene::Skeleton& skeleton, std::vector<std::size_t>& bone_of) {
+  std::vector<bool> in_skin(bone_of.size(), false);
+  for (const std::uint32_t j : skeleton.skin)
+    if (j < in_skin.size()) in_skin[j] = true;
+  const auto rank = [&](std::size_t node) {
+    if (in_skin[node]) return 2;
+    const auto* x = node < skeleton.joints.size() ? member(json_of(skeleton.joints[node].extras), "xray") : nullptr;
+    return x && member(*x, "bind_position") ? 1 : 0;
+  };
+  std::map<std::size_t, std::size_t> best;  // bone -> its node
+  for (std::size_t n = 0; n < bone_of.size(); ++n) {
+    if (bone_of[n] == kNoBone) continue;
+    auto [it, fresh] = best.emplace(bone_of[n], n);
+    if (!fresh && rank(n) > rank(it->second)) it->second = n;
+  }
+  for (std::size_t n = 0; n < bone_of.size(); ++n)
+    if (bone_of[n] != kNoBone && best[bone_of[n]] != n) bone_of[n] = kNoBone;
+}
+
 Result<BoneTable> bone_table(const scene::Scene& s, const XrayImportOptions& o, const nlohmann::json* extras_set) {
   BoneTable t;
   const OgfFile* ogf = o.skeleton;

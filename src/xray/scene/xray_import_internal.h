@@ -47,6 +47,13 @@ struct JointFrameInput {
 // joint whose rest position is not the bind position (a different skeleton), naming the node.
 Result<std::vector<JointTurn>> joint_turns(const JointFrameInput& in, std::vector<std::size_t>& corrected);
 
+// Where several glTF nodes name one bone, the one that is the bone: a joint of the skin, else one
+// that carries boneyard's bone extras (xray.bind_position), else the first; the others name no
+// bone. boneyard's export names the node that holds the skeleton after the model, which is also
+// the name of the bone of many one-bone models (weapons\upgrade\wpn_silencer.ogf's bone is
+// "wpn_silencer"), so that node must not stand for the bone (it sits at the origin).
+void keep_one_node_per_bone(const scene::Skeleton& skeleton, std::vector<std::size_t>& bone_of);
+
 // One record's quantisation inputs: per-frame values in X-Ray space from wherever they come.
 struct RecordSource {
   const scene::Channel* rotation = nullptr;

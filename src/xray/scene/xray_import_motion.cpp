@@ -38,6 +38,7 @@ std::optional<Finding> SceneMotions::read_bones() {
   std::size_t set_index = 0;
   if (const auto* x0 = member(json_of(s_.animations[0].extras), "xray"))
     set_index = number<std::size_t>(*x0, "motion_set").value_or(0);
+  if (o_.motion_set) set_index = *o_.motion_set;
   const nlohmann::json* extras_set = sets_ && sets_->is_array() && set_index < sets_->size() ? &(*sets_)[set_index] : nullptr;
   auto table_r = bone_table(s_, o_, extras_set);
   if (!table_r) return table_r.error();
@@ -75,6 +76,7 @@ void SceneMotions::map_joints() {
     if (auto it = exact.find(*cp); it != exact.end()) bone_of_[j] = it->second;
     else if (auto f = folded.find(lower_ascii(*cp)); f != folded.end()) bone_of_[j] = f->second;
   }
+  keep_one_node_per_bone(s_.skeleton, bone_of_);
 }
 
 // Joint frames turned by the DCC tool (xray_import_frames.cpp): corrected, and named in one line.
@@ -94,8 +96,17 @@ std::optional<Finding> SceneMotions::read_joint_turns() {
   return std::nullopt;
 }
 
+bool SceneMotions::in_motion_set(std::size_t a) const {
+  if (!o_.motion_set) return true;
+  const auto* x = member(json_of(s_.animations[a].extras), "xray");
+  return x && number<std::size_t>(*x, "motion_set") == o_.motion_set;
+}
+
 std::optional<Finding> SceneMotions::begin_motion(std::size_t a, SceneMotion& out) {
-  const auto& anim = s_.animations[a];
+  auto taken = scene::sampled_animation(s_, a, sampled_);
+  if (!taken) return taken.error();
+  anim_ = taken.value();
+  const auto& anim = *anim_;
   out.where = "animation \"" + escape_controls(anim.name) + "\"";
   static const nlohmann::json kNull;
   out.extras = member(json_of(anim.extras), "xray") ? &json_of(anim.extras)["xray"] : &kNull;
@@ -118,9 +129,8 @@ std::optional<Finding> SceneMotions::begin_motion(std::size_t a, SceneMotion& ou
 // and constant whatever the frame count, so nothing is allocated per frame for it. Files
 // written before static motions spanned their length have no duration; their extras' frame
 // count restores it (glTF holds the last key's value past the end, so that means the same).
-std::optional<Finding> SceneMotions::motion_frames(std::size_t a, std::optional<std::uint32_t> template_frames,
-                                                   SceneMotion& out) {
-  const auto& anim = s_.animations[a];
+std::optional<Finding> SceneMotions::motion_frames(std::optional<std::uint32_t> template_frames, SceneMotion& out) {
+  const auto& anim = *anim_;
   const nlohmann::json& x = *out.extras;
   const std::size_t sampled = out.sampled;
   const double span = anim.duration * kSampleFps;  // in frames; bounded by the reader's limits

@@ -45,13 +45,17 @@ class SceneMotions {
   const nlohmann::json* motion_sets() const { return sets_; }
   bool set_order_ok(std::size_t s) const { return s < set_order_ok_.size() && set_order_ok_[s]; }
 
+  // Whether animation `a` is one of XrayImportOptions::motion_set's (every one without it).
+  bool in_motion_set(std::size_t a) const;
   // Animation `a`: its name and channels per bone. Error: not sampled, a name without a cp1251
-  // form or too long for the .omf, no channel on a skeleton bone.
+  // form or too long for the .omf, no channel on a skeleton bone. A deferred read's animation is
+  // sampled here and kept until the next call (one animation's samples at a time): `out` and
+  // source() point into it.
   std::optional<Finding> begin_motion(std::size_t a, SceneMotion& out);
-  // Its frame count (`template_frames`: the template motion's count, used when it agrees with the
+  // The frame count of the animation begin_motion took (`template_frames`: the template motion's count, used when it agrees with the
   // glTF duration within half a frame), checked against the limits for one motion and for all so
   // far.
-  std::optional<Finding> motion_frames(std::size_t a, std::optional<std::uint32_t> template_frames, SceneMotion& out);
+  std::optional<Finding> motion_frames(std::optional<std::uint32_t> template_frames, SceneMotion& out);
   // Bone r's values in the last motion: its channels, else `fallback` (a template record), else
   // the bind pose.
   RecordSource source(std::size_t r, const BoneKeys* fallback, std::size_t fallback_frames, std::size_t sampled) const;
@@ -75,6 +79,8 @@ class SceneMotions {
   std::vector<bool> set_order_ok_;
   std::vector<std::size_t> bone_of_;  // glTF node -> motion bone, or kNoBone
   std::vector<JointTurn> turns_;      // per motion bone
+  scene::Animation sampled_;                 // the current animation's samples, when the read deferred them
+  const scene::Animation* anim_ = nullptr;  // the current animation (sampled_ or the scene's)
   std::vector<const scene::Channel*> rot_ch_, tr_ch_;  // the last motion's channels per bone
   std::size_t outside_count_ = 0, scale_count_ = 0;
   std::string outside_first_, scale_first_;

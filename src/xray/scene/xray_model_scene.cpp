@@ -61,6 +61,7 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
     auto made = skeleton_scene(ogf, stem_of(o.input));
     if (!made) return made.error();
     s = std::move(made).value();
+    warn_no_bind_pose(ogf, warnings);
   }
   json_of(s.extras)["xray"]["model"] = path_to_utf8(o.input.filename());
   // What a template-less import needs to make the model again (docs/ogf-write.md): the refs as
@@ -71,6 +72,7 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
   }
   if (ogf.user_data) put_name(json_of(s.extras)["xray"], "user_data", *ogf.user_data);
   if (auto added = add_meshes(s, ogf, o, warnings); !added) return added.error();
+  std::uint64_t frames = 0;  // of the motions added so far (the limit on their sum)
   if (!ogf.motion_refs.empty()) {
     for (std::size_t r = 0; r < ogf.motion_refs.size(); ++r) {
       const std::string& ref = ogf.motion_refs[r];
@@ -83,11 +85,20 @@ Result<scene::Scene> ogf_to_scene(const OgfFile& ogf, const XrayExportOptions& o
       }
       for (const auto& file : found->files) {
         if (!file.omf) return file.omf.error();
+        // A motion file made for another skeleton: the model goes out with the motions that fit.
+        if (auto fit = motions_fit(s, &ogf, file.omf->motions); !fit) {
+          Finding left_out = fit.error();
+          left_out.severity = Severity::warning;
+          left_out.path = file.path + " " + left_out.path;
+          left_out.message = "motion file left out: it does not fit the model's skeleton (" + left_out.message + ")";
+          warnings.add(std::move(left_out));
+          continue;
+        }
         // A ref expanded from a wildcard is recorded with its file name for the extras.
         std::string source = cp1251_to_utf8(ref);
         if (found->files.size() > 1 || ref.find('*') != std::string::npos)
           source += " -> " + path_to_utf8(path_from_utf8(file.path).filename());
-        if (auto added = add_motions(s, &ogf, file.omf->motions, source, warnings, o.motions); !added) {
+        if (auto added = add_motion_set(s, &ogf, file.omf->motions, source, warnings, o.motions, frames); !added) {
           Finding f = added.error();
           f.path = file.path + " " + f.path;
           return f;
@@ -114,6 +125,7 @@ Result<scene::Scene> omf_to_scene(const MotionSet& set, const XrayExportOptions&
       return f;
     }
     s = std::move(made).value();
+    warn_no_bind_pose(*ogf, warnings);
     json_of(s.extras)["xray"]["model"] = path_to_utf8(path_from_utf8(o.skeleton_path).filename());
   } else {
     s = flat_scene(set, stem_of(o.input));

@@ -200,9 +200,6 @@ Result<scene::Scene> skeleton_scene(const OgfFile& ogf, std::string_view name) {
   validate_bone_tree(ogf, tree);
   for (const auto& f : tree.findings())
     if (f.severity == Severity::error) return f;
-  if (!ogf.has_ik)
-    return Finding{Severity::error, 0, "0x10", "no IK data: the bind pose of the bones is unknown", "chunk 0x10",
-                   "none"};
   scene::Scene s;
   s.generator = "boneyard";
   s.skeleton.name = std::string(name);
@@ -211,11 +208,18 @@ Result<scene::Scene> skeleton_scene(const OgfFile& ogf, std::string_view name) {
     scene::Joint j;
     j.name = cp1251_to_utf8(b.name);
     j.parent = b.parent;
+    nlohmann::json x;
+    put_name(x, "name", b.name);
+    if (!b.ik) {
+      // No IK data (0x10): the engine leaves the bind pose unset; each bone is taken at its
+      // parent's origin, which is also what a model made again from the glTF gets.
+      json_of(j.extras)["xray"] = std::move(x);
+      s.skeleton.joints.push_back(std::move(j));
+      continue;
+    }
     const IkData& ik = *b.ik;
     j.translation = to_gltf(ik.bind_position);
     j.rotation = to_gltf(bind_quaternion(ik.bind_rotation));
-    nlohmann::json x;
-    put_name(x, "name", b.name);
     put_name(x, "game_mtl", ik.game_mtl);
     x["bind_rotation"] = vec3_json(ik.bind_rotation);
     x["bind_position"] = vec3_json(ik.bind_position);
@@ -227,6 +231,14 @@ Result<scene::Scene> skeleton_scene(const OgfFile& ogf, std::string_view name) {
   }
   json_of(s.extras)["xray"]["motion_sets"] = nlohmann::json::array();
   return s;
+}
+
+void warn_no_bind_pose(const OgfFile& ogf, Diagnostics& warnings) {
+  if (ogf.bones.empty() || ogf.has_ik) return;
+  warnings.add(Severity::warning, 0, "0x10",
+               "no IK data: the bind pose is not stored (the engine leaves it unset); exported with every bone at its "
+               "parent's origin, as a model made again from the glTF will have it",
+               "chunk 0x10", "none");
 }
 
 scene::Scene flat_scene(const MotionSet& set, std::string_view name) {
@@ -252,8 +264,11 @@ scene::Scene flat_scene(const MotionSet& set, std::string_view name) {
   return s;
 }
 
-Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, std::string_view source,
-                   Diagnostics& warnings, const MotionExportOptions& options) {
+namespace {
+
+// rm[motion-bone index] = joint, as motions_value::load builds it; errors when the set does not
+// fit the skeleton.
+Status motion_bone_map(const scene::Scene& s, const OgfFile* ogf, const MotionSet& set, std::vector<int>& rm) {
   const Params& p = set.params;
   const std::size_t n = s.skeleton.joints.size();
   if (p.bone_count() != n)
@@ -262,8 +277,7 @@ Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, st
   if (ogf != nullptr && (p.version < 2 || p.parts_without_names))
     return Finding{Severity::error, p.offset, "0xF parts", "bone parts carry no names, so bones cannot be matched",
                    "params version 3 or 4 with names", "version " + std::to_string(p.version)};
-  // rm[motion-bone index] = joint, as motions_value::load builds it.
-  std::vector<int> rm(n, -1);
+  rm.assign(n, -1);
   const std::optional<BoneLookup> skeleton = ogf != nullptr ? std::optional<BoneLookup>(ogf->bones) : std::nullopt;
   std::size_t position = 0;
   for (const auto& part : p.parts)
@@ -280,6 +294,28 @@ Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, st
                        std::to_string(index)};
       rm[index] = joint;
     }
+  return {};
+}
+
+}  // namespace
+
+Status motions_fit(const scene::Scene& s, const OgfFile* ogf, const MotionSet& set) {
+  std::vector<int> rm;
+  return motion_bone_map(s, ogf, set, rm);
+}
+
+Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, std::string_view source,
+                   Diagnostics& warnings, const MotionExportOptions& options) {
+  std::uint64_t frames = scene_frames(s);
+  return add_motion_set(s, ogf, set, source, warnings, options, frames);
+}
+
+Status add_motion_set(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, std::string_view source,
+                      Diagnostics& warnings, const MotionExportOptions& options, std::uint64_t& total_frames) {
+  const Params& p = set.params;
+  const std::size_t n = s.skeleton.joints.size();
+  std::vector<int> rm;
+  if (auto fit = motion_bone_map(s, ogf, set, rm); !fit) return fit;
   if (set.motions.size() < p.motions.size())
     return Finding{Severity::error, set.motions_offset, "0xE", "fewer key sets than motion params (0xF)",
                    std::to_string(p.motions.size()), std::to_string(set.motions.size())};
@@ -288,7 +324,6 @@ Status add_motions(scene::Scene& s, const OgfFile* ogf, const MotionSet& set, st
                  "key sets without params are never played; skipped", std::to_string(p.motions.size()),
                  std::to_string(set.motions.size()));
 
-  std::uint64_t total_frames = scene_frames(s);
   const std::size_t set_index = json_of(s.extras)["xray"]["motion_sets"].size();
   nlohmann::json jset;
   jset["source"] = std::string(source);

@@ -125,7 +125,8 @@ class OmfImporter {
       for (std::size_t i = 0; i < tpl_->motions.params.motions.size() && i < tpl_->motions.motions.size(); ++i)
         tpl_by_name_.emplace(tpl_->motions.params.motions[i].name, i);
     for (std::size_t a = 0; a < s_.animations.size(); ++a)
-      if (auto e = import_motion(a)) return *e;
+      if (in_motion_set(a))
+        if (auto e = import_motion(a)) return *e;
     st_.motions = keys_out_.size();
     warn_summaries();
     OmfFile out = assemble();
@@ -134,6 +135,8 @@ class OmfImporter {
   }
 
  private:
+  bool in_motion_set(std::size_t a) const { return motions_.in_motion_set(a); }
+
   // The template's motion of the same name (the k-th of several same-named ones for the k-th).
   std::size_t template_motion(const std::string& name) {
     std::size_t ti = kNone;
@@ -158,7 +161,7 @@ class OmfImporter {
                                     tpl_->motions.motions[ti].bones.size() == n_ && tpl_->motions.motions[ti].frames > 0
                                 ? &tpl_->motions.motions[ti]
                                 : nullptr;
-    if (auto e = motions_.motion_frames(a, tmk ? std::optional<std::uint32_t>(tmk->frames) : std::nullopt, motion)) return e;
+    if (auto e = motions_.motion_frames(tmk ? std::optional<std::uint32_t>(tmk->frames) : std::nullopt, motion)) return e;
     const bool held = motion.held;
     const std::uint64_t frames = motion.frames;
     const std::size_t sampled = motion.sampled;
@@ -175,7 +178,8 @@ class OmfImporter {
     mk.bones.resize(n_);
     for (std::size_t r = 0; r < n_; ++r) build_record(r, tmk, hints[r], frames, sampled, held, mk.bones[r]);
     bool defaults = false;
-    params_out_.push_back(motion_params(*name, x, ti != kNone ? &tpl_->motions.params.motions[ti] : nullptr, a, defaults));
+    params_out_.push_back(motion_params(*name, x, ti != kNone ? &tpl_->motions.params.motions[ti] : nullptr,
+                                        keys_out_.size(), defaults));
     if (auto e = check_mark_names(params_out_.back(), x, aw)) return e;
     if (defaults) default_motions_.push_back(s_.animations[a].name);
     keys_out_.push_back(std::move(mk));

@@ -9,6 +9,7 @@
 
 #include "boneyard/xray/omf/omf.h"
 #include "boneyard/scene/scene.h"
+#include "boneyard/xray/xray_scene.h"
 #include "scene/extras_json.h"
 
 namespace boneyard::xray {
@@ -36,5 +37,11 @@ RotationExport export_rotation(const BoneKeys& keys, std::size_t key_count, bool
 // CRCs that are not the keys' CRC). Stored in animations[a].extras.xray.tracks (docs/xray-gltf.md 6.1).
 nlohmann::json motion_tracks_extras(const MotionKeys& keys, const std::vector<RotationExport>& rotations,
                                     bool float_rotations);
+
+// add_motions with the frames of the motions already in the scene given (and counted on) by the
+// caller: a model adding the sets of its refs one after another (the hands: 53 sets, 2,760
+// motions) need not count every earlier motion again for each set.
+Status add_motion_set(scene::Scene& scene, const OgfFile* ogf, const MotionSet& set, std::string_view source,
+                      Diagnostics& warnings, const MotionExportOptions& options, std::uint64_t& frames_so_far);
 
 }  // namespace boneyard::xray

@@ -261,7 +261,7 @@ Result<SklFile> scene_to_skl(const scene::Scene& s, const SklImportOptions& o, D
   for (std::size_t a = 0; a < s.animations.size(); ++a) {
     import_detail::SceneMotion motion;
     if (auto e = motions.begin_motion(a, motion)) return *e;
-    if (auto e = motions.motion_frames(a, std::nullopt, motion)) return *e;
+    if (auto e = motions.motion_frames(std::nullopt, motion)) return *e;
     const nlohmann::json& x = *motion.extras;
     SklMotion sm;
     sm.name = motion.name;
