@@ -38,6 +38,8 @@ def measure(cli, path, scratch):
     before, err = dump(cli, path)
     if before is None:
         return None, "not read: " + err
+    if not before["motions"]:
+        return None, "no motions"
     stem = os.path.join(scratch, "x")
     skls = stem + ".skls"
     back = stem + ".omf"
