@@ -179,6 +179,7 @@ function frameModel() {
   const addPose = () => {
     cur.root.updateMatrixWorld(true);
     for (const b of cur.bones) box.expandByPoint(b.getWorldPosition(p));
+    for (const o of cur.movers) box.expandByPoint(o.getWorldPosition(p));
   };
   cur.root.updateMatrixWorld(true);
   for (const m of cur.meshes) box.expandByObject(m);
@@ -214,6 +215,7 @@ function frameModel() {
     b.userData.joint.geometry = sphere;
     b.userData.joint.children[0].scale.setScalar(radius * 0.06);
   }
+  for (const o of cur.movers) o.children.find((c) => c.type === 'AxesHelper')?.scale.setScalar(radius * 0.2);
 }
 
 function motionFrames(i) {
@@ -355,13 +357,25 @@ async function show(index) {
     b.userData.joint = joint;
     overlay.add(joint);
   }
-  // A camera motion (.anm) carries a glTF camera: drawn as a small frustum that moves with it.
+  // Nodes an animation moves that are neither bones nor meshes (an object or camera motion, .anm):
+  // axes on each, so that the motion shows; a camera on one is drawn as a small frustum.
+  const targets = new Set(gltf.animations.flatMap((c) => c.tracks.map((t) => THREE.PropertyBinding.parseTrackName(t.name).nodeName)));
+  const movers = [];
+  const frustums = [];
   root.traverse((o) => {
+    if (o !== root && !o.isBone && !o.isMesh && !o.isCamera && targets.has(o.name)) {
+      const axes = new THREE.AxesHelper(1);
+      axes.material.depthTest = false;
+      axes.renderOrder = 1001;
+      o.add(axes);
+      movers.push(o);
+    }
     if (!o.isCamera) return;
     o.far = Math.min(o.far, 0.3);
     o.updateProjectionMatrix();
     const frustum = new THREE.CameraHelper(o);
     frustum.material.depthTest = false;
+    frustums.push(frustum);
     overlay.add(frustum);
   });
   let helper = null;
@@ -372,7 +386,7 @@ async function show(index) {
     scene.add(helper);
   }
   scene.add(root, overlay);
-  cur = { root, overlay, helper, bones, meshes, rest, mixer: new THREE.AnimationMixer(root), clips: gltf.animations,
+  cur = { root, overlay, helper, bones, meshes, movers, frustums, rest, mixer: new THREE.AnimationMixer(root), clips: gltf.animations,
     anims: gltf.parser.json.animations ?? [], sceneExtras: gltf.parser.json.scenes?.[0]?.extras, action: null, motion: -1 };
   frameModel();
   applyToggles();
@@ -477,6 +491,9 @@ window.boneyardView = {
   motions: () => (cur ? cur.anims.map((a, i) => a.name ?? cur.clips[i].name) : []),
   bones: () => (cur ? cur.bones.map((b) => b.userData.jointName) : []),
   meshes: () => (cur ? cur.meshes.length : 0),
+  // Animated nodes that are not bones (an .anm's object) and cameras drawn as frustums.
+  movers: () => (cur ? cur.movers.length : 0),
+  cameras: () => (cur ? cur.frustums.length : 0),
   // Base colour textures drawn (decoded images), e.g. [[1024, 1024]].
   textures: () => (cur ? [...new Set(cur.meshes.flatMap((m) => [m.material].flat().map((x) => x?.map?.image)).filter((i) => i?.width))]
     .map((i) => [i.width, i.height]) : []),

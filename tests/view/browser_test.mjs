@@ -140,6 +140,37 @@ function glbJson(file) {
   return JSON.parse(b.toString('utf8', 20, 20 + b.readUInt32LE(12)));
 }
 
+// An .anm (docs/xray-sdk.md): chunk 0x1100 holding "shot", frames 0-60 at 30 fps, version 5 and six
+// v2 envelopes (behaviours constant), channel c going from c to 10 c over 2 s with TCB keys.
+function anmFile() {
+  const parts = [Buffer.from('shot\0', 'latin1')];
+  const head = Buffer.alloc(14);
+  head.writeInt32LE(0, 0);
+  head.writeInt32LE(60, 4);
+  head.writeFloatLE(30, 8);
+  head.writeUInt16LE(5, 12);
+  parts.push(head);
+  for (let c = 0; c < 6; c++) {
+    const env = Buffer.alloc(4 + 2 * 23);
+    env.writeUInt8(1, 0);
+    env.writeUInt8(1, 1);
+    env.writeUInt16LE(2, 2);
+    [[0, c * 0.1], [2, c * 0.5 + 0.2]].forEach(([time, value], k) => {
+      const at = 4 + k * 23;
+      env.writeFloatLE(value, at);
+      env.writeFloatLE(time, at + 4);
+      env.writeUInt8(0, at + 8);  // TCB, its seven parameters 0 (stored 32768)
+      for (let q = 0; q < 7; q++) env.writeUInt16LE(32768, at + 9 + 2 * q);
+    });
+    parts.push(env);
+  }
+  const body = Buffer.concat(parts);
+  const chunk = Buffer.alloc(8);
+  chunk.writeUInt32LE(0x1100, 0);
+  chunk.writeUInt32LE(body.length, 4);
+  return Buffer.concat([chunk, body]);
+}
+
 let failures = 0;
 const check = (ok, what) => {
   if (!ok) failures++;
@@ -253,6 +284,23 @@ async function testPage(label, files, extra, cases) {
       await tab.mouse.move(5, 5);
     }
 
+    if (c.anm) {
+      // An object or camera motion: one animated node shown with axes (a camera as a frustum),
+      // one motion, and playing it moves what is drawn.
+      check((await tab.evaluate(() => window.boneyardView.motions().length)) === 1, 'one motion listed');
+      const drawn = await tab.evaluate(() => window.boneyardView.bones().length + window.boneyardView.movers());
+      check(drawn === 1, `the moving node is drawn with axes (as a joint or a node: ${drawn})`);
+      check((await tab.evaluate(() => window.boneyardView.cameras())) === (c.camera ? 1 : 0),
+        c.camera ? 'the camera is drawn as a frustum' : 'no camera drawn');
+      await tab.click('#motions li:nth-child(1)');
+      await tab.waitForTimeout(200);
+      const start = await shot();
+      await tab.fill('#frame', String(c.frame));
+      await tab.dispatchEvent('#frame', 'input');
+      await tab.waitForTimeout(200);
+      check(pixelDiff(start, await shot()) > 0, `frame ${c.frame} differs from frame 0`);
+    }
+
     if (expected.length > 0) {
       // The longest motion; its marks (seconds) are drawn under the slider.
       const m = expected.reduce((best, x, j) => (x.frames > expected[best].frames ? j : best), 0);
@@ -292,6 +340,14 @@ try {
   await testPage('example ogf', [arm], [], [{ file: arm, motionsFrom: wave }]);
   await testPage('example omf on skeleton', [wave], ['--skeleton', arm], [{ file: wave, motionsFrom: wave, convertArgs: ['--skeleton', arm] }]);
   await testPage('two files', [arm, wave], [], [{ file: arm, motionsFrom: wave }, { file: wave, motionsFrom: wave }]);
+  // The SDK's object and camera motions (.anm), under camera_effects/ (a camera motion) and not.
+  fs.mkdirSync(path.join(tmp, 'camera_effects'));
+  const shotAnm = path.join(tmp, 'camera_effects', 'shot.anm');
+  const objectAnm = path.join(tmp, 'object.anm');
+  fs.writeFileSync(shotAnm, anmFile());
+  fs.copyFileSync(shotAnm, objectAnm);
+  await testPage('anm camera', [shotAnm], [], [{ file: shotAnm, anm: true, camera: true, frame: 20 }]);
+  await testPage('anm object', [objectAnm], [], [{ file: objectAnm, anm: true, camera: false, frame: 20 }]);
   if (mgs2Writer) {
     execFileSync(mgs2Writer, [tmp]);
     const kms = path.join(tmp, 'fixture.kms');
