@@ -37,8 +37,8 @@ Result<xray::SklFile> in_container(const xray::SklFile& file, std::string_view e
     return out;
   }
   if (file.motions.size() != 1)
-    return usage_error_finding("a .skl holds one motion and this .skls has " + std::to_string(file.motions.size()) +
-                               " (boneyard omf extract FILE.skls NAME -o NAME.skl takes one out)");
+    return usage_error_finding("a .skl holds one motion and the input has " + std::to_string(file.motions.size()) +
+                               " (boneyard omf extract FILE NAME -o ... takes one out first)");
   // A .skl made anew: one plain chunk 0x1200.
   out.tail = {};
   out.trailing = {};

@@ -54,7 +54,7 @@ TEST_F(SdkCli, SklAndSklsConvertIntoEachOther) {
   const auto two = write("two.skls", skls_of({motion_body(6), motion_body(6, 1, false, "walk")}));
   r = run_cli("convert " + quote(two) + " -o " + quote(dir_ / "two.skl"));
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("a .skl holds one motion and this .skls has 2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("a .skl holds one motion and the input has 2"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ / "two.skl"));
 }
 

@@ -4,10 +4,12 @@ progress, leaving no temporary file, with the result so far on the exception.
 
 The signal is sent from the progress callback when the first file is done: the batch's workers
 wait for the callback, so the point of interruption does not depend on the machine's speed."""
+import json
 import os
 import pathlib
 import shutil
 import signal
+import subprocess
 
 import pytest
 
@@ -95,3 +97,47 @@ def test_progress_must_be_callable(folder, tmp_path):
     with pytest.raises(TypeError, match="progress"):
         boneyard.convert_tree(folder, tmp_path / "out", progress=3)
     assert not (tmp_path / "out").exists()
+
+
+def test_the_sdks_motion_files_are_converted_on_their_own(tmp_path):
+    """--recursive picks up .skls, .skl and .anm (issue 38): each becomes its own .glb (the skeletal
+    motions on a flat armature of their bones, an object motion as a node, a camera one under
+    camera_effects/ with a camera), a name that clashes with a model's output gets the format's
+    suffix, a broken one fails alone; the CLI's batch writes the same files."""
+    src = tmp_path / "in"
+    (src / "camera_effects").mkdir(parents=True)
+    shutil.copy(ARM, src / "arm.ogf")
+    shutil.copy(WAVE, src / "arm.omf")  # the model has no refs: a loose motion file
+    boneyard.convert(WAVE, src / "arm.skls")  # beside arm.ogf: arm_skls.glb
+    subprocess.run([os.environ["BONEYARD_CLI"], "skls", "extract", src / "arm.skls", "-o", src / "one.skl", "wave"],
+                   check=True, capture_output=True)
+    boneyard.convert(WAVE, tmp_path / "wave.glb", skeleton=ARM)
+    boneyard.convert(tmp_path / "wave.glb", src / "camera_effects" / "shot.anm")
+    (src / "broken.skls").write_bytes((src / "arm.skls").read_bytes()[:30])
+    result = boneyard.convert_tree(src, tmp_path / "out", jobs=2)
+    by_name = {pathlib.Path(i.input).relative_to(src).as_posix(): i for i in result.items}
+    assert sorted(by_name) == ["arm.ogf", "arm.omf", "arm.skls", "broken.skls", "camera_effects/shot.anm", "one.skl"]
+    outputs = {k: pathlib.Path(i.output).relative_to(tmp_path / "out").as_posix() for k, i in by_name.items()}
+    assert outputs["arm.ogf"] == "arm.glb" and outputs["arm.omf"] == "arm_omf.glb"
+    assert outputs["arm.skls"] == "arm_skls.glb" and outputs["one.skl"] == "one.glb"
+    assert outputs["camera_effects/shot.anm"] == "camera_effects/shot.glb"
+    assert by_name["broken.skls"].status == "failed" and not (tmp_path / "out" / "broken.glb").exists()
+    assert result.failed == 1 and result.converted + result.with_warnings == 5
+    for name in ("arm.skls", "one.skl", "camera_effects/shot.anm"):
+        assert by_name[name].status in ("converted", "warnings"), (name, [str(f) for f in by_name[name].findings])
+        glb = boneyard.open(tmp_path / "out" / outputs[name])
+        assert glb.format == "gltf"
+    # The .skls's motions and the .anm's camera are in their .glb: they convert back.
+    boneyard.convert(tmp_path / "out" / "arm_skls.glb", tmp_path / "back.skls")
+    assert [m["name"] for m in boneyard.open(tmp_path / "back.skls").dump()["motions"]] == \
+        [m["name"] for m in boneyard.open(src / "arm.skls").dump()["motions"]]
+    glb = (tmp_path / "out" / "camera_effects" / "shot.glb").read_bytes()
+    shot = json.loads(glb[20:20 + int.from_bytes(glb[12:16], "little")])
+    assert len(shot["cameras"]) == 1 and shot["cameras"][0]["type"] == "perspective"
+    # The CLI's batch writes the same files.
+    run = subprocess.run([os.environ["BONEYARD_CLI"], "convert", "--recursive", src, "-o", tmp_path / "cli"],
+                         capture_output=True, text=True)
+    assert run.returncode == 1, run.stderr
+    assert written(tmp_path / "cli") == written(tmp_path / "out")
+    for name in written(tmp_path / "out"):
+        assert (tmp_path / "cli" / name).read_bytes() == (tmp_path / "out" / name).read_bytes(), name
