@@ -209,8 +209,11 @@ def per_file_cases(inputs, rel, group, textures=None):
         Case(f"{group}:{key}:dump-raw", ["dump", "--raw", src]),
     ]
     targets = {
-        "omf": [".glb", ".gltf", ".omf"],
+        "omf": [".glb", ".gltf", ".omf", ".skls"],
         "ogf": [".glb", ".gltf", ".omf"],
+        "skls": [".skls", ".omf", ".glb"],
+        "skl": [".skl", ".skls", ".omf", ".glb"],
+        "anm": [".anm", ".glb", ".gltf"],
         "kms": [".glb", ".gltf", ".kms"],
         "evm": [".glb", ".gltf", ".evm"],
         "cmdl": [".cmdl", ".glb"],
@@ -398,6 +401,40 @@ def example_cases(inputs):
         Case("examples:omf-retarget", ["omf", "retarget", ex + "wave.omf", "--game", "soc", "-o", "soc.omf"]),
         Case("examples:view", ["view", ex + "wave.omf", "--skeleton", ex + "wave_arm.ogf", "-o", "wave.html"]),
         Case("examples:strcode", ["strcode", "null_msk.bmp", "pl_body.bmp"]),
+    ]
+    # The SDK's motions (issue 38): made from the example by the Linux build, then converted both
+    # ways, edited and viewed on each side.
+
+    def sdk_motions(d):
+        subprocess.run([RUNNER.linux, "convert", str(inputs / "examples" / "wave.omf"), "-o", str(d / "wave.skls")],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run([RUNNER.linux, "convert", str(inputs / "examples" / "wave.omf"), "--skeleton",
+                        str(inputs / "examples" / "wave_arm.ogf"), "-o", str(d / "wave.glb")],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        (d / "camera_effects").mkdir()
+        subprocess.run([RUNNER.linux, "convert", str(d / "wave.glb"), "-o", str(d / "camera_effects" / "shot.anm")],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cases += [
+        Case("examples:sdk-omf-to-skls", ["convert", ex + "wave.omf", "-o", "w.skls"]),
+        Case("examples:sdk-omf-to-skl", ["convert", ex + "wave.omf", "-o", "w.skl"]),
+        Case("examples:sdk-skls-info", ["info", "wave.skls", "camera_effects/shot.anm"], setup=sdk_motions),
+        Case("examples:sdk-skls-to-omf", ["convert", "wave.skls", "-o", "back.omf", "--parts", ex + "wave.omf",
+                                          "--skeleton", ex + "wave_arm.ogf"], setup=sdk_motions),
+        Case("examples:sdk-skls-to-omf-soc", ["convert", "wave.skls", "-o", "soc.omf", "--game", "soc"],
+             setup=sdk_motions),
+        Case("examples:sdk-skls-to-glb", ["convert", "wave.skls", "--skeleton", ex + "wave_arm.ogf", "-o", "s.glb"],
+             setup=sdk_motions),
+        Case("examples:sdk-glb-to-skls", ["convert", "wave.glb", "-o", "g.skls"], setup=sdk_motions),
+        Case("examples:sdk-anm-to-glb", ["convert", "camera_effects/shot.anm", "-o", "shot.glb"], setup=sdk_motions),
+        Case("examples:sdk-glb-to-anm", ["convert", "wave.glb", "-o", "w.anm"], setup=sdk_motions),
+        Case("examples:sdk-skls-set", ["skls", "set", "wave.skls", "wave", "--speed", "2", "--add-mark", "Step", "0",
+                                       "0.5", "-o", "set.skls"], setup=sdk_motions),
+        Case("examples:sdk-skls-extract", ["skls", "extract", "wave.skls", "-o", "one.skl", "wave"], setup=sdk_motions),
+        Case("examples:sdk-anm-rename-in-place", ["anm", "rename", "camera_effects/shot.anm", "wave", "shot",
+                                                  "--in-place"], setup=sdk_motions),
+        Case("examples:sdk-view-anm", ["view", "camera_effects/shot.anm", "-o", "shot.html"], setup=sdk_motions),
+        Case("examples:sdk-recursive", ["convert", "--recursive", "motions", "-o", "out"],
+             setup=lambda d: sdk_motions(d / "motions") if (d / "motions").mkdir() is None else None, parallel=True),
         Case("examples:refuse-overwrite", ["convert", ex + "wave.omf", "-o", ex + "wave.omf"]),
         Case("examples:missing-file", ["info", "missing.omf"]),
         Case("examples:folder-as-file", ["info", "."]),
