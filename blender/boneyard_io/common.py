@@ -15,7 +15,8 @@ ADDON = __package__
 # What each import operator reads, and where the other game's files go instead: boneyard would
 # convert them all, and the armature would then carry the wrong game (and a wrong template).
 _IMPORTS = {
-    "XRAY": ("X-Ray (S.T.A.L.K.E.R.)", "File > Import > X-Ray model/motions (.ogf/.omf)", (".ogf", ".omf")),
+    "XRAY": ("X-Ray (S.T.A.L.K.E.R.)", "File > Import > X-Ray model/motions (.ogf/.omf/.skls)",
+             (".ogf", ".omf", ".skls", ".skl", ".anm")),
     "MGS2": ("MGS2", "File > Import > MGS2 model (.kms/.evm)", (".kms", ".evm", ".cmdl")),
 }
 

@@ -215,6 +215,36 @@ def export_xray(context, arm, filepath, set_index=0, use_template=True, hq=False
     return messages
 
 
+def export_sdk_motions(context, arm, filepath, set_index=0):
+    """Writes motion set `set_index` of `arm` as the SDK's .skls (or a .skl of one motion): every
+    motion through Blender's glTF export (an .skls holds values, not the .omf's stored keys), then
+    boneyard's glTF -> .skls (one stepped key per change), on the skeleton the motions were imported
+    on (an .object's ACTORTRANSFORM is taken out of the root bones again). Returns common.Messages."""
+    exe = common.executable(context)
+    model = arm.data.boneyard
+    if not 0 <= set_index < len(model.motion_sets):
+        raise BoneyardError("%s has no motion set %d (it has %d)" % (arm.name, set_index, len(model.motion_sets)))
+    actions, gone = set_actions(model, set_index)
+    if not actions:
+        raise BoneyardError("motion set %d of %s has no motions to export" % (set_index, arm.name))
+    messages = common.Messages()
+    if gone:
+        messages.warn("%d motions whose actions were deleted are left out" % gone)
+    scaled = scaled_actions(actions)
+    if scaled:
+        messages.warn("scale keys are not exported (X-Ray motions have no scale): " + ", ".join(scaled[:6]))
+    names = {action.name: action.boneyard.name for action in actions}
+    with common.scratch(context) as tmp:
+        document, binary = _full_path(context, arm, actions, set_index, tmp, names)
+        patched = os.path.join(tmp, "motions.glb")
+        glb.write(patched, document, binary)
+        arguments = ["convert", "--output=" + str(common.absolute(filepath))]
+        if model.skeleton:
+            arguments += ["--skeleton", model.skeleton]
+        messages.warn(cli.run(exe, *arguments, "--", patched))
+    return messages
+
+
 def _names(actions, with_template):
     """The name each motion is exported under, and the renames to make afterwards. A motion renamed
     in the panel is exported under its imported name, so that the template still matches it and

@@ -1,4 +1,5 @@
-"""File > Import "X-Ray model/motions (.ogf/.omf)" and File > Export "X-Ray motions (.omf)".
+"""File > Import "X-Ray model/motions (.ogf/.omf/.skls)" and File > Export "X-Ray motions (.omf)" and
+"X-Ray SDK motions (.skls/.skl)"; the SDK's object and camera motions (.anm): sdk_ops.py.
 
 Import: boneyard converts the file to a temporary .glb; Blender's glTF importer reads it into a
 30 fps scene with the joint frames the file has; the add-on keeps the source, a copy of each
@@ -16,20 +17,27 @@ from .cli import BoneyardError
 FPS = 30  # X-Ray motions are sampled at 30 frames per second
 
 
-def _is_omf(path):
-    """.omf by extension, else by content (an .omf starts with chunk 0xE, an .ogf with 0x1)."""
-    if path.lower().endswith((".omf", ".ogf")):
-        return path.lower().endswith(".omf")
+def _kind(path):
+    """"omf", "skls" (the SDK's .skls/.skl) or "ogf": by extension, else by content (an .omf starts
+    with chunk 0xE, an .ogf with 0x1)."""
+    low = path.lower()
+    if low.endswith((".skls", ".skl")):
+        return "skls"
+    if low.endswith((".omf", ".ogf")):
+        return "omf" if low.endswith(".omf") else "ogf"
     head = common.read_bytes(path, "file")[:4]
-    return head == b"\x0e\x00\x00\x00"
+    return "omf" if head == b"\x0e\x00\x00\x00" else "ogf"
 
 
-def _templates(exe, source, is_omf, sets, tmp, messages):
-    """(file, bytes) per motion set: the .omf itself; an .ogf's refs as boneyard found them
+def _templates(exe, source, kind, sets, tmp, messages):
+    """(file, bytes) per motion set: the .omf itself; none for the SDK's motions (an .skls is no
+    .omf template: its motions are exported from Blender); an .ogf's refs as boneyard found them
     (`file` in the scene extras); an .ogf's embedded motions as boneyard extracts them (an OGF v3
     model's float-translation key sets have no .omf form: no template, said in a warning)."""
-    if is_omf:
+    if kind == "omf":
         return [(source, common.read_bytes(source, "motion file"))]
+    if kind == "skls":
+        return [(source, b"")]
     out = []
     for index, motion_set in enumerate(sets):
         if motion_set.get("source") == "embedded":
@@ -105,13 +113,15 @@ _IMPORTED_KINDS = ("objects", "meshes", "armatures", "materials", "images", "tex
 
 
 def import_xray(context, filepath, skeleton="", meshes="", textures=""):
-    """Imports an .ogf (with the motions the game gives it) or an .omf (on `skeleton`, else on a
-    flat armature). Returns (armature object, common.Messages)."""
+    """Imports an .ogf (with the motions the game gives it), an .omf or the SDK's .skls/.skl (on
+    `skeleton`, an .ogf or an .object, else on a flat armature). Returns (armature object,
+    common.Messages)."""
     source = common.absolute(filepath)
     common.refuse_other_game(source, "XRAY")
     exe = common.executable(context)
     skeleton, meshes, textures = common.absolute(skeleton), common.absolute(meshes), common.absolute(textures)
-    is_omf = _is_omf(source)
+    kind = _kind(source)
+    is_omf = kind in ("omf", "skls")  # motions only
     with common.scratch(context) as tmp:
         converted = os.path.join(tmp, os.path.splitext(os.path.basename(source))[0] + ".glb")
         arguments = ["convert", "--output=" + str(converted)]
@@ -126,7 +136,7 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
         document, binary = glb.read(converted)
         animations = document.get("animations", [])
         xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
-        templates = _templates(exe, source, is_omf, xscene.get("motion_sets", []), tmp, messages)
+        templates = _templates(exe, source, kind, xscene.get("motion_sets", []), tmp, messages)
         old_fps = common.set_scene_fps(context.scene, FPS)
         if old_fps is not None:
             messages.note("scene frame rate set from %g to %d fps (X-Ray motions are %d fps)" % (old_fps, FPS, FPS))
@@ -165,15 +175,15 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
 
 
 class IMPORT_SCENE_OT_boneyard_xray(bpy.types.Operator, ImportHelper):
-    """Import an X-Ray model (.ogf) with its motions, or motions (.omf), through boneyard"""
+    """Import an X-Ray model (.ogf) with its motions, or motions (.omf, the SDK's .skls/.skl), through boneyard"""
     bl_idname = "import_scene.boneyard_xray"
-    bl_label = "Import X-Ray (.ogf/.omf)"
+    bl_label = "Import X-Ray (.ogf/.omf/.skls)"
     bl_options = {"REGISTER", "UNDO", "PRESET"}
 
     filename_ext = ".ogf"
-    filter_glob: StringProperty(default="*.ogf;*.omf", options={"HIDDEN"})
-    skeleton: StringProperty(name="Skeleton (.ogf)", subtype="FILE_PATH",
-                             description="For an .omf: the model whose skeleton the motions play on "
+    filter_glob: StringProperty(default="*.ogf;*.omf;*.skls;*.skl", options={"HIDDEN"})
+    skeleton: StringProperty(name="Skeleton (.ogf/.object)", subtype="FILE_PATH",
+                             description="For an .omf or .skls/.skl: the model whose skeleton the motions play on "
                                          "(empty: a flat armature)")
     meshes: StringProperty(name="Meshes folder", subtype="DIR_PATH",
                            description="For an .ogf: where its motion refs are looked up "
@@ -256,4 +266,37 @@ class EXPORT_SCENE_OT_boneyard_omf(bpy.types.Operator, ExportHelper):
         return {"FINISHED"}
 
 
-CLASSES = (IMPORT_SCENE_OT_boneyard_xray, EXPORT_SCENE_OT_boneyard_omf)
+class EXPORT_SCENE_OT_boneyard_skls(bpy.types.Operator, ExportHelper):
+    """Export the motions of an armature imported by boneyard as the X-Ray SDK's .skls (or a .skl of one motion)"""
+    bl_idname = "export_scene.boneyard_skls"
+    bl_label = "Export X-Ray SDK motions (.skls/.skl)"
+    bl_options = {"REGISTER", "PRESET"}
+
+    filename_ext = ".skls"
+    filter_glob: StringProperty(default="*.skls;*.skl", options={"HIDDEN"})
+    motion_set: IntProperty(name="Motion set", min=0, default=0,
+                            description="Which of the model's motion files to write (0: the first)")
+
+    @classmethod
+    def poll(cls, context):
+        return EXPORT_SCENE_OT_boneyard_omf.poll(context)
+
+    def check(self, context):
+        # ExportHelper appends filename_ext: a name the user ends in .skl stays a .skl.
+        if self.filepath.lower().endswith(".skl"):
+            return False
+        return ExportHelper.check(self, context)
+
+    def execute(self, context):
+        try:
+            arm = common.armature_for(context, "XRAY")
+            messages = xray_export.export_sdk_motions(context, arm, self.filepath, self.motion_set)
+        except (BoneyardError, glb.GlbError) as error:
+            self.report({"ERROR"}, str(error))
+            return {"CANCELLED"}
+        messages.report(self)
+        self.report({"INFO"}, "wrote %s" % self.filepath)
+        return {"FINISHED"}
+
+
+CLASSES = (IMPORT_SCENE_OT_boneyard_xray, EXPORT_SCENE_OT_boneyard_omf, EXPORT_SCENE_OT_boneyard_skls)
