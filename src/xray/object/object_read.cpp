@@ -254,12 +254,13 @@ Result<ObjectFile> read_object(std::shared_ptr<const FileData> file) {
       f.read_findings.push_back({Severity::warning, f.file_chunks.trailing_offset, "", "bytes after the body chunk (kept)", "none",
                                  std::to_string(f.file_chunks.trailing.size()) + " bytes"});
     const Chunk& body = f.file_chunks.chunks.front();
-    f.compressed = body.compress_bit();
-    if (f.compressed)
-      fail(body.offset, hex(body.raw_id), "LZHuf-compressed object body: not supported by this build", "an uncompressed body",
-           "bit 31 set");
-    f.body = body.payload;
-    read_body(f, body.payload_offset());
+    // The SDK opens the body with open_chunk: bit 31 of its id means LZHuf-packed.
+    auto content = open_chunk(body, hex(body.raw_id));
+    if (!content) throw ParseError(content.error());
+    f.compressed = content->is_unpacked();
+    f.unpacked = content->unpacked;
+    f.body = content->bytes;
+    read_body(f, f.compressed ? 0 : body.payload_offset());
     return f;
   });
 }
