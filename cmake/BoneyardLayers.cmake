@@ -28,6 +28,8 @@ set(BONEYARD_FOLDER_USES_xray/bones "")
 # scene adapters they share.
 set(BONEYARD_FOLDER_USES_xray/object xray/bones xray/envelope xray/ogf xray/omf xray/scene)
 set(BONEYARD_FOLDER_USES_xray/envelope "")  # the SDK's animation curves, shared by its motion formats
+set(BONEYARD_FOLDER_USES_xray/skl xray/envelope xray/omf)  # motion params, marks and edits as in .omf
+set(BONEYARD_FOLDER_USES_xray/anm xray/envelope xray/omf)  # the edit vocabulary of .omf
 set(BONEYARD_FOLDER_USES_mgs2/kms "")
 set(BONEYARD_FOLDER_USES_mgs2/evm "")
 set(BONEYARD_FOLDER_USES_mgs2/cmdl mgs2/kms mgs2/evm mgs2/scene)  # a .cmdl is derived from its model

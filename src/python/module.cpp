@@ -7,6 +7,7 @@
 namespace boneyard::python {
 void bind_documents(py::module_& m);
 void bind_omf(py::module_& m);
+void bind_sdk_motions(py::module_& m);
 void bind_ogf(py::module_& m);
 void bind_object(py::module_& m);
 }  // namespace boneyard::python
@@ -38,12 +39,13 @@ void bind_finding(py::module_& m) {
 
 PYBIND11_MODULE(boneyard, m) {
   m.attr("__version__") = BONEYARD_VERSION;
-  m.doc() = "S.T.A.L.K.E.R. (.omf, .ogf, the SDK's .object and .bones) and Metal Gear Solid 2 (.kms, .evm) files: read, validate, dump, "
+  m.doc() = "S.T.A.L.K.E.R. (.omf, .ogf, the SDK's .object, .bones, .skl, .skls, .anm) and Metal Gear Solid 2 (.kms, .evm) files: read, validate, dump, "
             "edit and convert to and from glTF 2.0.";
   bind_finding(m);
   boneyard::python::register_errors(m);
   boneyard::python::bind_documents(m);
   boneyard::python::bind_omf(m);
+  boneyard::python::bind_sdk_motions(m);
   boneyard::python::bind_ogf(m);
   boneyard::python::bind_object(m);
 }

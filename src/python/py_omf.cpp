@@ -14,96 +14,20 @@
 #include "boneyard/registry/omf_edits.h"
 #include "boneyard/xray/omf/omf.h"
 #include "boneyard/xray/omf/omf_edit.h"
+#include "py_motion_edit.h"
 #include "python_support.h"
 
 namespace boneyard::python {
 
 namespace {
-
-using xray::EditReport;
-using xray::OmfFile;
-
-// The file and what it came from: the registry's edit flow (registry/omf_edits.h), as the CLI's.
-struct PyOmf {
-  OmfEdit edit;
-  OmfFile& file() { return edit.file; }
-  const OmfFile& file() const { return edit.file; }
-  std::string path() const { return path_to_utf8(edit.path); }  // "" when it came from bytes or from an edit
-};
-
-std::shared_ptr<PyOmf> read(const py::object& source) {
-  std::string name;
-  auto data = file_from(source, name);
-  auto parsed = read_omf_edit(std::move(data), path_from_utf8(name));
-  if (!parsed) raise_finding(parsed.error(), name);
-  return std::make_shared<PyOmf>(PyOmf{std::move(parsed).value()});
-}
-
-// The report's changes, with its warnings issued as boneyard.EditWarning.
-std::vector<std::string> finish(EditReport report) {
-  for (const auto& w : report.warnings)
-    if (PyErr_WarnEx(error_types().edit_warning.ptr(), w.c_str(), 1) != 0) throw py::error_already_set();
-  return std::move(report.changes);
-}
-
-template <class Edit>
-std::vector<std::string> apply(PyOmf& omf, Edit edit) {
-  OmfFile copy = omf.file();
-  Result<EditReport> r = edit(copy);
-  if (!r) raise_edit_failure(r.error(), omf.path());
-  omf.file() = std::move(copy);
-  return finish(std::move(r).value());
-}
-
-py::bytes checked_bytes(const PyOmf& omf) {
-  auto checked = omf_edit_bytes(omf.edit);
-  if (!checked) raise_finding(checked.error(), omf.path());
-  const auto& b = checked.value();
-  return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
-}
-
-// save(path) writes atomically; save() replaces the file it was read from, keeping a backup.
-py::object save(const PyOmf& omf, const py::object& target) {
-  if (target.is_none() && omf.path().empty())
-    raise_usage("this .omf was not read from a file: say where it goes, save(path)");
-  const std::string path = target.is_none() ? std::string() : path_from(target);
-  auto saved = save_omf_edit(omf.edit, path_from_utf8(path));
-  if (!saved) {
-    const Finding& f = saved.error();
-    if (f.usage) raise_usage(f.message + "; save() without a path replaces it and keeps a .bak");
-    raise_finding(f, f.io && !path.empty() ? path : omf.path());
-  }
-  if (target.is_none()) return fs_name(saved.value().backup.string());
-  return py::none();
-}
-
-py::dict motion_dict(const OmfFile& f, std::size_t i) {
-  const auto& p = f.motions.params.motions[i];
-  py::dict d;
-  d["name"] = cp1251_to_utf8(p.name);
-  d["frames"] = i < f.motions.motions.size() ? py::int_(f.motions.motions[i].frames) : py::int_(0);
-  d["fx"] = p.is_fx();
-  d["flags"] = xray::motion_flag_words(p.flags);
-  d["speed"] = p.speed;
-  d["power"] = p.power;
-  d["accrue"] = p.accrue;
-  d["falloff"] = p.falloff;
-  py::list marks;
-  for (const auto& m : p.marks) {
-    py::list intervals;
-    for (const auto& iv : m.intervals) intervals.append(py::make_tuple(iv.start, iv.end));
-    marks.append(py::dict(py::arg("name") = cp1251_to_utf8(m.name), py::arg("intervals") = intervals));
-  }
-  d["marks"] = marks;
-  return d;
-}
-
 std::optional<float> param(const py::object& v) {
   if (v.is_none()) return std::nullopt;
   return v.cast<float>();
 }
+}  // namespace
 
-Result<EditReport> set_edit(OmfFile& f, const std::vector<std::string>& patterns, const py::dict& kw) {
+// py_motion_edit.h
+Result<xray::ParamEdit> param_edit_from(const py::dict& kw) {
   xray::ParamEdit e;
   for (const auto& [key, value] : kw) {
     const std::string k = key.cast<std::string>();
@@ -135,7 +59,61 @@ Result<EditReport> set_edit(OmfFile& f, const std::vector<std::string>& patterns
                            "' (speed, power, accrue, falloff, flags, part, bone, add_marks, clear_marks)");
     }
   }
-  return xray::set_params(f, patterns, e);
+  return e;
+}
+
+namespace {
+
+using xray::EditReport;
+using xray::OmfFile;
+
+// The file and what it came from: the registry's edit flow (registry/omf_edits.h), as the CLI's.
+using PyOmf = PyMotionFile<OmfEdit>;
+
+std::shared_ptr<PyOmf> read(const py::object& source) {
+  std::string name;
+  auto data = file_from(source, name);
+  auto parsed = read_omf_edit(std::move(data), path_from_utf8(name));
+  if (!parsed) raise_finding(parsed.error(), name);
+  return std::make_shared<PyOmf>(PyOmf{std::move(parsed).value()});
+}
+
+std::vector<std::string> finish(EditReport report) { return finish_edit(std::move(report)); }
+
+template <class Edit>
+std::vector<std::string> apply(PyOmf& omf, Edit edit) {
+  return apply_edit(omf, edit);
+}
+
+py::bytes checked_bytes(const PyOmf& omf) { return checked_edit_bytes(omf); }
+
+py::object save(const PyOmf& omf, const py::object& target) { return save_edit_to(omf, target, ".omf"); }
+
+py::dict motion_dict(const OmfFile& f, std::size_t i) {
+  const auto& p = f.motions.params.motions[i];
+  py::dict d;
+  d["name"] = cp1251_to_utf8(p.name);
+  d["frames"] = i < f.motions.motions.size() ? py::int_(f.motions.motions[i].frames) : py::int_(0);
+  d["fx"] = p.is_fx();
+  d["flags"] = xray::motion_flag_words(p.flags);
+  d["speed"] = p.speed;
+  d["power"] = p.power;
+  d["accrue"] = p.accrue;
+  d["falloff"] = p.falloff;
+  py::list marks;
+  for (const auto& m : p.marks) {
+    py::list intervals;
+    for (const auto& iv : m.intervals) intervals.append(py::make_tuple(iv.start, iv.end));
+    marks.append(py::dict(py::arg("name") = cp1251_to_utf8(m.name), py::arg("intervals") = intervals));
+  }
+  d["marks"] = marks;
+  return d;
+}
+
+Result<EditReport> set_edit(OmfFile& f, const std::vector<std::string>& patterns, const py::dict& kw) {
+  auto e = param_edit_from(kw);
+  if (!e) return e.error();
+  return xray::set_params(f, patterns, e.value());
 }
 
 xray::Game game_from(const std::string& g) {

@@ -30,6 +30,9 @@ Opened open_omf(std::shared_ptr<const FileData> file, const OpenOptions& options
 Opened open_ogf(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_object(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_bones(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_skl(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_skls(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_anm(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_kms(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_evm(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_cmdl(std::shared_ptr<const FileData> file, const OpenOptions& options);

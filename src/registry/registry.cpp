@@ -19,6 +19,8 @@
 #include "boneyard/xray/ogf/ogf_report.h"
 #include "boneyard/xray/bones/bones_report.h"
 #include "boneyard/xray/object/object_report.h"
+#include "boneyard/xray/anm/anm_report.h"
+#include "boneyard/xray/skl/skl_report.h"
 #include "formats.h"
 
 namespace boneyard {
@@ -40,6 +42,9 @@ constexpr std::array kFormats = {
     FormatEntry{"ogf", xray::sniff_ogf, registry::open_ogf},
     FormatEntry{"object", xray::sniff_object, registry::open_object},  // the SDK's source model
     FormatEntry{"bones", xray::sniff_bones, registry::open_bones},     // the SDK's bone data
+    FormatEntry{"skl", xray::sniff_skl, registry::open_skl},    // the SDK's skeletal motions
+    FormatEntry{"skls", xray::sniff_skls, registry::open_skls},
+    FormatEntry{"anm", xray::sniff_anm, registry::open_anm},    // the SDK's object and camera motions
     FormatEntry{"gltf", registry::sniff_gltf, registry::open_gltf},  // converts to both games
     FormatEntry{"kms", mgs2::sniff_kms, registry::open_kms},
     FormatEntry{"evm", mgs2::sniff_evm, registry::open_evm},
@@ -76,11 +81,12 @@ Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> 
                                                 const OpenOptions& options) {
   const Bytes bytes = file->bytes();
   if (bytes.empty())
-    return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .object, .bones, .kms, .evm, .cmdl, .dds or .ctxr file", "0 bytes"};
+    return Finding{Severity::error, 0, {}, "empty file",
+                   "a .omf, .ogf, .object, .bones, .skl, .skls, .anm, .kms, .evm, .cmdl, .dds or .ctxr file", "0 bytes"};
   const FormatEntry* best = best_format(bytes, file_name);
   if (best == nullptr) {
     return Finding{Severity::error, 0, {}, "not a recognised file",
-                   "an X-Ray .omf/.ogf/.object/.bones/.dds or an MGS2 .kms/.evm/.cmdl/.ctxr",
+                   "an X-Ray .omf/.ogf/.object/.bones/.skl/.skls/.anm/.dds or an MGS2 .kms/.evm/.cmdl/.ctxr",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
   }
   OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself

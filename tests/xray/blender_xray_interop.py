@@ -8,7 +8,8 @@ repository), and:
 
 * decodes with blender-xray's decoder every stream boneyard's encoder wrote (sdk_probe lzhuf) and
   the SDK-written body of test_fmt_old.object, comparing with the data;
-* evaluates with blender-xray's interpolator the spans of random envelopes of every shape (sdk_probe envelopes), comparing with boneyard's values.
+* evaluates with blender-xray's interpolator the spans of random envelopes of every shape and of
+  every real .anm given (sdk_probe envelopes / anm), comparing with boneyard's values.
 
 blender-xray's interpolator differs from the engine's in four places, which docs/xray-sdk.md lists
 and tests/xray/envelope_test.cpp checks by hand; spans that reach them are left out here and
@@ -17,7 +18,7 @@ outgoing tangent of a linear or Bezier 2D key before a TCB/Hermite/Bezier span (
 and the value handle of a Bezier 2D span after another shape (blender-xray: the outgoing tangent
 / 3, the engine: param[1] / 3).
 
-Usage: blender_xray_interop.py SDK_PROBE PEERS_DIR SNAPSHOT SAMPLES_DIR
+Usage: blender_xray_interop.py SDK_PROBE PEERS_DIR SNAPSHOT SAMPLES_DIR [ANM_DIR...]
 Exit 77 (skipped) when neither blender-xray checkout nor snapshot is there.
 """
 import importlib.util
@@ -29,6 +30,7 @@ import sys
 import tempfile
 
 probe, peers, snapshot, samples = sys.argv[1:5]
+anm_dirs = sys.argv[5:]
 
 FILES = ["io_scene_xray/formats/motions/interp.py", "io_scene_xray/rw/lzhuf.py"]
 
@@ -182,5 +184,16 @@ try:
     out = subprocess.run([probe, "envelopes", "600", "38"], capture_output=True, text=True, check=True).stdout
     if compare(out.splitlines(), "random envelopes") < 5000:
         fail("too few random spans compared")
+    anm_files = []
+    for root in [os.path.join(samples, "xray/sdk")] + anm_dirs:
+        for dirpath, _, names in os.walk(root):
+            anm_files += sorted(os.path.join(dirpath, n) for n in names if n.lower().endswith(".anm"))
+    if anm_files:
+        run = subprocess.run([probe, "anm"] + anm_files, capture_output=True, text=True)
+        if run.returncode != 0:
+            fail("sdk_probe anm: " + run.stderr)
+        compare(run.stdout.splitlines(), "%d real .anm files, every frame" % len(anm_files))
+    else:
+        print("no real .anm found under %s (samples absent): random envelopes only" % samples)
 finally:
     shutil.rmtree(work, ignore_errors=True)

@@ -1,6 +1,8 @@
 // What boneyard computes, for checks by programs it does not contain (blender_xray_interop.py):
 //   sdk_probe envelopes COUNT SEED   random envelopes of every shape, and boneyard's values inside them
+//   sdk_probe anm FILE...            each .anm's channels and boneyard's value at each frame
 //   sdk_probe lzhuf DIR              data files and boneyard's LZHuf encoding of each (DIR/N.data, DIR/N.lzh)
+//   sdk_probe seeds DIR              the fuzzers' crafted seeds (tests/fuzz_seeds/make_seeds.sh)
 // Output: one JSON object per line, {"name", "keys": [{time, value, shape, tension, continuity,
 // bias, param}], "samples": [[time, value]]}.
 #include <cstdio>
@@ -11,8 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "boneyard/core/file_io.h"
 #include "boneyard/core/lzhuf.h"
+#include "boneyard/xray/anm/anm.h"
 #include "boneyard/xray/envelope/envelope.h"
+#include "sdk_fixtures.h"
 
 using namespace boneyard;
 using namespace boneyard::xray;
@@ -66,6 +71,36 @@ int envelopes(int count, unsigned seed) {
   return 0;
 }
 
+int anm(int argc, char** argv) {
+  int failures = 0;
+  for (int i = 0; i < argc; ++i) {
+    auto data = FileData::open(argv[i]);
+    if (!data) {
+      std::fprintf(stderr, "%s: %s\n", argv[i], data.error().message.c_str());
+      ++failures;
+      continue;
+    }
+    auto file = read_anm(data.value());
+    if (!file) {
+      std::fprintf(stderr, "%s: %s\n", argv[i], file.error().message.c_str());
+      ++failures;
+      continue;
+    }
+    const AnmMotion& m = file->motion;
+    for (std::size_t c = 0; c < kMotionChannels; ++c) {
+      const auto channel = static_cast<MotionChannel>(c);
+      const auto keys = decode_envelope_keys(m.channel(channel));
+      std::vector<float> times;
+      for (std::int64_t frame = m.frame_start; frame <= m.frame_end && keys.size() > 1; ++frame) {
+        const float t = static_cast<float>(frame) / m.fps;
+        if (t >= keys.front().time && t <= keys.back().time) times.push_back(t);
+      }
+      print(std::string(argv[i]) + " " + std::string(motion_channel_name(channel)), keys, times);
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
 int lzhuf(const std::filesystem::path& dir) {
   std::mt19937 rng(38);
   const std::vector<std::size_t> sizes = {1, 60, 61, 200, 4096, 5000, 20000, 70000};
@@ -92,12 +127,59 @@ int lzhuf(const std::filesystem::path& dir) {
   return 0;
 }
 
+void write_seed(const std::filesystem::path& p, const std::vector<std::uint8_t>& bytes) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Small files of every version and container, one envelope of each shape and behaviour, a packed
+// chunk: what the readers' branches need to start from.
+int seeds(const std::filesystem::path& dir) {
+  using namespace boneyard::test::sdk;
+  for (std::uint16_t v = 4; v <= 7; ++v)
+    write_seed(dir / "fuzz_skl" / ("v" + std::to_string(v) + ".skls"),
+               skls_of({motion_body(v, 2, true, "idle"), motion_body(v, 1, false, "walk")}));
+  write_seed(dir / "fuzz_skl" / "v6.skl", chunk_of(kChunkSkeletonMotion, motion_body(6)));
+  write_seed(dir / "fuzz_skl" / "v7_packed.skl", chunk_of(kChunkSkeletonMotion | kChunkCompressBit, lzhuf_encode(motion_body(7))));
+  // Every shape and behaviour in one motion: bone 0's channels get behaviours 0-5 and shapes 0-5.
+  {
+    std::vector<std::uint8_t> body;
+    ByteWriter w(body);
+    w.stringz("shapes");
+    w.s32(0);
+    w.s32(30);
+    w.f32(30.0f);
+    w.u16(7);
+    w.u8(0);
+    w.u16(0xFFFF);
+    for (float p : {1.0f, 2.0f, 1.0f, 1.0f}) w.f32(p);
+    w.u16(1);
+    w.stringz("bip01");
+    w.u8(0);
+    for (std::uint32_t c = 0; c < 6; ++c)
+      put_envelope(w, EnvelopeLayout::v2, c, 5 - c, {{0.0f, 0.0f}, {0.4f, 1.0f}, {1.0f, -1.0f}}, static_cast<EnvelopeShape>(c));
+    w.u32(0);
+    write_seed(dir / "fuzz_skl" / "shapes_behaviours.skls", skls_of({body}));
+  }
+  for (std::uint16_t v = 3; v <= 5; ++v)
+    write_seed(dir / "fuzz_anm" / ("v" + std::to_string(v) + ".anm"), chunk_of(kChunkObjectMotion, anm_body(v)));
+  write_seed(dir / "fuzz_anm" / "v5_packed.anm", chunk_of(kChunkObjectMotion | kChunkCompressBit, lzhuf_encode(anm_body(5))));
+  const std::string text = "bip01_spine bip01_spine1 bip01_head bip01_l_clavicle bip01_r_clavicle bip01_spine";
+  write_seed(dir / "fuzz_lzhuf" / "text.lzh", lzhuf_encode(std::vector<std::uint8_t>(text.begin(), text.end())));
+  write_seed(dir / "fuzz_lzhuf" / "runs.lzh", lzhuf_encode(std::vector<std::uint8_t>(300, 0)));
+  write_seed(dir / "fuzz_lzhuf" / "motion.lzh", lzhuf_encode(motion_body(6)));
+  write_seed(dir / "fuzz_lzhuf" / "empty.lzh", lzhuf_encode({}));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "";
   if (what == "envelopes" && argc == 4) return envelopes(std::stoi(argv[2]), static_cast<unsigned>(std::stoul(argv[3])));
+  if (what == "anm") return anm(argc - 2, argv + 2);
   if (what == "lzhuf" && argc == 3) return lzhuf(argv[2]);
-  std::fprintf(stderr, "usage: sdk_probe envelopes COUNT SEED | lzhuf DIR\n");
+  if (what == "seeds" && argc == 3) return seeds(argv[2]);
+  std::fprintf(stderr, "usage: sdk_probe envelopes COUNT SEED | anm FILE... | lzhuf DIR | seeds DIR\n");
   return 2;
 }

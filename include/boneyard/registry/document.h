@@ -72,7 +72,8 @@ class ConvertOutputs {
 class Document {
  public:
   virtual ~Document() = default;
-  virtual std::string_view format() const = 0;  // "omf", "ogf", "gltf", "kms", "evm", "cmdl", "dds", "ctxr"
+  // "omf", "ogf", "skl", "skls", "anm", "gltf", "kms", "evm", "cmdl", "dds", "ctxr"
+  virtual std::string_view format() const = 0;
   // Human-readable summary for `boneyard info`.
   virtual std::string info() const = 0;
   // The documented JSON dump (docs/json-schema.md).
@@ -120,7 +121,7 @@ Status convert_to_files(const Document& document, std::string_view target_extens
 // findings are about the .cmdl (its offsets). Usage error when the two are not such a pair.
 Result<Diagnostics> validate_pair(const Document& model, const Document& companion);
 
-// The format ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "dds", "ctxr") the bytes look like, or "" when none.
+// The format ("omf", "ogf", "skl", "skls", "anm", "gltf", "kms", "evm", "cmdl", "dds", "ctxr") the bytes look like, or "" when none.
 std::string_view detect_format(Bytes bytes, std::string_view file_name);
 
 // Recognises the format from the bytes (the extension only breaks ties) and parses it.
