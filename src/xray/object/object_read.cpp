@@ -218,6 +218,11 @@ void read_body(ObjectFile& f, std::uint64_t base) {
   if (const Chunk* c = f.find(kObjMotions)) {
     ByteReader r(c->payload, c->payload_offset());
     f.motion_count = r.u32("0x916 motion count");
+    auto list = read_motion_list(c->payload, c->payload_offset(), "0x916");
+    if (list)
+      f.motions = std::move(list->motions);
+    else
+      f.motions_error = list.error();
   }
   if (const Chunk* c = f.find(kObjActorTransform)) {
     ByteReader r(c->payload, c->payload_offset());

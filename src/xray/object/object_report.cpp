@@ -4,6 +4,7 @@
 #include "boneyard/core/text.h"
 #include "boneyard/xray/bones/bones_report.h"
 #include "boneyard/xray/object/object_report.h"
+#include "boneyard/xray/skl/skl_report.h"
 
 namespace boneyard::xray {
 
@@ -141,7 +142,11 @@ std::string describe_object(const ObjectFile& f) {
     for (const auto& r : f.motion_refs) s += " " + printable(r);
     s += "\n";
   }
-  if (f.motion_count) s += "  embedded motions (0x916): " + std::to_string(*f.motion_count) + "\n";
+  if (f.motion_count) {
+    s += "  embedded motions (0x916): " + std::to_string(*f.motion_count) + "\n";
+    if (!f.motions_error) s += "    unreadable: " + f.motions_error.error().message + " (" + f.motions_error.error().path + ")\n";
+    else s += describe_skl_motions(f.motions);
+  }
   if (f.user_data && !f.user_data->empty()) s += "  user data: " + std::to_string(f.user_data->size()) + " bytes\n";
   if (f.lod_ref && !f.lod_ref->empty()) s += "  LOD reference: " + printable(*f.lod_ref) + "\n";
   if (f.description && f.description->parsed)
@@ -190,6 +195,9 @@ void dump_object(JsonWriter& out, const ObjectFile& f, bool raw) {
   }
   out.key("motion_count");
   if (f.motion_count) out.value(std::uint64_t{*f.motion_count}); else out.null();
+  out.key("motions").begin_array();
+  for (const auto& m : f.motions) dump_skl_motion(out, m, raw);
+  out.end_array();
   out.key("actor_transform");
   if (f.actor_transform) {
     out.begin_object();

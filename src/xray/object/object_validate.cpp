@@ -84,6 +84,33 @@ void validate_skeleton(const ObjectFile& f, Diagnostics& d) {
   if (f.parts) validate_bone_parts(*f.parts, f.bones, hex(f.parts->chunk), d);
 }
 
+// The embedded motions (0x916): each as the .skls validator sees it, and its bones against the
+// object's (the SDK sorts a motion's bones by the skeleton's names, CSMotion::SortBonesBySkeleton).
+void validate_motions(const ObjectFile& f, Diagnostics& d) {
+  if (!f.find(kObjMotions)) return;
+  if (!f.motions_error) {
+    d.add(f.motions_error.error());
+    return;
+  }
+  std::unordered_map<std::string, std::size_t> bone_of;
+  for (std::size_t i = 0; i < f.bones.size(); ++i) bone_of.emplace(bone_key(f.bones[i].name), i);
+  for (std::size_t i = 0; i < f.motions.size(); ++i) {
+    const SklMotion& m = f.motions[i];
+    const std::string where = "0x916 motion " + std::to_string(i) + " \"" + printable(m.name) + "\"";
+    validate_skl_motion(m, where, d);
+    std::size_t unknown = 0;
+    std::string first;
+    for (const auto& b : m.bones)
+      if (!bone_of.count(bone_key(b.name)) && unknown++ == 0) first = printable(b.name);
+    if (unknown)
+      add(d, Severity::error, m.offset, where, "motion bones the object does not have", "the object's bone names",
+          std::to_string(unknown) + " bone(s), the first " + first);
+    if (m.bones.size() != f.bones.size() && unknown == 0)
+      add(d, Severity::warning, m.offset, where, "motion does not animate every bone", std::to_string(f.bones.size()) + " bones",
+          std::to_string(m.bones.size()));
+  }
+}
+
 }  // namespace
 
 void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics& d) {
@@ -273,6 +300,7 @@ Diagnostics validate_object(const ObjectFile& f) {
   }
   if (f.meshes.empty()) add(d, Severity::warning, 0, "0x910", "object without meshes", ">= 1 mesh", "0");
   validate_skeleton(f, d);
+  validate_motions(f, d);
   if (f.actor_transform)
     for (const Vec3& v : *f.actor_transform)
       if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
