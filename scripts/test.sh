@@ -100,13 +100,15 @@ fuzz_seed_files() {
       fuzz_samples '*.omf' 12; fuzz_samples '*.ogf' 16 ;;
     fuzz_ogf) echo examples/wave_arm.ogf; fuzz_samples '*.ogf' 16 ;;
     fuzz_dds) fuzz_samples '*.dds' 64 ;;
+    fuzz_object) fuzz_samples '*.object' 8 ;;  # blender-xray's edge cases (the old compressed one among them)
+    fuzz_bones) fuzz_samples '*.bones' 4 ;;
   esac
 }
 # -max_len per target (default 1 MB): 64 KB where every seed is smaller and the readers bound their
 # work by counts checked against the data, so no code needs a larger input.
 fuzz_max_len() {
   case $1 in
-    fuzz_omf | fuzz_ogf | fuzz_dds | fuzz_kms | fuzz_evm | fuzz_cmdl) echo 65536 ;;
+    fuzz_omf | fuzz_ogf | fuzz_dds | fuzz_kms | fuzz_evm | fuzz_cmdl | fuzz_object | fuzz_bones) echo 65536 ;;
     *) echo 1048576 ;;
   esac
 }
