@@ -128,6 +128,12 @@ class Importer {
 
  private:
   void pick_style() {
+    // The style the export wrote the extras' smoothing values in: reused only in that style.
+    if (const json* x = xray_of(s_.extras)) {
+      const auto* obj = import_detail::member(*x, "object");
+      const auto* sm = obj ? import_detail::member(*obj, "smoothing") : nullptr;
+      if (sm && sm->is_string()) extras_style_ = sm->get<std::string>() == "soc" ? SmoothingStyle::soc : SmoothingStyle::cscop;
+    }
     if (auto st = smoothing_style_of(o_.game)) {
       style_ = *st;
     } else if (tpl_) {
@@ -388,7 +394,7 @@ class Importer {
         out.point_hint.push_back(points.empty() ? -1 : points[i]);
       }
       const std::size_t tris = soup->indices.size() / 3;
-      const auto groups = int_list(x, "groups", tris);
+      const auto groups = extras_style_ == style_ ? int_list(x, "groups", tris) : std::vector<std::int64_t>{};
       const auto faces = int_list(x, "faces", tris);
       for (std::size_t t = 0; t < tris; ++t) {
         MeshSoup::Triangle tri{};
@@ -575,6 +581,7 @@ class Importer {
   ObjectImportStats& st_;
   const ObjectFile* tpl_;
   SmoothingStyle style_ = SmoothingStyle::cscop;
+  std::optional<SmoothingStyle> extras_style_;
   std::vector<BoneData> bones_;
   std::vector<bool> edited_bones_;
   ogf_import::NodeBones nodes_;
