@@ -55,13 +55,6 @@ BoneParts named_parts(const ObjectFile& object) {
   return out;
 }
 
-template <class Fill>
-void chunk(ByteWriter& w, std::uint32_t id, Fill fill) {
-  const std::size_t at = begin_chunk(w, id);
-  fill();
-  end_chunk(w, at);
-}
-
 }  // namespace
 
 Result<std::vector<std::uint8_t>> bones_of_object(const ObjectFile& object) {
@@ -118,7 +111,7 @@ Result<std::vector<std::uint8_t>> apply_bones_to_object(const ObjectFile& object
   for (const Chunk& c : object.chunks.chunks) {
     if (c.id() == kObjBones) {
       const ChunkList list = split_chunks(c.payload, c.payload_offset());
-      chunk(w, c.raw_id, [&] {
+      write_chunk_with(w, c.raw_id, [&] {
         for (const Chunk& b : list.chunks) {
           if (b.id() < bones.size() && !b.compress_bit() && changed[b.id()])
             write_chunk(w, b.raw_id, bone_payload(bones[b.id()], true));
@@ -128,7 +121,7 @@ Result<std::vector<std::uint8_t>> apply_bones_to_object(const ObjectFile& object
         w.bytes(list.trailing);
       });
     } else if (c.id() == kObjBonesOld) {
-      chunk(w, kObjBones, [&] {
+      write_chunk_with(w, kObjBones, [&] {
         for (std::size_t i = 0; i < bones.size(); ++i) write_chunk(w, std::uint32_t(i), bone_payload(bones[i], true));
       });
     } else if ((c.id() == kBonePartsChunk || c.id() == kBonePartsOldChunk) && file.parts) {

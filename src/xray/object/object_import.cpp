@@ -28,7 +28,7 @@ using object_import::MeshLayout;
 using object_import::MeshSoup;
 using ogf_import::Kind;
 
-Finding import_error(std::string path, std::string message, std::string expected = {}, std::string found = {}) {
+Finding object_import_error(std::string path, std::string message, std::string expected = {}, std::string found = {}) {
   return Finding{Severity::error, 0, std::move(path), std::move(message), std::move(expected), std::move(found)};
 }
 
@@ -109,7 +109,7 @@ class Importer {
       : s_(s), o_(o), warnings_(w), st_(st), tpl_(o.template_object) {}
 
   Result<std::vector<std::uint8_t>> run() {
-    if (s_.meshes.empty()) return import_error("meshes", "the scene has no meshes to make an object of", ">= 1 mesh", "0");
+    if (s_.meshes.empty()) return object_import_error("meshes", "the scene has no meshes to make an object of", ">= 1 mesh", "0");
     pick_style();
     if (auto e = tpl_ ? template_bones() : new_bones()) return *e;
     if (auto e = make_surfaces()) return *e;
@@ -167,7 +167,7 @@ class Importer {
     if (bones_.empty()) return std::nullopt;
     for (std::uint32_t j : s_.skeleton.skin)
       if (j < nodes_.bone_of_node.size() && nodes_.bone_of_node[j] < 0)
-        return import_error("node " + std::to_string(j) + " (\"" + escape_controls(s_.skeleton.joints[j].name) + "\")",
+        return object_import_error("node " + std::to_string(j) + " (\"" + escape_controls(s_.skeleton.joints[j].name) + "\")",
                             "skin joint is not a bone of the template", "one of the template's bones", "no bone of that name");
     // A joint moved from the template's bind pose would move every motion's pose.
     const auto bind = scene::world_matrices(template_scene_.skeleton);
@@ -178,7 +178,7 @@ class Importer {
       const auto& t = bind[std::size_t(b)];
       const double d = std::hypot(w[12] - t[12], w[13] - t[13], w[14] - t[14]);
       if (d > import_detail::kJointPositionTolerance)
-        return import_error("node " + std::to_string(n) + " (\"" + escape_controls(s_.skeleton.joints[n].name) + "\")",
+        return object_import_error("node " + std::to_string(n) + " (\"" + escape_controls(s_.skeleton.joints[n].name) + "\")",
                             "joint moved from the template's bind pose", "within 1e-4 m", std::to_string(d) + " m away");
       if (const json* x = xray_of(s_.skeleton.joints[n].extras)) {
         BoneData edited = bones_[std::size_t(b)];
@@ -203,11 +203,11 @@ class Importer {
       const scene::Joint& j = s_.skeleton.joints[joints[b]];
       const std::string where = "node " + std::to_string(joints[b]) + " (\"" + escape_controls(j.name) + "\")";
       const auto raw = ogf_import::raw_node_name(j);
-      if (!raw) return import_error(where, "bone name has no cp1251 form", "Latin or Cyrillic characters", j.name);
+      if (!raw) return object_import_error(where, "bone name has no cp1251 form", "Latin or Cyrillic characters", j.name);
       if (raw->empty() || raw->find('\0') != std::string::npos)
-        return import_error(where, "bone name is empty or holds a NUL byte", "a name", printable(*raw));
+        return object_import_error(where, "bone name is empty or holds a NUL byte", "a name", printable(*raw));
       if (auto [it, fresh] = seen.emplace(bone_key(*raw), b); !fresh)
-        return import_error(where, "duplicate bone name (the SDK compares lower-cased names)", "unique",
+        return object_import_error(where, "duplicate bone name (the SDK compares lower-cased names)", "unique",
                             "same as bone " + std::to_string(it->second));
       BoneData d = default_bone_data();
       d.version = kBoneCurrentVersion;
@@ -277,8 +277,8 @@ class Importer {
       const json* x = xray_of(mat.extras);
       std::optional<std::string> name = x ? object_extras::raw_string(*x, "surface") : std::nullopt;
       if (!name) name = mat.name.empty() ? std::optional<std::string>("surface_" + std::to_string(i)) : utf8_to_cp1251(mat.name);
-      if (!name) return import_error(where, "material name has no cp1251 form", "Latin or Cyrillic characters", mat.name);
-      if (name->find('\0') != std::string::npos) return import_error(where, "material name holds a NUL byte");
+      if (!name) return object_import_error(where, "material name has no cp1251 form", "Latin or Cyrillic characters", mat.name);
+      if (name->find('\0') != std::string::npos) return object_import_error(where, "material name holds a NUL byte");
       ObjectSurface surface = object_extras::surface_from_json(x ? *x : json(), *name);
       if (!x || !object_extras::raw_string(*x, "texture")) {
         // Another tool's material: the texture the .ogf import would take from it.
@@ -319,12 +319,12 @@ class Importer {
           in.kind = Kind::rigid;
           in.bone = mesh.joint >= 0 ? nodes_.bone_for(mesh.joint) : -1;
           if (in.bone < 0)
-            return import_error(where, "mesh has no skin and hangs on no bone of the skeleton", "a skinned mesh, or a mesh on a bone's node", "none");
+            return object_import_error(where, "mesh has no skin and hangs on no bone of the skeleton", "a skinned mesh, or a mesh on a bone's node", "none");
         }
         if (in.kind != Kind::skinned && mesh.joint >= 0 && std::size_t(mesh.joint) < nodes_.world.size())
           in.world = &nodes_.world[std::size_t(mesh.joint)];
         if (prim.material >= surface_of_material_.size() || surface_of_material_[prim.material] < 0)
-          return import_error(where, "primitive has no material: its surface is unknown", "a material", "none");
+          return object_import_error(where, "primitive has no material: its surface is unknown", "a material", "none");
         in.surface = std::uint32_t(surface_of_material_[prim.material]);
         // The object mesh: the export's tag, else one per scene mesh.
         const auto tag = uint_of<std::uint32_t>(xray_of(prim.extras), "mesh");
@@ -337,7 +337,7 @@ class Importer {
         it->parts.push_back(in);
       }
     }
-    if (groups_.empty()) return import_error("meshes", "the scene has no triangles to make an object of", ">= 1 triangle", "0");
+    if (groups_.empty()) return object_import_error("meshes", "the scene has no triangles to make an object of", ">= 1 triangle", "0");
     return std::nullopt;
   }
 

@@ -17,7 +17,7 @@ namespace {
 // round trip is about 1e-4.
 constexpr float kNormalTolerance = 2e-3f;
 
-std::uint32_t bits(float f) {
+std::uint32_t float_bits(float f) {
   std::uint32_t b;
   std::memcpy(&b, &f, 4);
   return b;
@@ -45,13 +45,6 @@ struct Vmap {
   std::size_t size() const { return points.size(); }
 };
 
-template <class Fill>
-void chunk(ByteWriter& w, std::uint32_t id, Fill fill) {
-  const std::size_t at = begin_chunk(w, id);
-  fill();
-  end_chunk(w, at);
-}
-
 }  // namespace
 
 MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const std::vector<ObjectSurface>& surfaces,
@@ -71,7 +64,7 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
         if (done[v]) continue;
         done[v] = true;
         const Vec3& p = soup.positions[v];
-        const PointKey key{bits(p.x), bits(p.y), bits(p.z), soup.point_hint.empty() ? -1 : soup.point_hint[v]};
+        const PointKey key{float_bits(p.x), float_bits(p.y), float_bits(p.z), soup.point_hint.empty() ? -1 : soup.point_hint[v]};
         const auto [it, fresh] = index.emplace(key, static_cast<std::uint32_t>(points.size()));
         if (fresh) points.push_back(p);
         point_of[v] = it->second;
@@ -121,8 +114,8 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
         const std::uint32_t v = soup.triangles[f].v[k];
         const std::uint32_t p = point_of[v];
         const std::size_t holder = std::size_t(first[p]);
-        if (bits(soup.uvs[l][2 * v]) == bits(soup.uvs[l][2 * holder]) &&
-            bits(soup.uvs[l][2 * v + 1]) == bits(soup.uvs[l][2 * holder + 1])) {
+        if (float_bits(soup.uvs[l][2 * v]) == float_bits(soup.uvs[l][2 * holder]) &&
+            float_bits(soup.uvs[l][2 * v + 1]) == float_bits(soup.uvs[l][2 * holder + 1])) {
           refs[3 * f + std::size_t(k)].emplace_back(cont_index, std::int32_t(p));
           continue;
         }
@@ -158,7 +151,7 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
           cont.values.push_back(w);
           cont.points.push_back(std::int32_t(p));
         }
-        if (bits(value[p]) == bits(w)) {
+        if (float_bits(value[p]) == float_bits(w)) {
           refs[3 * f + std::size_t(k)].emplace_back(-1 - std::int32_t(b), entry[p]);  // resolved below
         } else {
           pending.emplace_back(3 * f + std::size_t(k), std::int32_t(disc.points.size()));
@@ -244,19 +237,19 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
   ByteWriter w(out.payload);
   for (std::uint32_t id : order) {
     switch (id) {
-      case kMeshVersion: chunk(w, id, [&] { w.u16(kMeshVersionCurrent); }); break;
-      case kMeshName: chunk(w, id, [&] { w.stringz(layout.name); }); break;
-      case kMeshBbox: chunk(w, id, [&] { for (float f : box) w.f32(f); }); break;
-      case kMeshFlags: chunk(w, id, [&] { w.u8(std::uint8_t(layout.flags & ~kMeshFlagSgMask)); }); break;
-      case kMeshOptions: chunk(w, id, [&] { w.u32(layout.options[0]); w.u32(layout.options[1]); }); break;
+      case kMeshVersion: write_chunk_with(w, id, [&] { w.u16(kMeshVersionCurrent); }); break;
+      case kMeshName: write_chunk_with(w, id, [&] { w.stringz(layout.name); }); break;
+      case kMeshBbox: write_chunk_with(w, id, [&] { for (float f : box) w.f32(f); }); break;
+      case kMeshFlags: write_chunk_with(w, id, [&] { w.u8(std::uint8_t(layout.flags & ~kMeshFlagSgMask)); }); break;
+      case kMeshOptions: write_chunk_with(w, id, [&] { w.u32(layout.options[0]); w.u32(layout.options[1]); }); break;
       case kMeshPoints:
-        chunk(w, id, [&] {
+        write_chunk_with(w, id, [&] {
           w.u32(std::uint32_t(points.size()));
           for (const Vec3& p : points) w.f32(p.x), w.f32(p.y), w.f32(p.z);
         });
         break;
       case kMeshFaces:
-        chunk(w, id, [&] {
+        write_chunk_with(w, id, [&] {
           w.u32(std::uint32_t(nf));
           for (std::size_t f = 0; f < nf; ++f)
             for (int k = 0; k < 3; ++k) {
@@ -265,9 +258,9 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
             }
         });
         break;
-      case kMeshSmoothing: chunk(w, id, [&] { for (auto x : groups) w.u32(x); }); break;
+      case kMeshSmoothing: write_chunk_with(w, id, [&] { for (auto x : groups) w.u32(x); }); break;
       case kMeshVmrefs:
-        chunk(w, id, [&] {
+        write_chunk_with(w, id, [&] {
           w.u32(std::uint32_t(ref_list.size()));
           for (const auto& r : ref_list) {
             w.u8(std::uint8_t(r.size()));
@@ -276,7 +269,7 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
         });
         break;
       case kMeshSurfaceFaces:
-        chunk(w, id, [&] {
+        write_chunk_with(w, id, [&] {
           w.u16(std::uint16_t(surface_order.size()));
           for (std::uint32_t s : surface_order) {
             w.stringz(surfaces[s].name);
@@ -289,7 +282,7 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
         });
         break;
       case kMeshVmaps2:
-        chunk(w, id, [&] {
+        write_chunk_with(w, id, [&] {
           w.u32(std::uint32_t(vmaps.size()));
           for (const auto& vm : vmaps) {
             w.stringz(vm.name);
