@@ -37,10 +37,10 @@ stage() {
 # The sanitizer tree is the fuzz preset's (clang, ASan + UBSan, every library instrumented): the
 # fuzzers, and the CLI and the test programs of the crafted- and corrupted-input tests, all from
 # one set of library objects. Only what those tests run is built (--target).
-asan_targets=(fuzzers boneyard_cli omf_tests mgs2_tests xray_import_tests cli_tests texture_tests)
+asan_targets=(fuzzers boneyard_cli omf_tests sdk_tests core_tests mgs2_tests xray_import_tests cli_tests texture_tests)
 # Reader tests fed truncated, corrupted or absurd input, and the .cmdl tests (its model keeps
 # views into the bytes of the file and of its model).
-asan_unit_tests='BadInput|Truncat|Corrupt|AbsurdCounts|HugeCounts|ParentCycles|EveryByte|Cli\.BadInputGetsOneClearLine|Cmdl\.|AbsurdHeaders|HeadersThatLie|BrokenLevels'
+asan_unit_tests='BadInput|Truncat|Corrupt|AbsurdCounts|HugeCounts|ParentCycles|EveryByte|Cli\.BadInputGetsOneClearLine|Cmdl\.|AbsurdHeaders|HeadersThatLie|BrokenLevels|Lzhuf\.|EnvelopeEval\.|SklReader\.|AnmReader\.|SklValidator\.|AnmValidator\.'
 
 # (set -e does not apply inside a function run by `stage`: each step is chained with &&.)
 build_release() {
@@ -100,6 +100,8 @@ fuzz_seed_files() {
       fuzz_samples '*.omf' 12; fuzz_samples '*.ogf' 16 ;;
     fuzz_ogf) echo examples/wave_arm.ogf; fuzz_samples '*.ogf' 16 ;;
     fuzz_dds) fuzz_samples '*.dds' 64 ;;
+    fuzz_skl) fuzz_samples '*.skl' 40; fuzz_samples '*.skls' 40 ;;  # the SDK's motions (the 418 KB .skls reaches nothing more)
+    fuzz_anm) fuzz_samples '*.anm' 8 ;;
     fuzz_object) fuzz_samples '*.object' 8 ;;  # blender-xray's edge cases (the old compressed one among them)
     fuzz_bones) fuzz_samples '*.bones' 4 ;;
   esac
@@ -108,7 +110,7 @@ fuzz_seed_files() {
 # work by counts checked against the data, so no code needs a larger input.
 fuzz_max_len() {
   case $1 in
-    fuzz_omf | fuzz_ogf | fuzz_dds | fuzz_kms | fuzz_evm | fuzz_cmdl | fuzz_object | fuzz_bones) echo 65536 ;;
+    fuzz_omf | fuzz_ogf | fuzz_dds | fuzz_kms | fuzz_evm | fuzz_cmdl | fuzz_lzhuf | fuzz_skl | fuzz_anm | fuzz_object | fuzz_bones) echo 65536 ;;
     *) echo 1048576 ;;
   esac
 }

@@ -28,7 +28,8 @@ void ByteReader::need_array(std::uint64_t count, std::size_t elem_size, std::str
 
 std::string_view ByteReader::stringz(std::string_view what) {
   const auto* begin = data_.data() + pos_;
-  const void* nul = std::memchr(begin, 0, remaining());
+  // memchr may not be given a null pointer, which an empty span (an empty unpacked chunk) has.
+  const void* nul = remaining() == 0 ? nullptr : std::memchr(begin, 0, remaining());
   if (nul == nullptr) {
     fail(offset(), std::string(what), "string not terminated", "a NUL byte",
          "end of data after " + std::to_string(remaining()) + " bytes");

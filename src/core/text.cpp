@@ -145,6 +145,7 @@ std::string escape_controls(std::string_view utf8) {
 
 std::string printable(std::string_view s) {
   std::string out;
+  out.reserve(s.size());
   for (char c : s) {
     const auto b = static_cast<std::uint8_t>(c);
     if (is_control(b)) {

@@ -5,6 +5,9 @@ written into the run's seed folder only: the samples are never copied into the r
 
     from_samples.py SAMPLES_DIR OUT_DIR TARGET
 
+fuzz_lzhuf: the LZHuf payload of sdk/blender-xray/test_fmt_old.object's body (chunk 0x80007777,
+782 bytes): a stream the SDK's own encoder wrote.
+
 fuzz_ogf: soc/rat_1.ogf (305 KB, the only sample with embedded motions: params version
 3, 29 bones, 45 motions, one of them with 0 frames) without its mesh (0x9) and with 6 of its
 motions (0xE and 0xF cut to the same ones, stored motion ids kept): 48 KB. fuzz_ogf took 1.1 s
@@ -79,6 +82,9 @@ def cut_embedded(ogf, keep):
 
 def main():
     samples, out, target = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
+    old = samples / "sdk" / "blender-xray" / "test_fmt_old.object"
+    if target == "fuzz_lzhuf" and old.is_file():
+        (out / "sdk_test_fmt_old_body.lzh").write_bytes(next(payload for cid, payload in chunks(old.read_bytes())))
     rat = samples / "soc" / "rat_1.ogf"
     if target == "fuzz_ogf" and rat.is_file():
         # attack_3 (11 frames), norm_death (45), norm_idle_1 (17), stand_attack_2 (10),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the seeds of tests/fuzz_seeds that are derived from other files of the repository (the
 # crafted ones were written by hand or by the tests; see README.md). Usage, from the repository:
-#   tests/fuzz_seeds/make_seeds.sh BUILD_DIR      (a build with the CLI and write_gltf_fixtures)
+#   tests/fuzz_seeds/make_seeds.sh BUILD_DIR      (a build with the CLI, write_gltf_fixtures and sdk_probe)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:?usage: tests/fuzz_seeds/make_seeds.sh BUILD_DIR}
@@ -22,6 +22,9 @@ while at < len(ogf):
     at += 8 + n
 open("tests/fuzz_seeds/fuzz_ogf/wave_arm_embedded_motions.ogf", "wb").write(out + open("examples/wave.omf", "rb").read())
 PY
+
+# fuzz_lzhuf, fuzz_skl, fuzz_anm: small files of every version and container (tests/xray/sdk_fixtures.h).
+"$build/tests/xray/sdk_probe" seeds tests/fuzz_seeds
 
 # fuzz_kms, fuzz_evm: the models of the fuzz_cmdl pairs (the bytes before the last "MODL"), the
 # models the glTF checks convert (write_gltf_fixtures), and each of them in the other layout.

@@ -11,7 +11,7 @@ repository), and:
 * evaluates with blender-xray's interpolator the spans of random envelopes of every shape and of
   every real .anm given (sdk_probe envelopes / anm), comparing with boneyard's values.
 
-blender-xray's interpolator differs from the engine's in four places, which docs/xray-sdk.md lists
+blender-xray's interpolator differs from the engine's in three places, which docs/xray-sdk.md lists
 and tests/xray/envelope_test.cpp checks by hand; spans that reach them are left out here and
 counted: the tangent of an end TCB key whose a and b differ (blender-xray takes their mean), the
 outgoing tangent of a linear or Bezier 2D key before a TCB/Hermite/Bezier span (blender-xray: 0),

@@ -38,7 +38,7 @@ TEST(SklReader, ReadsEveryVersionAndRewritesItByteForByte) {
     EXPECT_EQ(m.envelope_layout(), version >= 6 ? EnvelopeLayout::v2 : EnvelopeLayout::v1);
     EXPECT_EQ(m.is_fx(), version == 4);
     EXPECT_EQ((m.flags & kMotionStopAtEnd) != 0, version != 4);
-    const auto keys = decode_envelope_keys(m.bones[0].channels[4]);  // p
+    const auto keys = decode_envelope_keys(m.bones[0].channel(4));  // p
     ASSERT_EQ(keys.size(), 2u);
     EXPECT_EQ(keys[1].value, 4.5f);
     EXPECT_EQ(m.marks.size(), version == 7 ? 1u : 0u);

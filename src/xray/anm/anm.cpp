@@ -13,14 +13,14 @@ namespace boneyard::xray {
 
 namespace {
 
-std::string num(std::uint64_t v) { return std::to_string(v); }
-std::string fmt(double v) {
+std::string anm_num(std::uint64_t v) { return std::to_string(v); }
+std::string anm_fmt(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%g", v);
   return b;
 }
 
-AnmMotion read_motion(ByteReader& r) {
+AnmMotion read_anm_body(ByteReader& r) {
   AnmMotion m;
   m.offset = r.offset();
   m.name = std::string(r.stringz("name"));
@@ -35,15 +35,15 @@ AnmMotion read_motion(ByteReader& r) {
     // Name each stored envelope by what it holds (v4 stores p before h).
     std::size_t meaning = i;
     if (m.version == 4 && (i == 3 || i == 4)) meaning = 7 - i;
-    m.stored[i] = read_envelope(r, m.envelope_layout(), motion_channel_name(static_cast<MotionChannel>(meaning)));
+    read_envelope(r, m.envelope_layout(), motion_channel_name(static_cast<MotionChannel>(meaning)), m.stored[i]);
   }
   return m;
 }
 
-void read_motion_chunk(AnmFile& f, Bytes content, std::uint64_t base, const std::string& prefix) {
+void read_anm_chunk(AnmFile& f, Bytes content, std::uint64_t base, const std::string& prefix) {
   ByteReader r(content, base);
   try {
-    f.motion = read_motion(r);
+    f.motion = read_anm_body(r);
   } catch (ParseError& e) {
     e.prepend_path(prefix);
     throw;
@@ -78,25 +78,25 @@ Result<AnmFile> read_anm(std::shared_ptr<const FileData> file) {
       if (f.chunks[i].id() == kChunkObjectMotion) found = i;
     if (found == f.chunks.size()) {
       if (f.overrun && f.overrun->truncated_chunk())
-        fail(f.overrun->offset, hex(f.overrun->raw_id), "truncated chunk", num(f.overrun->declared_size) + " bytes",
-             num(f.overrun->available) + " bytes");
+        fail(f.overrun->offset, hex(f.overrun->raw_id), "truncated chunk", anm_num(f.overrun->declared_size) + " bytes",
+             anm_num(f.overrun->available) + " bytes");
       fail(0, {}, "no object motion chunk", "chunk 0x1100", f.chunks.empty() ? "no chunk" : "chunk " + hex(f.chunks[0].raw_id));
     }
     f.motion_chunk = found;
     const Chunk& c = f.chunks[found];
     const std::string prefix = hex(c.raw_id);
     if (!c.compress_bit()) {
-      read_motion_chunk(f, c.payload, c.payload_offset(), prefix);
+      read_anm_chunk(f, c.payload, c.payload_offset(), prefix);
       return f;
     }
     try {  // the engine reads the payload as stored; blender-xray unpacks it
-      read_motion_chunk(f, c.payload, c.payload_offset(), prefix);
+      read_anm_chunk(f, c.payload, c.payload_offset(), prefix);
       return f;
     } catch (const ParseError& as_stored) {
       auto content = open_chunk(c, prefix);
       if (!content) throw;
       try {
-        read_motion_chunk(f, content->bytes, 0, prefix + " unpacked");
+        read_anm_chunk(f, content->bytes, 0, prefix + " unpacked");
       } catch (const ParseError&) {
         throw as_stored;
       }
@@ -144,7 +144,7 @@ Diagnostics validate_anm(const AnmFile& f) {
   const std::uint64_t header = m.offset + m.name.size() + 1;
   if (!std::isfinite(m.fps) || m.fps <= 0.0f)
     out.add(Severity::error, header + 8, path + " fps", "fps is not a positive number (frames are times * fps)",
-            "a positive number", fmt(m.fps));
+            "a positive number", anm_fmt(m.fps));
   if (m.frame_end < m.frame_start)
     out.add(Severity::error, header, path + " frames", "frame range ends before it starts", "start <= end",
             std::to_string(m.frame_start) + " > " + std::to_string(m.frame_end));
@@ -174,7 +174,7 @@ Diagnostics validate_anm(const AnmFile& f) {
             "chunk id 0x1100", hex(c.raw_id));
   if (!f.tail.empty())
     out.add(Severity::warning, f.tail_offset, hex(c.raw_id) + " end",
-            "bytes after the motion in its chunk, which the engine ignores (kept)", "none", num(f.tail.size()) + " bytes");
+            "bytes after the motion in its chunk, which the engine ignores (kept)", "none", anm_num(f.tail.size()) + " bytes");
   for (std::size_t i = 0; i < f.chunks.size(); ++i) {
     if (i == f.motion_chunk) continue;
     const Chunk& other = f.chunks[i];
@@ -189,10 +189,10 @@ Diagnostics validate_anm(const AnmFile& f) {
     const bool truncated = f.overrun->truncated_chunk();
     out.add(truncated ? Severity::error : Severity::warning, f.overrun->offset, hex(f.overrun->raw_id),
             truncated ? "truncated chunk" : "trailing bytes after the last chunk (kept)",
-            num(f.overrun->declared_size) + " bytes", num(f.overrun->available) + " bytes");
+            anm_num(f.overrun->declared_size) + " bytes", anm_num(f.overrun->available) + " bytes");
   } else if (!f.trailing.empty()) {
     out.add(Severity::warning, f.trailing_offset, "end", "trailing bytes after the last chunk (kept)", "none",
-            num(f.trailing.size()) + " bytes");
+            anm_num(f.trailing.size()) + " bytes");
   }
   out.sort_by_offset();
   return out;

@@ -2,6 +2,7 @@
 // writing whole envelopes (docs/xray-sdk.md "Envelopes").
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "boneyard/xray/envelope/envelope.h"
 #include "envelope_io.h"
@@ -10,9 +11,9 @@ namespace boneyard::xray {
 
 namespace {
 
-constexpr std::uint8_t kStepped = static_cast<std::uint8_t>(EnvelopeShape::stepped);
+constexpr std::uint8_t kCodecStepped = static_cast<std::uint8_t>(EnvelopeShape::stepped);
 
-float param_of(const EnvelopeKey& k, int i) {
+float key_param_of(const EnvelopeKey& k, int i) {
   switch (i) {
     case 0: return k.tension;
     case 1: return k.continuity;
@@ -21,7 +22,7 @@ float param_of(const EnvelopeKey& k, int i) {
   }
 }
 
-void set_param(EnvelopeKey& k, int i, float v) {
+void set_key_param(EnvelopeKey& k, int i, float v) {
   switch (i) {
     case 0: k.tension = v; break;
     case 1: k.continuity = v; break;
@@ -30,11 +31,11 @@ void set_param(EnvelopeKey& k, int i, float v) {
   }
 }
 
-bool same_float(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_float_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // Size of the v2 key record starting at `p` (its shape byte is at p + 8).
-std::size_t v2_key_bytes(const std::uint8_t* p) {
-  return p[8] == kStepped ? kEnvelopeV2SteppedKeyBytes : kEnvelopeV2KeyBytes;
+std::size_t v2_key_record_bytes(const std::uint8_t* p) {
+  return p[8] == kCodecStepped ? kEnvelopeV2SteppedKeyBytes : kEnvelopeV2KeyBytes;
 }
 
 }  // namespace
@@ -75,11 +76,11 @@ void decode_envelope_keys(const Envelope& e, std::vector<EnvelopeKey>& out) {
       k.value = load_le<float>(p);
       k.time = load_le<float>(p + 4);
       k.shape = load_le<std::uint32_t>(p + 8);
-      for (int j = 0; j < 7; ++j) set_param(k, j, load_le<float>(p + 12 + 4 * j));
+      for (int j = 0; j < 7; ++j) set_key_param(k, j, load_le<float>(p + 12 + 4 * j));
       p += kEnvelopeV1KeyBytes;
     } else {
       if (end - p < static_cast<std::ptrdiff_t>(kEnvelopeV2SteppedKeyBytes)) break;
-      const std::size_t n = v2_key_bytes(p);
+      const std::size_t n = v2_key_record_bytes(p);
       if (end - p < static_cast<std::ptrdiff_t>(n)) break;
       k.value = load_le<float>(p);
       k.time = load_le<float>(p + 4);
@@ -87,7 +88,7 @@ void decode_envelope_keys(const Envelope& e, std::vector<EnvelopeKey>& out) {
       if (n == kEnvelopeV2KeyBytes) {
         for (int j = 0; j < 7; ++j) {
           k.quantised[static_cast<std::size_t>(j)] = load_le<std::uint16_t>(p + 9 + 2 * j);
-          set_param(k, j, key_param(k.quantised[static_cast<std::size_t>(j)]));
+          set_key_param(k, j, key_param(k.quantised[static_cast<std::size_t>(j)]));
         }
       }
       p += n;
@@ -109,7 +110,7 @@ std::vector<std::uint64_t> envelope_key_offsets(const Envelope& e) {
   for (std::uint32_t i = 0; i < e.key_count && at < e.keys.size(); ++i) {
     out.push_back(e.keys_offset() + at);
     at += e.layout == EnvelopeLayout::v1 ? kEnvelopeV1KeyBytes
-          : at + kEnvelopeV2SteppedKeyBytes <= e.keys.size() ? v2_key_bytes(e.keys.data() + at)
+          : at + kEnvelopeV2SteppedKeyBytes <= e.keys.size() ? v2_key_record_bytes(e.keys.data() + at)
                                                              : kEnvelopeV2SteppedKeyBytes;
   }
   return out;
@@ -124,16 +125,16 @@ std::vector<std::uint8_t> encode_envelope_keys(EnvelopeLayout layout, std::span<
     w.f32(k.time);
     if (layout == EnvelopeLayout::v1) {
       w.u32(k.shape);
-      for (int j = 0; j < 7; ++j) w.f32(param_of(k, j));
+      for (int j = 0; j < 7; ++j) w.f32(key_param_of(k, j));
       continue;
     }
     const auto shape = static_cast<std::uint8_t>(k.shape);
     w.u8(shape);
-    if (shape == kStepped) continue;
+    if (shape == kCodecStepped) continue;
     for (int j = 0; j < 7; ++j) {
-      const float v = param_of(k, j);
+      const float v = key_param_of(k, j);
       const std::uint16_t stored = k.quantised[static_cast<std::size_t>(j)];
-      w.u16(same_float(key_param(stored), v) ? stored : quantise_key_param(v));
+      w.u16(same_float_bits(key_param(stored), v) ? stored : quantise_key_param(v));
     }
   }
   return out;
@@ -152,38 +153,22 @@ void write_envelope(ByteWriter& w, const Envelope& e) {
   w.bytes(e.keys);
 }
 
-Envelope read_envelope(ByteReader& r, EnvelopeLayout layout, std::string_view what) {
-  Envelope e;
-  e.layout = layout;
+void read_envelope_v1(ByteReader& r, std::string_view what, Envelope& e) {
+  e.layout = EnvelopeLayout::v1;
   e.offset = r.offset();
-  if (layout == EnvelopeLayout::v1) {
-    r.need(12, what);
-    e.pre = r.u32(what);
-    e.post = r.u32(what);
-    e.key_count = r.u32(what);
-    r.need_array(e.key_count, kEnvelopeV1KeyBytes, what);
-    e.keys = r.bytes(std::size_t{e.key_count} * kEnvelopeV1KeyBytes, what);
-    return e;
-  }
-  r.need(4, what);
-  e.pre = r.u8(what);
-  e.post = r.u8(what);
-  e.key_count = r.u16(what);
-  r.need_array(e.key_count, kEnvelopeV2SteppedKeyBytes, what);
-  const Bytes rest = r.rest();
-  const std::uint8_t* p = rest.data();
-  std::size_t at = 0;
-  for (std::uint32_t i = 0; i < e.key_count; ++i) {
-    const std::size_t left = rest.size() - at;
-    const std::size_t need = left < kEnvelopeV2SteppedKeyBytes ? kEnvelopeV2SteppedKeyBytes : v2_key_bytes(p + at);
-    if (need > left) {
-      fail(r.offset() + at, std::string(what) + " key " + std::to_string(i), "truncated",
-           std::to_string(need) + " bytes", std::to_string(left) + " bytes");
-    }
-    at += need;
-  }
-  e.keys = r.bytes(at, what);
-  return e;
+  r.need(12, what);
+  e.pre = r.u32(what);
+  e.post = r.u32(what);
+  e.key_count = r.u32(what);
+  r.need_array(e.key_count, kEnvelopeV1KeyBytes, what);
+  e.keys = r.bytes(std::size_t{e.key_count} * kEnvelopeV1KeyBytes, what);
+  e.plain = false;
+}
+
+void fail_truncated_key(ByteReader& r, std::size_t at, std::string_view what, std::uint32_t key, std::size_t need,
+                        std::size_t left) {
+  fail(r.offset() + at, std::string(what) + " key " + std::to_string(key), "truncated", std::to_string(need) + " bytes",
+       std::to_string(left) + " bytes");
 }
 
 }  // namespace boneyard::xray

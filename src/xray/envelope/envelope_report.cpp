@@ -5,7 +5,7 @@ namespace boneyard::xray {
 
 namespace {
 
-void named_or_number(JsonWriter& out, std::string_view name, std::uint32_t value) {
+void envelope_named_or_number(JsonWriter& out, std::string_view name, std::uint32_t value) {
   if (name.empty()) out.value(static_cast<std::uint64_t>(value));
   else out.value(name);
 }
@@ -15,9 +15,9 @@ void named_or_number(JsonWriter& out, std::string_view name, std::uint32_t value
 void dump_envelope(JsonWriter& out, const Envelope& e, bool raw) {
   out.begin_object();
   out.key("pre");
-  named_or_number(out, envelope_behaviour_name(e.pre), e.pre);
+  envelope_named_or_number(out, envelope_behaviour_name(e.pre), e.pre);
   out.key("post");
-  named_or_number(out, envelope_behaviour_name(e.post), e.post);
+  envelope_named_or_number(out, envelope_behaviour_name(e.post), e.post);
   if (raw) out.field("offset", static_cast<std::uint64_t>(e.offset));
   out.key("keys").begin_array();
   std::vector<EnvelopeKey> keys;
@@ -28,7 +28,7 @@ void dump_envelope(JsonWriter& out, const Envelope& e, bool raw) {
     out.begin_object();
     out.field("time", k.time).field("value", k.value);
     out.key("shape");
-    named_or_number(out, k.shape > 0xFF ? std::string_view{} : envelope_shape_name(k.shape), k.shape);
+    envelope_named_or_number(out, k.shape > 0xFF ? std::string_view{} : envelope_shape_name(k.shape), k.shape);
     const bool has_params = e.layout == EnvelopeLayout::v1 || k.engine_shape() != static_cast<std::uint8_t>(EnvelopeShape::stepped);
     if (has_params) {
       out.key("tcb").begin_array().value(k.tension).value(k.continuity).value(k.bias).end_array();

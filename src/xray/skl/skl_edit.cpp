@@ -11,92 +11,92 @@ namespace boneyard::xray {
 
 namespace {
 
-Finding edit_error(std::string message, std::string expected = {}, std::string found = {}) {
+Finding skl_edit_error(std::string message, std::string expected = {}, std::string found = {}) {
   return Finding{Severity::error, 0, {}, std::move(message), std::move(expected), std::move(found)};
 }
 
-std::string fmt(float v) {
+std::string skl_edit_fmt(float v) {
   char b[32];
   std::snprintf(b, sizeof b, "%g", static_cast<double>(v));
   return b;
 }
 
-std::string show(const std::string& raw) { return "\"" + printable(raw) + "\""; }
+std::string skl_edit_show(const std::string& raw) { return "\"" + printable(raw) + "\""; }
 
-bool iequal(std::string_view a, std::string_view b) { return lower_ascii(a) == lower_ascii(b); }
+bool skl_iequal(std::string_view a, std::string_view b) { return lower_ascii(a) == lower_ascii(b); }
 
-Result<std::string> motion_name(const std::string& utf8, const char* what) {
+Result<std::string> skl_motion_name(const std::string& utf8, const char* what) {
   auto cp = utf8_to_cp1251(utf8);
-  if (!cp) return edit_error(std::string(what) + " cannot be written in cp1251", "Latin or Cyrillic text", utf8);
-  if (cp->empty()) return edit_error(std::string(what) + " is empty", "a name", "\"\"");
+  if (!cp) return skl_edit_error(std::string(what) + " cannot be written in cp1251", "Latin or Cyrillic text", utf8);
+  if (cp->empty()) return skl_edit_error(std::string(what) + " is empty", "a name", "\"\"");
   if (cp->find_first_of(std::string_view("\0\r\n", 3)) != std::string::npos)
-    return edit_error(std::string(what) + " holds a NUL, CR or LF, which the SDK or the tools cannot keep", "printable text",
-                      show(*cp));
+    return skl_edit_error(std::string(what) + " holds a NUL, CR or LF, which the SDK or the tools cannot keep", "printable text",
+                      skl_edit_show(*cp));
   if (cp->size() > kMaxNameBytes)
-    return edit_error(std::string(what) + " too long for the engine", "at most 127 bytes", std::to_string(cp->size()));
+    return skl_edit_error(std::string(what) + " too long for the engine", "at most 127 bytes", std::to_string(cp->size()));
   return *cp;
 }
 
-void keep_sorted(MotionMark& mark) {
+void keep_intervals_sorted(MotionMark& mark) {
   std::stable_sort(mark.intervals.begin(), mark.intervals.end(),
                    [](const MarkInterval& a, const MarkInterval& b) { return a.start < b.start; });
 }
 
 // Marks are times in the motion: [0, (end - start) / fps] seconds, with slack for decimal input.
-constexpr float kMarkSlack = 1e-4f;
+constexpr float kSklMarkSlack = 1e-4f;
 
-std::optional<Finding> check_edit(const SklFile& f, const std::vector<std::size_t>& selected, const ParamEdit& e) {
+std::optional<Finding> check_skl_edit(const SklFile& f, const std::vector<std::size_t>& selected, const ParamEdit& e) {
   const std::pair<const char*, const std::optional<float>*> values[] = {
       {"--speed", &e.speed}, {"--power", &e.power}, {"--accrue", &e.accrue}, {"--falloff", &e.falloff}};
   for (const auto& [option, value] : values)
     if (*value && !valid_motion_param(**value))
-      return edit_error(std::string(option) + " must be a finite number >= 0", "a finite number >= 0", fmt(**value));
+      return skl_edit_error(std::string(option) + " must be a finite number >= 0", "a finite number >= 0", skl_edit_fmt(**value));
   for (std::size_t i : selected) {
     const SklMotion& m = f.motions[i];
     if (!e.add_marks.empty() && m.version < 6)
-      return edit_error("motion " + show(m.name) + " is version " + std::to_string(m.version) +
+      return skl_edit_error("motion " + skl_edit_show(m.name) + " is version " + std::to_string(m.version) +
                             ", which holds no marks (only version 7 does)",
                         "a version 6 or 7 motion", "version " + std::to_string(m.version));
     if (e.flags && m.version == 4 && (*e.flags & ~(kMotionFx | kMotionStopAtEnd)) != 0)
-      return edit_error("motion " + show(m.name) + " is version 4, which stores only the fx and stop_at_end flags",
+      return skl_edit_error("motion " + skl_edit_show(m.name) + " is version 4, which stores only the fx and stop_at_end flags",
                         "fx, stop_at_end", motion_flag_words(*e.flags));
     const bool fx = e.flags ? (*e.flags & kMotionFx) != 0 : m.is_fx();
-    if (e.part && fx) return edit_error("FX motions start at a bone, not a part: use --bone", "a cycle", printable(m.name));
-    if (e.bone && !fx) return edit_error("cycles play on a part, not a bone: use --part", "an FX motion", printable(m.name));
+    if (e.part && fx) return skl_edit_error("FX motions start at a bone, not a part: use --bone", "a cycle", printable(m.name));
+    if (e.bone && !fx) return skl_edit_error("cycles play on a part, not a bone: use --part", "an FX motion", printable(m.name));
     if (e.bone) {
       const auto wanted = utf8_to_cp1251(*e.bone).value_or("");
-      if (std::none_of(m.bones.begin(), m.bones.end(), [&](const SklBone& b) { return iequal(b.name, wanted); }))
-        return edit_error("motion " + show(m.name) + " has no bone of this name", "a bone of the motion", *e.bone);
+      if (std::none_of(m.bones.begin(), m.bones.end(), [&](const SklBone& b) { return skl_iequal(b.name, wanted); }))
+        return skl_edit_error("motion " + skl_edit_show(m.name) + " has no bone of this name", "a bone of the motion", *e.bone);
     }
     const float length = m.fps > 0 ? static_cast<float>(m.frame_end - m.frame_start) / m.fps : 0.0f;
     for (const auto& mark : e.add_marks) {
       if (mark.name.empty() || mark.name.find_first_of(std::string_view("\0\r\n", 3)) != std::string::npos)
-        return edit_error("mark names must be non-empty and without NUL, CR or LF", "a name", show(mark.name));
-      if (!utf8_to_cp1251(mark.name)) return edit_error("mark name cannot be written in cp1251", "Latin or Cyrillic text", mark.name);
+        return skl_edit_error("mark names must be non-empty and without NUL, CR or LF", "a name", skl_edit_show(mark.name));
+      if (!utf8_to_cp1251(mark.name)) return skl_edit_error("mark name cannot be written in cp1251", "Latin or Cyrillic text", mark.name);
       if (!std::isfinite(mark.start) || !std::isfinite(mark.end))
-        return edit_error("mark " + show(mark.name) + " times must be finite numbers of seconds", "finite numbers",
-                          fmt(mark.start) + " " + fmt(mark.end));
+        return skl_edit_error("mark " + skl_edit_show(mark.name) + " times must be finite numbers of seconds", "finite numbers",
+                          skl_edit_fmt(mark.start) + " " + skl_edit_fmt(mark.end));
       if (!(mark.start <= mark.end))
-        return edit_error("mark interval starts after it ends", "start <= end", fmt(mark.start) + " > " + fmt(mark.end));
-      if (mark.start < -kMarkSlack || mark.end > length + kMarkSlack)
-        return edit_error("mark " + show(mark.name) + " lies outside motion " + show(m.name),
-                          "times within [0, " + fmt(length) + "] s", "[" + fmt(mark.start) + ", " + fmt(mark.end) + "] s");
+        return skl_edit_error("mark interval starts after it ends", "start <= end", skl_edit_fmt(mark.start) + " > " + skl_edit_fmt(mark.end));
+      if (mark.start < -kSklMarkSlack || mark.end > length + kSklMarkSlack)
+        return skl_edit_error("mark " + skl_edit_show(mark.name) + " lies outside motion " + skl_edit_show(m.name),
+                          "times within [0, " + skl_edit_fmt(length) + "] s", "[" + skl_edit_fmt(mark.start) + ", " + skl_edit_fmt(mark.end) + "] s");
     }
   }
-  if (e.part && !iequal(*e.part, "all")) {
+  if (e.part && !skl_iequal(*e.part, "all")) {
     char* end = nullptr;
     const unsigned long v = std::strtoul(e.part->c_str(), &end, 10);
     if (e.part->empty() || *end != '\0' || v >= kNoBoneOrPart)
-      return edit_error("a .skls names no bone parts: --part takes a part index or all", "0-65534 or all", *e.part);
+      return skl_edit_error("a .skls names no bone parts: --part takes a part index or all", "0-65534 or all", *e.part);
   }
   return std::nullopt;
 }
 
-void apply(SklMotion& m, const ParamEdit& e, EditReport& report) {
-  const std::string who = show(m.name) + ": ";
+void apply_skl_edit(SklMotion& m, const ParamEdit& e, EditReport& report) {
+  const std::string who = skl_edit_show(m.name) + ": ";
   auto set_float = [&](const std::optional<float>& v, float& field, const char* name) {
     if (!v) return;
-    report.changes.push_back(who + name + " " + fmt(field) + " -> " + fmt(*v));
+    report.changes.push_back(who + name + " " + skl_edit_fmt(field) + " -> " + skl_edit_fmt(*v));
     field = *v;
   };
   set_float(e.speed, m.speed, "speed");
@@ -114,14 +114,14 @@ void apply(SklMotion& m, const ParamEdit& e, EditReport& report) {
     m.flags = m.version == 5 ? (m.flags & ~0xFFu) | *e.flags : *e.flags;
   }
   if (e.part) {
-    const std::uint32_t part = iequal(*e.part, "all") ? kNoBoneOrPart : static_cast<std::uint32_t>(std::stoul(*e.part));
+    const std::uint32_t part = skl_iequal(*e.part, "all") ? kNoBoneOrPart : static_cast<std::uint32_t>(std::stoul(*e.part));
     report.changes.push_back(who + "part " + std::to_string(m.bone_or_part) + " -> " + std::to_string(part));
     m.bone_or_part = part;
   }
   if (e.bone) {
     const auto wanted = utf8_to_cp1251(*e.bone).value_or("");
     std::uint32_t index = 0;
-    while (!iequal(m.bones[index].name, wanted)) ++index;
+    while (!skl_iequal(m.bones[index].name, wanted)) ++index;
     report.changes.push_back(who + "bone " + std::to_string(m.bone_or_part) + " -> " + std::to_string(index));
     m.bone_or_part = index;
   }
@@ -141,21 +141,21 @@ void apply(SklMotion& m, const ParamEdit& e, EditReport& report) {
       it = m.marks.end() - 1;
     }
     it->intervals.push_back({add.start, add.end});
-    keep_sorted(*it);
-    report.changes.push_back(who + "mark " + show(name) + " + [" + fmt(add.start) + ", " + fmt(add.end) + "] s");
+    keep_intervals_sorted(*it);
+    report.changes.push_back(who + "mark " + skl_edit_show(name) + " + [" + skl_edit_fmt(add.start) + ", " + skl_edit_fmt(add.end) + "] s");
   }
 }
 
-bool name_taken(const std::vector<SklMotion>& motions, const std::string& name, std::size_t except) {
+bool skl_name_taken(const std::vector<SklMotion>& motions, const std::string& name, std::size_t except) {
   for (std::size_t i = 0; i < motions.size(); ++i)
-    if (i != except && iequal(motions[i].name, name)) return true;
+    if (i != except && skl_iequal(motions[i].name, name)) return true;
   return false;
 }
 
 // `f` as a new file of `container` holding `motions`.
-Result<SklFile> with_motions(const SklFile& f, std::vector<SklMotion> motions, SklContainer container) {
+Result<SklFile> skl_with_motions(const SklFile& f, std::vector<SklMotion> motions, SklContainer container) {
   if (container == SklContainer::skl && motions.size() != 1)
-    return edit_error("a .skl holds one motion", "1 motion", std::to_string(motions.size()) + " motions");
+    return skl_edit_error("a .skl holds one motion", "1 motion", std::to_string(motions.size()) + " motions");
   SklFile out;
   out.container = container;
   out.source = f.source;
@@ -184,7 +184,7 @@ Result<std::vector<std::size_t>> select_skl_motions(const SklFile& file, const s
   std::vector<bool> hit(file.motions.size(), false);
   for (const auto& utf8 : patterns) {
     const auto pattern = utf8_to_cp1251(utf8);
-    if (!pattern) return edit_error("motion name cannot be written in cp1251", "Latin or Cyrillic text", utf8);
+    if (!pattern) return skl_edit_error("motion name cannot be written in cp1251", "Latin or Cyrillic text", utf8);
     bool any = false;
     for (std::size_t i = 0; i < hit.size(); ++i) {
       if (glob_match(*pattern, file.motions[i].name)) {
@@ -192,7 +192,7 @@ Result<std::vector<std::size_t>> select_skl_motions(const SklFile& file, const s
         any = true;
       }
     }
-    if (!any) return edit_error("no motion matches", "a motion name or glob", utf8);
+    if (!any) return skl_edit_error("no motion matches", "a motion name or glob", utf8);
   }
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < hit.size(); ++i)
@@ -202,14 +202,14 @@ Result<std::vector<std::size_t>> select_skl_motions(const SklFile& file, const s
 
 Result<EditReport> delete_skl_motions(SklFile& file, const std::vector<std::string>& patterns) {
   if (file.container == SklContainer::skl)
-    return edit_error("a .skl holds one motion: there is nothing to delete from it", "a .skls", "a .skl");
+    return skl_edit_error("a .skl holds one motion: there is nothing to delete from it", "a .skls", "a .skl");
   auto sel = select_skl_motions(file, patterns);
   if (!sel) return sel.error();
   std::vector<bool> remove(file.motions.size(), false);
   EditReport report;
   for (std::size_t i : sel.value()) {
     remove[i] = true;
-    report.changes.push_back("deleted motion " + show(file.motions[i].name));
+    report.changes.push_back("deleted motion " + skl_edit_show(file.motions[i].name));
   }
   std::vector<SklMotion> kept;
   for (std::size_t i = 0; i < file.motions.size(); ++i)
@@ -226,23 +226,23 @@ Result<SklFile> extract_skl_motions(const SklFile& file, const std::vector<std::
   std::vector<SklMotion> chosen;
   for (std::size_t i : sel.value()) {
     chosen.push_back(file.motions[i]);
-    report.changes.push_back("kept motion " + show(file.motions[i].name));
+    report.changes.push_back("kept motion " + skl_edit_show(file.motions[i].name));
   }
-  return with_motions(file, std::move(chosen), container);
+  return skl_with_motions(file, std::move(chosen), container);
 }
 
 Result<EditReport> rename_skl_motion(SklFile& file, const std::string& old_name, const std::string& new_name) {
   const auto from = utf8_to_cp1251(old_name);
-  auto to = motion_name(new_name, "new name");
+  auto to = skl_motion_name(new_name, "new name");
   if (!to) return to.error();
   std::size_t index = file.motions.size();
   for (std::size_t i = 0; i < file.motions.size() && index == file.motions.size(); ++i)
-    if (from && iequal(file.motions[i].name, *from)) index = i;
-  if (index == file.motions.size()) return edit_error("no motion has this name", "an existing motion", old_name);
-  if (name_taken(file.motions, to.value(), index))
-    return edit_error("another motion already has this name", "a new name", new_name);
+    if (from && skl_iequal(file.motions[i].name, *from)) index = i;
+  if (index == file.motions.size()) return skl_edit_error("no motion has this name", "an existing motion", old_name);
+  if (skl_name_taken(file.motions, to.value(), index))
+    return skl_edit_error("another motion already has this name", "a new name", new_name);
   EditReport report;
-  report.changes.push_back("renamed " + show(file.motions[index].name) + " to " + show(to.value()));
+  report.changes.push_back("renamed " + skl_edit_show(file.motions[index].name) + " to " + skl_edit_show(to.value()));
   file.motions[index].name = to.value();
   return report;
 }
@@ -250,14 +250,14 @@ Result<EditReport> rename_skl_motion(SklFile& file, const std::string& old_name,
 Result<EditReport> set_skl_params(SklFile& file, const std::vector<std::string>& patterns, const ParamEdit& edit) {
   auto sel = select_skl_motions(file, patterns);
   if (!sel) return sel.error();
-  if (auto e = check_edit(file, sel.value(), edit)) return *e;
+  if (auto e = check_skl_edit(file, sel.value(), edit)) return *e;
   EditReport report;
-  for (std::size_t i : sel.value()) apply(file.motions[i], edit, report);
+  for (std::size_t i : sel.value()) apply_skl_edit(file.motions[i], edit, report);
   return report;
 }
 
 Result<SklFile> merge_skls(std::vector<SklFile> files, bool rename_clashes, SklContainer container, EditReport& report) {
-  if (files.empty()) return edit_error("nothing to merge", "at least one file", "none");
+  if (files.empty()) return skl_edit_error("nothing to merge", "at least one file", "none");
   std::vector<SklMotion> motions = files.front().motions;
   SklFile base = files.front();
   for (std::size_t fi = 1; fi < files.size(); ++fi) {
@@ -266,22 +266,22 @@ Result<SklFile> merge_skls(std::vector<SklFile> files, bool rename_clashes, SklC
     base.keep_alive.push_back(other.owned);
     for (auto& k : other.keep_alive) base.keep_alive.push_back(k);
     for (auto& m : other.motions) {
-      if (name_taken(motions, m.name, motions.size())) {
+      if (skl_name_taken(motions, m.name, motions.size())) {
         if (!rename_clashes)
-          return edit_error("motion name in more than one file (use --rename-clashes)", "unique names", printable(m.name));
+          return skl_edit_error("motion name in more than one file (use --rename-clashes)", "unique names", printable(m.name));
         std::string renamed;
-        for (int n = 2; renamed.empty() || name_taken(motions, renamed, motions.size()); ++n)
+        for (int n = 2; renamed.empty() || skl_name_taken(motions, renamed, motions.size()); ++n)
           renamed = m.name + "_" + std::to_string(n);
-        report.changes.push_back("renamed " + show(m.name) + " from file " + std::to_string(fi + 1) + " to " + show(renamed));
+        report.changes.push_back("renamed " + skl_edit_show(m.name) + " from file " + std::to_string(fi + 1) + " to " + skl_edit_show(renamed));
         m.name = renamed;
       }
-      report.changes.push_back("added motion " + show(m.name) + " from file " + std::to_string(fi + 1));
+      report.changes.push_back("added motion " + skl_edit_show(m.name) + " from file " + std::to_string(fi + 1));
       motions.push_back(std::move(m));
     }
   }
   if (container == SklContainer::skl && base.container == SklContainer::skl && files.size() > 1)
     base.container = SklContainer::skls;  // chunks of the first .skl are not the merged file's
-  return with_motions(base, std::move(motions), container);
+  return skl_with_motions(base, std::move(motions), container);
 }
 
 }  // namespace boneyard::xray

@@ -11,19 +11,19 @@ namespace boneyard::xray {
 
 namespace {
 
-constexpr const char* kChannelWhat[kMotionChannels] = {"x", "y", "z", "h", "p", "b"};
+constexpr std::string_view kSklChannelWhat[kMotionChannels] = {"x", "y", "z", "h", "p", "b"};
 
 // Fewest bytes a bone record takes, per version: v4 flags + six v1 headers; v5 adds a name; v6+
 // a name, a flags byte and six v2 headers.
-std::size_t min_bone_bytes(std::uint16_t version) {
+std::size_t min_skl_bone_bytes(std::uint16_t version) {
   if (version == 4) return 4 + 6 * 12;
   if (version == 5) return 1 + 4 + 6 * 12;
   return 1 + 1 + 6 * 4;
 }
 // A motion's header before its bones: name, frames, fps, version, then the version's fields.
-constexpr std::size_t kMinMotionBytes = 1 + 4 + 4 + 4 + 2 + 1 + 2 + 16 + 2;
+constexpr std::size_t kMinSklMotionBytes = 1 + 4 + 4 + 4 + 2 + 1 + 2 + 16 + 2;
 
-MotionMark read_mark(ByteReader& r) {
+MotionMark read_skl_mark(ByteReader& r) {
   MotionMark m;
   m.offset = r.offset();
   m.name = std::string(r.string_crlf("name"));
@@ -38,17 +38,25 @@ MotionMark read_mark(ByteReader& r) {
   return m;
 }
 
-SklBone read_bone(ByteReader& r, std::uint16_t version) {
-  SklBone b;
+void read_skl_bone(ByteReader& r, std::uint16_t version, SklBone& b) {
   b.offset = r.offset();
-  if (version >= 5) b.name = std::string(r.stringz("name"));
+  if (version >= 5) b.name = r.stringz("name");
   b.flags = version >= 6 ? r.u8("flags") : r.u32("flags");
-  const EnvelopeLayout layout = version >= 6 ? EnvelopeLayout::v2 : EnvelopeLayout::v1;
-  for (std::size_t c = 0; c < kMotionChannels; ++c) b.channels[c] = read_envelope(r, layout, kChannelWhat[c]);
-  return b;
+  b.layout = version >= 6 ? EnvelopeLayout::v2 : EnvelopeLayout::v1;
+  const std::size_t first = r.position();
+  b.envelopes_offset = r.offset();
+  Envelope e;  // walked and checked; the bone keeps the bytes
+  std::uint8_t plain = 0;
+  for (std::size_t c = 0; c < kMotionChannels; ++c) {
+    b.starts[c] = static_cast<std::uint32_t>(r.position() - first);
+    read_envelope(r, b.layout, kSklChannelWhat[c], e);
+    plain |= static_cast<std::uint8_t>(e.plain ? 1u << c : 0u);
+  }
+  b.plain_channels = plain;
+  b.envelopes = r.data().subspan(first, r.position() - first);
 }
 
-SklMotion read_motion(ByteReader& r) {
+SklMotion read_skl_body(ByteReader& r) {
   SklMotion m;
   m.offset = r.offset();
   m.name = std::string(r.stringz("name"));
@@ -82,23 +90,27 @@ SklMotion read_motion(ByteReader& r) {
   m.falloff = r.f32("falloff");
   m.power = r.f32("power");
   bone_count = m.version >= 6 ? r.u16("bone count") : r.u32("bone count");
-  r.need_array(bone_count, min_bone_bytes(m.version), "bones");
-  m.bones.reserve(bone_count);
+  r.need_array(bone_count, min_skl_bone_bytes(m.version), "bones");
+  m.bones.resize(bone_count);
+  bool plain = true;
   for (std::uint32_t i = 0; i < bone_count; ++i) {
+    SklBone& b = m.bones[i];
     try {
-      m.bones.push_back(read_bone(r, m.version));
+      read_skl_bone(r, m.version, b);
     } catch (ParseError& e) {
       e.prepend_path("bone " + std::to_string(i));
       throw;
     }
+    plain &= (b.flags & ~kBoneWorldOrient) == 0 && b.plain_channels == 0x3F;
   }
+  m.plain = plain;
   if (m.version >= 7) {
     const std::uint32_t marks = r.u32("mark count");
     r.need_array(marks, 2 + 4, "marks");
     m.marks.reserve(marks);
     for (std::uint32_t i = 0; i < marks; ++i) {
       try {
-        m.marks.push_back(read_mark(r));
+        m.marks.push_back(read_skl_mark(r));
       } catch (ParseError& e) {
         e.prepend_path("mark " + std::to_string(i));
         throw;
@@ -108,23 +120,23 @@ SklMotion read_motion(ByteReader& r) {
   return m;
 }
 
-std::string motion_path(std::string_view prefix, std::size_t i) {
+std::string skl_motion_path(std::string_view prefix, std::size_t i) {
   std::string p(prefix);
   if (!p.empty()) p += ' ';
   return p + "motion " + std::to_string(i);
 }
 
-MotionList read_list(Bytes data, std::uint64_t base, std::string_view prefix) {
+MotionList read_skl_list(Bytes data, std::uint64_t base, std::string_view prefix) {
   ByteReader r(data, base);
   MotionList list;
   list.declared_count = r.u32(prefix.empty() ? "motion count" : std::string(prefix) + " motion count");
-  r.need_array(list.declared_count, kMinMotionBytes, prefix.empty() ? "motions" : std::string(prefix) + " motions");
+  r.need_array(list.declared_count, kMinSklMotionBytes, prefix.empty() ? "motions" : std::string(prefix) + " motions");
   list.motions.reserve(list.declared_count);
   for (std::uint32_t i = 0; i < list.declared_count; ++i) {
     try {
-      list.motions.push_back(read_motion(r));
+      list.motions.push_back(read_skl_body(r));
     } catch (ParseError& e) {
-      e.prepend_path(motion_path(prefix, i));
+      e.prepend_path(skl_motion_path(prefix, i));
       throw;
     }
   }
@@ -135,10 +147,10 @@ MotionList read_list(Bytes data, std::uint64_t base, std::string_view prefix) {
 
 // A .skl motion from a chunk's content; `unpacked`: the content is LZHuf-unpacked (positions, not
 // file offsets).
-void read_motion_chunk(SklFile& f, Bytes content, std::uint64_t base, const std::string& prefix) {
+void read_skl_chunk(SklFile& f, Bytes content, std::uint64_t base, const std::string& prefix) {
   ByteReader r(content, base);
   try {
-    f.motions.push_back(read_motion(r));
+    f.motions.push_back(read_skl_body(r));
   } catch (ParseError& e) {
     e.prepend_path(prefix);
     throw;
@@ -149,9 +161,61 @@ void read_motion_chunk(SklFile& f, Bytes content, std::uint64_t base, const std:
 
 }  // namespace
 
+Envelope SklBone::channel(std::size_t c) const {
+  Envelope e;
+  e.layout = layout;
+  e.plain = (plain_channels >> c) & 1u;
+  const std::size_t start = starts[c];
+  const std::size_t end = c + 1 < kMotionChannels ? starts[c + 1] : envelopes.size();
+  const std::uint8_t* p = envelopes.data() + start;
+  if (layout == EnvelopeLayout::v1) {
+    e.pre = load_le<std::uint32_t>(p);
+    e.post = load_le<std::uint32_t>(p + 4);
+    e.key_count = load_le<std::uint32_t>(p + 8);
+  } else {
+    e.pre = p[0];
+    e.post = p[1];
+    e.key_count = load_le<std::uint16_t>(p + 2);
+  }
+  e.keys = envelopes.subspan(start + e.header_bytes(), end - start - e.header_bytes());
+  e.offset = envelopes_offset + start;
+  return e;
+}
+
+std::array<Envelope, kMotionChannels> SklBone::channels() const {
+  std::array<Envelope, kMotionChannels> out;
+  for (std::size_t c = 0; c < kMotionChannels; ++c) out[c] = channel(c);
+  return out;
+}
+
+SklBone make_skl_bone(std::string_view name, std::uint32_t flags, EnvelopeLayout layout,
+                      const std::array<Envelope, kMotionChannels>& channels,
+                      std::deque<std::vector<std::uint8_t>>& storage) {
+  SklBone b;
+  b.name = name;
+  b.flags = flags;
+  b.layout = layout;
+  std::vector<std::uint8_t> bytes;
+  ByteWriter w(bytes);
+  for (std::size_t c = 0; c < kMotionChannels; ++c) {
+    b.starts[c] = static_cast<std::uint32_t>(bytes.size());
+    Envelope e = channels[c];
+    e.layout = layout;
+    write_envelope(w, e);
+  }
+  storage.push_back(std::move(bytes));
+  b.envelopes = storage.back();
+  return b;
+}
+
 Bytes SklFile::keep(std::vector<std::uint8_t> bytes) {
   owned->push_back(std::move(bytes));
   return owned->back();
+}
+
+std::string_view SklFile::keep_text(std::string_view text) {
+  const Bytes kept = keep(std::vector<std::uint8_t>(text.begin(), text.end()));
+  return {reinterpret_cast<const char*>(kept.data()), kept.size()};
 }
 
 bool looks_like_skl(Bytes bytes) {
@@ -160,7 +224,7 @@ bool looks_like_skl(Bytes bytes) {
 
 bool looks_like_skls(Bytes bytes) {
   // A count, then a motion header: a name of printable bytes, start <= end, an fps, a version 4-7.
-  if (bytes.size() < 4 + kMinMotionBytes) return false;
+  if (bytes.size() < 4 + kMinSklMotionBytes) return false;
   if (load_le<std::uint32_t>(bytes.data()) == 0) return false;
   std::size_t at = 4;
   while (at < bytes.size() && bytes[at] != 0) {
@@ -177,7 +241,7 @@ Result<SklMotion> read_skl_motion(Bytes data, std::uint64_t base_offset, std::si
   return catch_parse_errors([&] {
     ByteReader r(data, base_offset);
     try {
-      SklMotion m = read_motion(r);
+      SklMotion m = read_skl_body(r);
       consumed = r.position();
       return m;
     } catch (ParseError& e) {
@@ -188,7 +252,7 @@ Result<SklMotion> read_skl_motion(Bytes data, std::uint64_t base_offset, std::si
 }
 
 Result<MotionList> read_motion_list(Bytes data, std::uint64_t base_offset, std::string_view path) {
-  return catch_parse_errors([&] { return read_list(data, base_offset, path); });
+  return catch_parse_errors([&] { return read_skl_list(data, base_offset, path); });
 }
 
 Result<SklFile> read_skls(std::shared_ptr<const FileData> file) {
@@ -197,7 +261,7 @@ Result<SklFile> read_skls(std::shared_ptr<const FileData> file) {
     f.container = SklContainer::skls;
     f.source = file;
     f.size = file->bytes().size();
-    MotionList list = read_list(file->bytes(), 0, "");
+    MotionList list = read_skl_list(file->bytes(), 0, "");
     f.declared_count = list.declared_count;
     f.motions = std::move(list.motions);
     f.tail = list.tail;
@@ -230,12 +294,12 @@ Result<SklFile> read_skl(std::shared_ptr<const FileData> file) {
     const Chunk& c = f.chunks[found];
     const std::string prefix = hex(c.raw_id);
     if (!c.compress_bit()) {
-      read_motion_chunk(f, c.payload, c.payload_offset(), prefix);
+      read_skl_chunk(f, c.payload, c.payload_offset(), prefix);
       return f;
     }
     // Bit 31: the engine reads the payload as stored; blender-xray unpacks it.
     try {
-      read_motion_chunk(f, c.payload, c.payload_offset(), prefix);
+      read_skl_chunk(f, c.payload, c.payload_offset(), prefix);
       return f;
     } catch (const ParseError& as_stored) {
       auto content = open_chunk(c, prefix);
@@ -243,7 +307,7 @@ Result<SklFile> read_skl(std::shared_ptr<const FileData> file) {
       SklFile g = std::move(f);
       g.motions.clear();
       try {
-        read_motion_chunk(g, content->bytes, 0, prefix + " unpacked");
+        read_skl_chunk(g, content->bytes, 0, prefix + " unpacked");
       } catch (const ParseError&) {
         throw as_stored;
       }

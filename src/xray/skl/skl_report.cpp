@@ -12,11 +12,11 @@ namespace boneyard::xray {
 namespace {
 
 #if defined(__clang__)
-void appendf(std::string& s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+void skl_appendf(std::string& s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 #else
-void appendf(std::string& s, const char* fmt, ...) __attribute__((format(gnu_printf, 2, 3)));
+void skl_appendf(std::string& s, const char* fmt, ...) __attribute__((format(gnu_printf, 2, 3)));
 #endif
-void appendf(std::string& s, const char* fmt, ...) {
+void skl_appendf(std::string& s, const char* fmt, ...) {
   char buf[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -25,20 +25,20 @@ void appendf(std::string& s, const char* fmt, ...) {
   if (n > 0) s.append(buf, std::min<std::size_t>(static_cast<std::size_t>(n), sizeof buf - 1));
 }
 
-std::string part_or_bone(const SklMotion& m) {
+std::string skl_part_or_bone(const SklMotion& m) {
   const std::uint32_t v = m.bone_or_part & 0xFFFF;
   if (v == kNoBoneOrPart) return m.is_fx() ? "root" : "all";
   return (m.is_fx() ? "bone " : "part ") + std::to_string(v);
 }
 
-std::string marks_text(const SklMotion& m) {
+std::string skl_marks_text(const SklMotion& m) {
   if (m.version < 7) return "-";
   if (m.marks.empty()) return "none";
   std::string s;
   for (const auto& mark : m.marks) {
     if (!s.empty()) s += "; ";
     s += printable(mark.name);
-    for (const auto& iv : mark.intervals) appendf(s, " %.3g-%.3gs", iv.start, iv.end);
+    for (const auto& iv : mark.intervals) skl_appendf(s, " %.3g-%.3gs", iv.start, iv.end);
   }
   return s;
 }
@@ -48,7 +48,7 @@ std::string marks_text(const SklMotion& m) {
 std::string describe_skl_motions(const std::vector<SklMotion>& motions) {
   std::string s;
   if (motions.empty()) return "  no motions\n";
-  appendf(s, "  %4s  %-28s %3s %13s %5s %8s %-5s %-9s %6s %6s %7s %6s  %-18s %5s  %-34s %s\n", "#", "name", "ver",
+  skl_appendf(s, "  %4s  %-28s %3s %13s %5s %8s %-5s %-9s %6s %6s %7s %6s  %-18s %5s  %-34s %s\n", "#", "name", "ver",
           "frames", "fps", "seconds", "kind", "part/bone", "speed", "accrue", "falloff", "power", "flags", "bones",
           "keys", "marks");
   ShapeCounts all;
@@ -56,29 +56,29 @@ std::string describe_skl_motions(const std::vector<SklMotion>& motions) {
     const SklMotion& m = motions[i];
     ShapeCounts counts;
     for (const auto& b : m.bones)
-      for (const auto& e : b.channels) counts.add(e);
+      for (std::size_t c = 0; c < kMotionChannels; ++c) counts.add(b.channel(c));
     for (std::size_t k = 0; k < counts.keys.size(); ++k) all.keys[k] += counts.keys[k];
     char frames[40], seconds[32];
     std::snprintf(frames, sizeof frames, "%d-%d", m.frame_start, m.frame_end);
     if (m.fps > 0) std::snprintf(seconds, sizeof seconds, "%.3f", static_cast<double>(m.frame_end - m.frame_start) / m.fps);
     else std::snprintf(seconds, sizeof seconds, "?");
-    appendf(s, "  %4zu  %-28s %3u %13s %5.4g %8s %-5s %-9s %6.3g %6.3g %7.3g %6.3g  %-18s %5zu  %-34s %s\n", i,
+    skl_appendf(s, "  %4zu  %-28s %3u %13s %5.4g %8s %-5s %-9s %6.3g %6.3g %7.3g %6.3g  %-18s %5zu  %-34s %s\n", i,
             printable(m.name).c_str(), m.version, frames, static_cast<double>(m.fps), seconds, m.is_fx() ? "fx" : "cycle",
-            part_or_bone(m).c_str(), static_cast<double>(m.speed), static_cast<double>(m.accrue),
+            skl_part_or_bone(m).c_str(), static_cast<double>(m.speed), static_cast<double>(m.accrue),
             static_cast<double>(m.falloff), static_cast<double>(m.power), motion_flag_words(m.flags).c_str(),
-            m.bones.size(), counts.text().c_str(), marks_text(m).c_str());
+            m.bones.size(), counts.text().c_str(), skl_marks_text(m).c_str());
   }
-  appendf(s, "  all motions: %s\n", all.text().c_str());
+  skl_appendf(s, "  all motions: %s\n", all.text().c_str());
   return s;
 }
 
 std::string describe_skl(const SklFile& f) {
   std::string s;
   if (f.container == SklContainer::skls)
-    appendf(s, "  format: X-Ray SDK skeletal motions (.skls), %llu bytes, %zu motion(s)\n",
+    skl_appendf(s, "  format: X-Ray SDK skeletal motions (.skls), %llu bytes, %zu motion(s)\n",
             static_cast<unsigned long long>(f.size), f.motions.size());
   else
-    appendf(s, "  format: X-Ray SDK skeletal motion (.skl, chunk %s%s), %llu bytes\n",
+    skl_appendf(s, "  format: X-Ray SDK skeletal motion (.skl, chunk %s%s), %llu bytes\n",
             hex(f.chunks[f.motion_chunk].raw_id).c_str(), f.motion_unpacked ? ", LZHuf-packed" : "",
             static_cast<unsigned long long>(f.size));
   return s + describe_skl_motions(f.motions);
@@ -125,7 +125,7 @@ void dump_skl_motion(JsonWriter& out, const SklMotion& m, bool raw) {
     out.key("channels").begin_object();
     for (std::size_t c = 0; c < kMotionChannels; ++c) {
       out.key(motion_channel_name(static_cast<MotionChannel>(c)));
-      dump_envelope(out, b.channels[c], raw);
+      dump_envelope(out, b.channel(c), raw);
     }
     out.end_object();
     out.end_object();

@@ -32,7 +32,7 @@ void write_skl_motion(ByteWriter& w, const SklMotion& m) {
     if (m.version >= 5) w.stringz(b.name);
     if (m.version >= 6) w.u8(static_cast<std::uint8_t>(b.flags));
     else w.u32(b.flags);
-    for (const auto& e : b.channels) write_envelope(w, e);
+    w.bytes(b.envelopes);
   }
   if (m.version >= 7) {
     w.u32(static_cast<std::uint32_t>(m.marks.size()));

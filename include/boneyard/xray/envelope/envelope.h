@@ -71,11 +71,20 @@ struct EnvelopeKey {
 };
 
 struct Envelope {
-  EnvelopeLayout layout = EnvelopeLayout::v2;
-  std::uint32_t pre = 1, post = 1;  // behaviours as stored (u8 in v2, u32 in v1)
-  std::uint32_t key_count = 0;
-  Bytes keys;                 // the stored key records: a view into the file or into an edit's storage
-  std::uint64_t offset = 0;   // absolute offset of the envelope (its pre-behaviour); 0 for made ones
+  // Members set one by one rather than by default member initializers: GCC copies an aggregate's
+  // initializer image with a string instruction, which per envelope of a large .skls cost 10% of
+  // reading it.
+  Envelope() : layout(EnvelopeLayout::v2), plain(false), pre(1), post(1), key_count(0), offset(0) {}
+  EnvelopeLayout layout;
+  // Set by the reader, which walks every key anyway, when it saw nothing the checker would report
+  // (v2, behaviours 0-5 other than oscillate, finite values, finite and strictly ascending times,
+  // shapes 0-4): validation then costs nothing more. Whoever replaces `keys` or the behaviours
+  // sets it false (the checker then looks at every key).
+  bool plain;
+  std::uint32_t pre, post;  // behaviours as stored (u8 in v2, u32 in v1); 1 (constant) when made
+  std::uint32_t key_count;
+  Bytes keys;               // the stored key records: a view into the file or into an edit's storage
+  std::uint64_t offset;     // absolute offset of the envelope (its pre-behaviour); 0 for made ones
   std::size_t header_bytes() const { return layout == EnvelopeLayout::v1 ? 12 : 4; }
   std::uint64_t keys_offset() const { return offset + header_bytes(); }
   std::size_t stored_bytes() const { return header_bytes() + keys.size(); }

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "boneyard/core/bytes.h"
@@ -28,13 +29,36 @@ inline constexpr std::uint16_t kOldestSklVersion = 4;
 inline constexpr std::uint16_t kNewestSklVersion = 7;  // the CS/CoP SDK's (EOBJ_SMOTION_VERSION)
 inline constexpr std::uint32_t kBoneWorldOrient = 0x1;  // st_BoneMotion::flWorldOrient
 
-// One bone's channels in a motion (st_BoneMotion).
+// One bone's channels in a motion (st_BoneMotion). Its six envelopes stay as stored, one after
+// another, and are handed out as Envelope views (channel()): a large .skls holds tens of thousands
+// of envelopes, and keeping one view per bone is what keeps reading at the file's speed.
 struct SklBone {
-  std::string name;        // raw cp1251 as stored (the SDK lowercases on load); v4 stores none
-  std::uint32_t flags = 0; // u8 (v6/v7) or u32 (v4/v5); kBoneWorldOrient
-  std::array<Envelope, kMotionChannels> channels;  // x, y, z, h, p, b (every version stores them so)
-  std::uint64_t offset = 0;  // absolute offset of the record (its name; its flags in v4)
+  // Raw cp1251 as stored (the SDK lowercases on load); v4 stores none. A view into the file (or
+  // into storage the motion's owner keeps, e.g. SklFile::keep_text for a made bone).
+  std::string_view name;
+  std::uint32_t flags = 0;  // u8 (v6/v7) or u32 (v4/v5); kBoneWorldOrient
+  EnvelopeLayout layout = EnvelopeLayout::v2;  // of its envelopes: v1 in motions v4/v5, v2 in v6/v7
+  // Bit c: channel c is plain (Envelope::plain, set by the reader); 0 for a made bone.
+  std::uint8_t plain_channels = 0;
+  // The six envelopes x, y, z, h, p, b as stored, one after another, and where each starts in it:
+  // a view into the file, or into storage kept by the owner of a made bone (make_skl_bone).
+  Bytes envelopes;
+  std::array<std::uint32_t, kMotionChannels> starts{};
+  std::uint64_t offset = 0;            // absolute offset of the record (its name; its flags in v4)
+  std::uint64_t envelopes_offset = 0;  // absolute offset of `envelopes`
+
+  // Channel `c` as an Envelope (a view of its stored bytes; its offsets absolute).
+  Envelope channel(std::size_t c) const;
+  Envelope channel(MotionChannel c) const { return channel(static_cast<std::size_t>(c)); }
+  std::array<Envelope, kMotionChannels> channels() const;
 };
+
+// A bone made from six envelopes (a conversion's): their stored form is written one after another
+// into a buffer that `storage` keeps (e.g. *SklFile::owned). The envelopes' layout must be the
+// motion version's (v1 for v4/v5, v2 for v6/v7).
+SklBone make_skl_bone(std::string_view name, std::uint32_t flags, EnvelopeLayout layout,
+                      const std::array<Envelope, kMotionChannels>& channels,
+                      std::deque<std::vector<std::uint8_t>>& storage);
 
 // One skeletal motion (CSMotion), as stored. Which header fields a version stores:
 //  v4: u32 bone_or_part, u8 FX, u8 stop-at-end, speed, accrue, falloff, power, u32 bone count;
@@ -60,6 +84,10 @@ struct SklMotion {
   std::vector<SklBone> bones;
   std::vector<MotionMark> marks;  // v7
   std::uint64_t offset = 0;       // absolute offset of the motion (its name)
+  // Set by the reader when every bone's flags are 0 or 1 and every envelope is plain
+  // (Envelope::plain): validation then has no key or flag to look at. Whoever changes bones or
+  // envelopes sets it false.
+  bool plain = false;
 
   bool is_fx() const { return (flags & kMotionFx) != 0; }
   EnvelopeLayout envelope_layout() const { return version >= 6 ? EnvelopeLayout::v2 : EnvelopeLayout::v1; }
@@ -102,6 +130,7 @@ struct SklFile {
   std::shared_ptr<std::deque<std::vector<std::uint8_t>>> owned =
       std::make_shared<std::deque<std::vector<std::uint8_t>>>();
   Bytes keep(std::vector<std::uint8_t> bytes);  // stores made bytes and returns a view of them
+  std::string_view keep_text(std::string_view text);  // the same for a name (SklBone::name)
 };
 
 // True when the bytes look like a .skl (a chunk 0x1200 first) or a .skls (a count, then a motion
