@@ -60,6 +60,13 @@ TEST_F(ObjectCli, InfoValidateDumpOfSamples) {
   r = run_cli("dump --raw " + quote(sample("sdk/blender-xray/test_fmt.bones")));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("\"format\":\"bones\""), std::string::npos);
+  // The browser preview of an object: its model on the page.
+  const fs::path page = dir_ / "handflash.html";
+  r = run_cli("view " + quote(sample("sdk/mod/handflash_hud.object")) + " -o " + quote(page));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string html = test::slurp(page);
+  EXPECT_NE(html.find("\"format\":\"object\""), std::string::npos);
+  EXPECT_NE(html.find("\"glb\":\"Z2xURg"), std::string::npos);  // "glTF", base64
 }
 
 TEST_F(ObjectCli, GlbAndBackWithAndWithoutTemplate) {

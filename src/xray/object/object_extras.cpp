@@ -1,6 +1,9 @@
 // The .object scene extras, both ways.
 #include "object_extras.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "boneyard/core/text.h"
 #include "xray/scene/xray_scene_internal.h"
 
@@ -48,10 +51,14 @@ std::optional<T> integer(const json& x, const char* key) {
 bool read_floats(const json& x, const char* key, float* out, std::size_t n) {
   const auto it = x.find(key);
   if (it == x.end() || !it->is_array() || it->size() != n) return false;
+  float values[16];
+  if (n > 16) return false;
   for (std::size_t i = 0; i < n; ++i) {
-    if (!(*it)[i].is_number()) return false;
-    out[i] = (*it)[i].get<float>();
+    // A non-finite value cannot travel in JSON (written as null): it is no value.
+    if (!(*it)[i].is_number() || !std::isfinite((*it)[i].get<double>())) return false;
+    values[i] = (*it)[i].get<float>();
   }
+  std::copy(values, values + n, out);
   return true;
 }
 
@@ -169,7 +176,7 @@ std::optional<Vec3> vec3(const json& x, const char* key) {
 std::optional<float> number(const json& x, const char* key) {
   if (!x.is_object()) return std::nullopt;
   const auto it = x.find(key);
-  if (it == x.end() || !it->is_number()) return std::nullopt;
+  if (it == x.end() || !it->is_number() || !std::isfinite(it->get<double>())) return std::nullopt;
   return it->get<float>();
 }
 
@@ -192,7 +199,8 @@ void bone_from_json(const json& x, BoneData& b) {
           if (!l.is_array() || l.size() != 4) continue;
           float v[4];
           bool ok = true;
-          for (std::size_t i = 0; i < 4; ++i) ok = ok && l[i].is_number() && ((v[i] = l[i].get<float>()), true);
+          for (std::size_t i = 0; i < 4; ++i)
+            ok = ok && l[i].is_number() && std::isfinite(l[i].get<double>()) && ((v[i] = l[i].get<float>()), true);
           if (ok) j.limits[k] = {v[0], v[1], v[2], v[3]};
         }
       j.spring = number(*it, "spring").value_or(j.spring);

@@ -4,6 +4,7 @@
 // one, a new object in the SDK's chunk order. docs/xray-object.md "From glTF".
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <unordered_map>
 
@@ -61,25 +62,35 @@ bool same_surface(const ObjectSurface& a, const ObjectSurface& b) {
          a.texture == b.texture && a.vmap == b.vmap && a.flags == b.flags && a.fvf == b.fvf && a.tc_count == b.tc_count;
 }
 
-bool same_vec(const Vec3& a, const Vec3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+// Bit for bit: the stored floats (NaNs of a broken file included) are what an unedited bone holds.
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_vec(const Vec3& a, const Vec3& b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z); }
+bool same_opt(const std::optional<float>& a, const std::optional<float>& b) {
+  return a.has_value() == b.has_value() && (!a || same_bits(*a, *b));
+}
 
 bool same_bone_data(const BoneData& a, const BoneData& b) {
   auto shape_eq = [](const BoneShape& x, const BoneShape& y) {
-    return x.type == y.type && x.flags == y.flags && x.box_rotate == y.box_rotate && same_vec(x.box_translate, y.box_translate) &&
+    for (std::size_t k = 0; k < 9; ++k)
+      if (!same_bits(x.box_rotate[k], y.box_rotate[k])) return false;
+    return x.type == y.type && x.flags == y.flags && same_vec(x.box_translate, y.box_translate) &&
            same_vec(x.box_halfsize, y.box_halfsize) && same_vec(x.sphere_center, y.sphere_center) &&
-           x.sphere_radius == y.sphere_radius && same_vec(x.cylinder_center, y.cylinder_center) &&
-           same_vec(x.cylinder_direction, y.cylinder_direction) && x.cylinder_height == y.cylinder_height &&
-           x.cylinder_radius == y.cylinder_radius;
+           same_bits(x.sphere_radius, y.sphere_radius) && same_vec(x.cylinder_center, y.cylinder_center) &&
+           same_vec(x.cylinder_direction, y.cylinder_direction) && same_bits(x.cylinder_height, y.cylinder_height) &&
+           same_bits(x.cylinder_radius, y.cylinder_radius);
   };
   auto joint_eq = [](const BoneJoint& x, const BoneJoint& y) {
     for (std::size_t k = 0; k < 3; ++k)
-      if (x.limits[k].lo != y.limits[k].lo || x.limits[k].hi != y.limits[k].hi || x.limits[k].spring != y.limits[k].spring ||
-          x.limits[k].damping != y.limits[k].damping)
+      if (!same_bits(x.limits[k].lo, y.limits[k].lo) || !same_bits(x.limits[k].hi, y.limits[k].hi) ||
+          !same_bits(x.limits[k].spring, y.limits[k].spring) || !same_bits(x.limits[k].damping, y.limits[k].damping))
         return false;
-    return x.type == y.type && x.spring == y.spring && x.damping == y.damping;
+    return x.type == y.type && same_bits(x.spring, y.spring) && same_bits(x.damping, y.damping);
   };
-  if (a.game_mtl != b.game_mtl || a.ik_flags != b.ik_flags || a.break_limits != b.break_limits || a.friction != b.friction ||
-      a.mass != b.mass || a.wmap != b.wmap || a.rest_length != b.rest_length)
+  const bool same_break = a.break_limits.has_value() == b.break_limits.has_value() &&
+                          (!a.break_limits || (same_bits((*a.break_limits)[0], (*b.break_limits)[0]) &&
+                                               same_bits((*a.break_limits)[1], (*b.break_limits)[1])));
+  if (a.game_mtl != b.game_mtl || a.ik_flags != b.ik_flags || !same_break || !same_opt(a.friction, b.friction) ||
+      !same_opt(a.mass, b.mass) || a.wmap != b.wmap || !same_bits(a.rest_length, b.rest_length))
     return false;
   if (a.mass && !same_vec(a.center_of_mass, b.center_of_mass)) return false;
   if (a.shape.has_value() != b.shape.has_value() || (a.shape && !shape_eq(*a.shape, *b.shape))) return false;
@@ -547,6 +558,9 @@ class Importer {
       }
       auto soup = soup_of(groups_[g].parts);
       if (!soup) return soup.error();
+      // Faces the edit left alone keep their smoothing values (when the style is the template's).
+      if (target[g] && style_ == detect_smoothing(*tpl_) && !target[g]->sg_mask())
+        object_import::match_template_faces(soup.value(), *target[g], style_);
       auto written = object_import::write_mesh(soup.value(), layout_of(target[g], groups_[g]), surfaces_, weight_maps, style_);
       st_.smoothing_conflicts += written.smoothing_conflicts;
       if (written.smoothing_conflicts)

@@ -25,6 +25,9 @@ struct MeshSoup {
     std::uint32_t surface;    // index into the object's surfaces
     std::optional<std::uint32_t> group;  // the exported smoothing value (extras), when known
     std::optional<std::uint32_t> face;   // the exported face index (extras), when known
+    // The smoothing value of the template face this triangle still is (same corners, same normals),
+    // in the written style and this triangle's corner order: kept where the extras are gone.
+    std::optional<std::uint32_t> template_group;
   };
   std::vector<Triangle> triangles;
 };
@@ -45,6 +48,11 @@ struct MeshWriteResult {
   std::size_t smoothing_conflicts = 0;   // faces whose normals the written groups do not give back
   bool groups_from_extras = false;
 };
+
+// Marks each triangle of `soup` that is still a face of `tm` (the same corner positions within
+// float noise, in any rotation, and the normals the SDK's rules give that face in `style`) with
+// that face's smoothing value (a CS/CoP value's edge bits turned with the rotation).
+void match_template_faces(MeshSoup& soup, const ObjectMesh& tm, SmoothingStyle style);
 
 // Lays the mesh out: points welded by position (and the exported point, when known), faces,
 // per-map UV vmaps (a continuous one per point, a discontinuous one for corners that differ) and

@@ -45,7 +45,89 @@ struct Vmap {
   std::size_t size() const { return points.size(); }
 };
 
+// Triangles that are still template faces keep the template's values. SoC: a set of new faces
+// joined (by the rebuilt ids) to a kept face takes that face's id, the others ids past the
+// template's; CS/CoP: the kept faces' flags as they were.
+void keep_template_groups(const MeshSoup& soup, SmoothingStyle style, std::vector<std::uint32_t>& groups) {
+  const std::size_t nf = soup.triangles.size();
+  if (std::none_of(soup.triangles.begin(), soup.triangles.end(), [](const auto& t) { return t.template_group.has_value(); }))
+    return;
+  if (style == SmoothingStyle::cscop) {
+    for (std::size_t f = 0; f < nf; ++f)
+      if (soup.triangles[f].template_group) groups[f] = *soup.triangles[f].template_group;
+    return;
+  }
+  std::uint32_t next = 0;
+  for (const auto& t : soup.triangles)
+    if (t.template_group && *t.template_group != 0xFFFFFFFFu) next = std::max(next, *t.template_group + 1);
+  std::map<std::uint32_t, std::uint32_t> id_of_rebuilt;  // rebuilt id -> written id
+  for (std::size_t f = 0; f < nf; ++f)
+    if (soup.triangles[f].template_group && groups[f] != 0xFFFFFFFFu)
+      id_of_rebuilt.emplace(groups[f], *soup.triangles[f].template_group);
+  for (std::size_t f = 0; f < nf; ++f) {
+    if (soup.triangles[f].template_group) {
+      groups[f] = *soup.triangles[f].template_group;
+      continue;
+    }
+    if (groups[f] == 0xFFFFFFFFu) continue;
+    const auto [it, fresh] = id_of_rebuilt.emplace(groups[f], next);
+    if (fresh) ++next;
+    groups[f] = it->second;
+  }
+}
+
 }  // namespace
+
+void match_template_faces(MeshSoup& soup, const ObjectMesh& tm, SmoothingStyle style) {
+  if (!tm.readable || tm.face_count == 0) return;
+  const object_smoothing::Geometry g = object_smoothing::geometry_of(tm);
+  const auto normals = object_smoothing::corner_normals(g, style);
+  // Template faces by the position of their first corner, on a 1 mm grid (neighbours searched).
+  auto cell = [](const Vec3& p) {
+    auto q = [](float v) { return static_cast<std::int64_t>(std::floor(double(v) * 1000.0)); };
+    return std::array<std::int64_t, 3>{q(p.x), q(p.y), q(p.z)};
+  };
+  std::map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>> grid;
+  for (std::uint32_t f = 0; f < tm.face_count; ++f) grid[cell(g.positions[g.corners[3 * f]])].push_back(f);
+  auto near = [](const Vec3& a, const Vec3& b, double tol) {
+    return std::fabs(a.x - b.x) <= tol && std::fabs(a.y - b.y) <= tol && std::fabs(a.z - b.z) <= tol;
+  };
+  for (auto& t : soup.triangles) {
+    bool done = false;
+    for (int r = 0; r < 3 && !done; ++r) {
+      // Rotation r: triangle corner k is template corner (k + r) % 3.
+      const auto c = cell(soup.positions[t.v[0]]);
+      for (std::int64_t dx = -1; dx <= 1 && !done; ++dx)
+        for (std::int64_t dy = -1; dy <= 1 && !done; ++dy)
+          for (std::int64_t dz = -1; dz <= 1 && !done; ++dz) {
+            const auto it = grid.find({c[0] + dx, c[1] + dy, c[2] + dz});
+            if (it == grid.end()) continue;
+            for (std::uint32_t f : it->second) {
+              bool same = true;
+              for (int k = 0; k < 3 && same; ++k) {
+                const std::size_t corner = 3 * f + std::size_t((k + r) % 3);
+                same = near(soup.positions[t.v[k]], g.positions[g.corners[corner]], 1e-5) &&
+                       near(soup.normals[t.v[k]], normals[corner], kNormalTolerance);
+              }
+              if (!same) continue;
+              std::uint32_t value = tm.smoothing_group(f);
+              if (style == SmoothingStyle::cscop && r != 0 && (value & 8u) == 0) {
+                // Front face: edge k of the triangle is template edge (k + r) % 3.
+                std::uint32_t bits = value & ~7u;
+                for (int k = 0; k < 3; ++k)
+                  if (value & (1u << ((k + r) % 3))) bits |= 1u << k;
+                value = bits;
+              } else if (style == SmoothingStyle::cscop && r != 0) {
+                continue;  // a back face turned: its remapped edges are not worth the risk
+              }
+              t.template_group = value;
+              done = true;
+              break;
+            }
+          }
+    }
+  }
+}
 
 MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const std::vector<ObjectSurface>& surfaces,
                            const std::vector<std::string>& weight_maps, SmoothingStyle style) {
@@ -200,6 +282,25 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
     out.groups_from_extras = true;
   } else {
     groups = object_smoothing::groups_from_normals(g, corner_normals, style, kNormalTolerance, &out.smoothing_conflicts);
+    keep_template_groups(soup, style, groups);
+    if (out.smoothing_conflicts != 0) {
+      // Count again with the kept values: they may say what the normals alone could not.
+      object_smoothing::Geometry with = g;
+      with.groups = groups;
+      const auto again = object_smoothing::corner_normals(with, style);
+      std::size_t bad = 0;
+      for (std::size_t f = 0; f < nf; ++f)
+        for (int k = 0; k < 3; ++k) {
+          const Vec3& a = again[3 * f + std::size_t(k)];
+          const Vec3& b = corner_normals[3 * f + std::size_t(k)];
+          if (std::fabs(a.x - b.x) > kNormalTolerance || std::fabs(a.y - b.y) > kNormalTolerance ||
+              std::fabs(a.z - b.z) > kNormalTolerance) {
+            ++bad;
+            break;
+          }
+        }
+      out.smoothing_conflicts = bad;
+    }
   }
   // Surfaces' faces, in the template's SFACE order, then in the order triangles first use them.
   std::vector<std::uint32_t> surface_order;
