@@ -52,7 +52,23 @@ std::uint32_t refs_chunk_for(Game game, const json* obj) {
   return kObjMotionRefs;
 }
 
-void meshes_chunk(ByteWriter& w, std::uint32_t raw_id, const std::vector<OutputMesh>& meshes, const ChunkList* original) {
+// The meshes chunk. With the template's list: its payload as it was when every mesh is kept in its
+// place; otherwise the meshes in order, then what the template's list held that was never read as a
+// mesh (chunks after a gap, repeated ids, trailing bytes) as it was.
+void meshes_chunk(ByteWriter& w, std::uint32_t raw_id, const std::vector<OutputMesh>& meshes, const ChunkList* original,
+                  std::size_t template_meshes = 0) {
+  if (original != nullptr && meshes.size() == template_meshes) {
+    bool same = true;
+    for (std::size_t i = 0; i < meshes.size() && same; ++i)
+      same = meshes[i].kept && meshes[i].template_mesh != nullptr && meshes[i].template_mesh->index == i;
+    if (same) {
+      write_chunk_with(w, raw_id, [&] {
+        for (const Chunk& c : original->chunks) write_chunk(w, c.raw_id, c.payload);
+        w.bytes(original->trailing);
+      });
+      return;
+    }
+  }
   write_chunk_with(w, raw_id, [&] {
     for (std::size_t i = 0; i < meshes.size(); ++i) {
       const OutputMesh& m = meshes[i];
@@ -63,6 +79,12 @@ void meshes_chunk(ByteWriter& w, std::uint32_t raw_id, const std::vector<OutputM
         write_chunk(w, static_cast<std::uint32_t>(i), m.payload);
       }
     }
+    if (original == nullptr) return;
+    std::vector<const Chunk*> read;
+    for (std::uint32_t id = 0; id < template_meshes; ++id) read.push_back(original->find(id));
+    for (const Chunk& c : original->chunks)
+      if (std::find(read.begin(), read.end(), &c) == read.end()) write_chunk(w, c.raw_id, c.payload);
+    w.bytes(original->trailing);
   });
 }
 
@@ -139,7 +161,7 @@ Result<std::vector<std::uint8_t>> template_body(const ObjectFile& tpl, const Bod
     const std::uint32_t id = c.id();
     if (id == kObjMeshes) {
       const ChunkList original = split_chunks(c.payload, c.payload_offset());
-      meshes_chunk(w, c.raw_id, parts.meshes, &original);
+      meshes_chunk(w, c.raw_id, parts.meshes, &original, tpl.meshes.size());
     } else if (id == tpl.surfaces_chunk && parts.surfaces_changed) {
       write_chunk(w, c.raw_id, surfaces_payload(parts.surfaces, id));
     } else if (id == kObjSurfacesXrlc && tpl.surfaces_chunk == kObjSurfaces && parts.surfaces_changed) {
