@@ -3,6 +3,8 @@
 // byte; through glTF and back with the template (byte for byte) and without (the same triangles,
 // UVs, weights and normals); an edit landing in the template's layout; .ogf -> .object -> .ogf
 // keeping every vertex, UV and weight; bone data out of and into models.
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "boneyard/xray/bones/bones.h"
@@ -151,6 +153,45 @@ TEST(ObjectSamples, AnEditedMeshIsRebuiltInTheTemplatesLayoutTheRestKept) {
   for (std::size_t i = 0; i < m0.point_count; ++i) points_moved += m0.point(i) == m1.point(i) ? 0 : 1;
   EXPECT_EQ(points_moved, 1u);
   for (std::size_t i = 0; i < m0.face_count; ++i) EXPECT_EQ(m1.smoothing_group(i), m0.smoothing_group(i));
+}
+
+// What a DCC tool gives back: no primitive extras (no exported points, smoothing values or faces)
+// and float noise on every position. The rebuilt mesh still keeps the template's points in order:
+// each unmoved point on its template point within noise, the moved one in the place left free.
+TEST(ObjectSamples, AnEditWithoutPrimitiveExtrasKeepsThePointOrder) {
+  BONEYARD_REQUIRE_SAMPLES("xray/sdk");
+  const auto path = samples_dir() / "xray/sdk/mod/handflash_hud.object";
+  const xray::ObjectFile f = load_object(path);
+  scene::Scene s = through_glb(object_scene(f));
+  auto& prim = s.meshes.at(0).primitives.at(0);
+  const std::array<float, 3> at{prim.positions[0], prim.positions[1], prim.positions[2]};
+  for (auto& m : s.meshes)
+    for (auto& q : m.primitives) {
+      q.extras = scene::Extras();
+      for (std::size_t v = 0; v < q.vertex_count(); ++v) {
+        const bool here = q.positions[v * 3] == at[0] && q.positions[v * 3 + 1] == at[1] && q.positions[v * 3 + 2] == at[2];
+        q.positions[v * 3] = std::nextafter(q.positions[v * 3], 1e9f);  // about 1e-8 m
+        if (here) q.positions[v * 3 + 1] += 0.01f;
+      }
+    }
+  xray::ObjectImportOptions o;
+  o.template_object = &f;
+  Diagnostics w;
+  xray::ObjectImportStats st;
+  auto bytes = xray::scene_to_object_bytes(s, o, w, &st);
+  ASSERT_TRUE(bytes) << bytes.error().message;
+  EXPECT_EQ(st.rebuilt, 1u);
+  const xray::ObjectFile made = object_of(bytes.value());
+  EXPECT_FALSE(xray::validate_object(made).has_errors());
+  const auto& m0 = f.meshes[0];
+  const auto& m1 = made.meshes[0];
+  ASSERT_EQ(m1.point_count, m0.point_count);
+  std::size_t points_moved = 0;
+  for (std::size_t i = 0; i < m0.point_count; ++i) {
+    const Vec3 a = m0.point(i), b = m1.point(i);
+    points_moved += std::fabs(a.x - b.x) + std::fabs(a.y - b.y) + std::fabs(a.z - b.z) > 1e-5 ? 1 : 0;
+  }
+  EXPECT_EQ(points_moved, 1u);
 }
 
 TEST(ObjectSamples, OgfToObjectToOgfKeepsEveryVertexUvAndWeight) {

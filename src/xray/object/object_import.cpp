@@ -454,6 +454,8 @@ class Importer {
         if (v.is_uv() && std::find(l.uv_names.begin(), l.uv_names.end(), v.name) == l.uv_names.end()) l.uv_names.push_back(v.name);
       for (const auto& c : m->chunks.chunks) l.chunk_order.push_back(c.id());
       for (const auto& s : m->surfaces) l.surface_order.push_back(s.surface);
+      l.template_points.reserve(m->point_count);
+      for (std::size_t i = 0; i < m->point_count; ++i) l.template_points.push_back(m->point(i));
       return l;
     }
     const scene::Mesh& mesh = s_.meshes[g.scene_mesh];
@@ -517,7 +519,7 @@ class Importer {
     for (auto& [surface, pair] : by_surface) {
       if (pair.first.indices.size() != pair.second.indices.size()) return false;
       std::vector<bool> taken;
-      if (!ogf_import::find_triangles(pair.first, pair.second, taken)) return false;
+      if (!ogf_import::find_triangles(pair.first, pair.second, taken, object_import::kDerivedNormalTolerance)) return false;
     }
     return true;
   }

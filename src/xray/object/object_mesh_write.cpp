@@ -1,6 +1,7 @@
 // Laying out one .object mesh from triangles (CEditableMesh::SaveMesh's chunks and order).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <unordered_map>
@@ -107,7 +108,7 @@ void match_template_faces(MeshSoup& soup, const ObjectMesh& tm, SmoothingStyle s
               for (int k = 0; k < 3 && same; ++k) {
                 const std::size_t corner = 3 * f + std::size_t((k + r) % 3);
                 same = near(soup.positions[t.v[k]], g.positions[g.corners[corner]], 1e-5) &&
-                       near(soup.normals[t.v[k]], normals[corner], kNormalTolerance);
+                       near(soup.normals[t.v[k]], normals[corner], kDerivedNormalTolerance);
               }
               if (!same) continue;
               std::uint32_t value = tm.smoothing_group(f);
@@ -160,6 +161,65 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
       std::vector<std::uint32_t> order(points.size());
       for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
       std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return hint_of[a] < hint_of[b]; });
+      std::vector<std::uint32_t> new_index(points.size());
+      std::vector<Vec3> sorted(points.size());
+      for (std::uint32_t i = 0; i < order.size(); ++i) new_index[order[i]] = i, sorted[i] = points[order[i]];
+      points = std::move(sorted);
+      for (std::size_t v = 0; v < nv; ++v) point_of[v] = new_index[point_of[v]];
+    } else if (std::none_of(soup.point_hint.begin(), soup.point_hint.end(), [](auto h) { return h >= 0; }) &&
+               !layout.template_points.empty()) {
+      // No exported points: the template's order where a point sits on a template point within a
+      // DCC round trip's float noise (1e-5 m; an edit moves few points and the rest keep their
+      // indices). Template points on a 1e-4 m grid; each taken once.
+      auto cell = [](const Vec3& p) {
+        auto q = [](float v) {
+          const double c = std::floor(double(v) / 1e-4);
+          return std::isfinite(c) ? std::int64_t(std::clamp(c, -1e15, 1e15)) : std::int64_t{0};
+        };
+        return std::array<std::int64_t, 3>{q(p.x), q(p.y), q(p.z)};
+      };
+      std::map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>> template_at;
+      for (std::uint32_t i = 0; i < layout.template_points.size(); ++i)
+        template_at[cell(layout.template_points[i])].push_back(i);
+      std::vector<bool> taken(layout.template_points.size(), false);
+      std::vector<std::size_t> rank(points.size());
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const Vec3& p = points[i];
+        const auto c = cell(p);
+        const double tolerance = 1e-5 + 1e-6 * std::max({std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
+        double best_distance = tolerance;
+        std::int64_t best = -1;
+        for (std::int64_t dx = -1; dx <= 1; ++dx)
+          for (std::int64_t dy = -1; dy <= 1; ++dy)
+            for (std::int64_t dz = -1; dz <= 1; ++dz) {
+              const auto it = template_at.find({c[0] + dx, c[1] + dy, c[2] + dz});
+              if (it == template_at.end()) continue;
+              for (std::uint32_t t : it->second) {
+                if (taken[t]) continue;
+                const Vec3& q = layout.template_points[t];
+                const double d = std::max({std::fabs(double(p.x) - q.x), std::fabs(double(p.y) - q.y),
+                                           std::fabs(double(p.z) - q.z)});
+                if (d <= best_distance && (best < 0 || d < best_distance)) best_distance = d, best = t;
+              }
+            }
+        if (best < 0) {
+          rank[i] = SIZE_MAX;
+          continue;
+        }
+        taken[std::size_t(best)] = true;
+        rank[i] = std::size_t(best);
+      }
+      // Moved points take the places no point kept, in order (one point moved keeps its index),
+      // added ones come last.
+      std::size_t free_place = 0;
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        if (rank[i] != SIZE_MAX) continue;
+        while (free_place < taken.size() && taken[free_place]) ++free_place;
+        rank[i] = free_place < taken.size() ? free_place++ : layout.template_points.size() + i;
+      }
+      std::vector<std::uint32_t> order(points.size());
+      for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return rank[a] < rank[b]; });
       std::vector<std::uint32_t> new_index(points.size());
       std::vector<Vec3> sorted(points.size());
       for (std::uint32_t i = 0; i < order.size(); ++i) new_index[order[i]] = i, sorted[i] = points[order[i]];
@@ -293,8 +353,8 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
         for (int k = 0; k < 3; ++k) {
           const Vec3& a = again[3 * f + std::size_t(k)];
           const Vec3& b = corner_normals[3 * f + std::size_t(k)];
-          if (std::fabs(a.x - b.x) > kNormalTolerance || std::fabs(a.y - b.y) > kNormalTolerance ||
-              std::fabs(a.z - b.z) > kNormalTolerance) {
+          if (std::fabs(a.x - b.x) > kDerivedNormalTolerance || std::fabs(a.y - b.y) > kDerivedNormalTolerance ||
+              std::fabs(a.z - b.z) > kDerivedNormalTolerance) {
             ++bad;
             break;
           }
