@@ -149,6 +149,19 @@ TEST(Object, DegenerateFaceAndBadReferencesAreErrorsWithOffsets) {
   EXPECT_NE(find_message(e, "faces name points past the mesh"), nullptr);
 }
 
+// Vmref entries whose value belongs to another point than the corner's: counted per entry, both
+// when a vmref's entries agree on one (wrong) point and when they disagree among themselves.
+TEST(Object, VmrefEntriesOfAnotherPointAreCountedPerEntry) {
+  ObjFile o = skinned_quad();
+  EXPECT_EQ(find_message(xray::validate_object(object_from(obj_bytes(o))), "belongs to another point", Severity::warning), nullptr);
+  o.meshes[0].vmrefs[0] = {{0, 5}, {1, 3}};  // corner on point 0; UV and weight of point 3: 2 entries
+  o.meshes[0].vmrefs[3] = {{0, 3}, {1, 2}};  // corner on point 1; UV of point 1, weight of point 2: 1 entry
+  const Diagnostics d = xray::validate_object(object_from(obj_bytes(o)));
+  const Finding* f = find_message(d, "belongs to another point", Severity::warning);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->found, "3 entries");
+}
+
 TEST(Object, BrokenBoneShapeAndJointTypesAreErrors) {
   ObjFile o = skinned_quad();
   o.bones[0].shape_type = 62;           // blender-xray's test_fmt_broken

@@ -181,6 +181,12 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
   }
   // Vmrefs.
   std::vector<bool> ref_ok(m.vmref_count, true), ref_has_uv(m.vmref_count, false), ref_has_weight(m.vmref_count, false);
+  // Per vmref, the point its entries' values belong to (computed once, not per corner): kNoPoint
+  // when no entry's map names points, kPoints when the entries disagree (then checked entry by
+  // entry), and how many entries name one.
+  constexpr std::int64_t kNoPoint = -1, kPoints = -2;
+  std::vector<std::int64_t> ref_point(m.vmref_count, kNoPoint);
+  std::vector<std::uint8_t> ref_pointed(m.vmref_count, 0);
   {
     std::size_t bad = 0;
     std::string first;
@@ -196,6 +202,11 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
         const ObjectVmap& vm = m.vmaps[std::size_t(e.vmap)];
         if (vm.is_uv()) ref_has_uv[r] = true;
         if (vm.is_weight()) ref_has_weight[r] = true;
+        if (vm.points.empty()) continue;
+        const std::int64_t q = std::uint32_t(vm.point(std::size_t(e.index)));
+        ++ref_pointed[r];
+        if (ref_point[r] == kNoPoint) ref_point[r] = q;
+        else if (ref_point[r] != q) ref_point[r] = kPoints;
       }
     }
     if (bad)
@@ -218,6 +229,11 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
       if (!ref_ok[r]) continue;
       if (!ref_has_uv[r]) ++no_uv;
       if (!f.bones.empty() && !ref_has_weight[r]) ++no_weight;
+      if (ref_point[r] >= 0) {
+        if (ref_point[r] != std::int64_t{p[k]}) point_mismatch += ref_pointed[r];
+        continue;
+      }
+      if (ref_point[r] == kNoPoint) continue;
       for (std::size_t k2 = 0; k2 < m.vmref_size(r); ++k2) {
         const VmrefEntry e = m.vmref_entry(r, k2);
         const ObjectVmap& vm = m.vmaps[std::size_t(e.vmap)];
