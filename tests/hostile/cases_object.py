@@ -3,6 +3,7 @@ declare more than they can hold, counts far past the bytes, a point shared by 10
 smoothing rules stay linear), thousands of distinct smoothing masks around one point (bounded), a
 20k-bone chain, parent cycles, a broken mesh left out with --keep-going, and outputs that are never
 inputs. Layouts: ../shared/docs/sdk-formats.md sections 1.1 and 1.2."""
+import json
 import struct
 
 from hostile_case import case
@@ -167,3 +168,37 @@ def _(d):
         len(_chunk(1, struct.pack("<H", 2)) + _chunk(2, _sz("a") + _sz("") + _sz("a")) + _chunk(3, bytes(28))):]) +
         _chunk(0x923, struct.pack("<I", 0xFFFFFFFF)))
     return ["validate", "parts.bones"]
+
+
+@case("object_template_50k_points_in_one_cell", why="a template whose 50k points (and faces) sit within 0.1 mm, and "
+      "a glTF without primitive extras moving each by 5e-8 m: matching its points and faces to the template's "
+      "stays linear (bounded candidates per grid cell)", exit=0, creates=[r"out\.object"],
+      creates_required=[r"out\.object"], max_seconds=4)
+def _(d):
+    n = 50_000
+    pts = [((i % 200) * 2e-7, 0.0, (i // 200) * 2e-7) for i in range(n)]
+    faces = [(i, i + 1, i + 200) for i in range(n - 200) if i % 200 != 199]
+    (d / "tpl.object").write_bytes(_object([_mesh(pts, faces, [0] * len(faces))]))
+    # glTF space: (x, y, -z), faces turned (0, 2, 1) to keep their front.
+    pos = b"".join(struct.pack("<3f", x, y + 5e-8, -z) for x, y, z in pts)
+    nrm = struct.pack("<3f", 0, 1, 0) * n
+    idx = b"".join(struct.pack("<3I", a, c, b) for a, b, c in faces)
+    binary = pos + nrm + idx
+    xs, zs = [p[0] for p in pts], [-p[2] for p in pts]
+    doc = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"name": "m", "mesh": 0}],
+           "meshes": [{"name": "m", "primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2,
+                                                     "material": 0}]}],
+           "materials": [{"name": "s"}], "buffers": [{"byteLength": len(binary)}],
+           "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": len(pos)},
+                           {"buffer": 0, "byteOffset": len(pos), "byteLength": len(nrm)},
+                           {"buffer": 0, "byteOffset": len(pos) + len(nrm), "byteLength": len(idx)}],
+           "accessors": [{"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3",
+                          "min": [min(xs), 5e-8, min(zs)], "max": [max(xs), 5e-8, max(zs)]},
+                         {"bufferView": 1, "componentType": 5126, "count": n, "type": "VEC3"},
+                         {"bufferView": 2, "componentType": 5125, "count": len(idx) // 4, "type": "SCALAR"}]}
+    text = json.dumps(doc).encode()
+    text += b" " * (-len(text) % 4)
+    glb = struct.pack("<III", 0x46546C67, 2, 12 + 8 + len(text) + 8 + len(binary))
+    glb += struct.pack("<II", len(text), 0x4E4F534A) + text + struct.pack("<II", len(binary), 0x004E4942) + binary
+    (d / "edit.glb").write_bytes(glb)
+    return ["convert", "edit.glb", "-o", "out.object", "--template", "tpl.object"]

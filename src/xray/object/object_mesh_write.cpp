@@ -83,9 +83,15 @@ void match_template_faces(MeshSoup& soup, const ObjectMesh& tm, SmoothingStyle s
   if (!tm.readable || tm.face_count == 0) return;
   const object_smoothing::Geometry g = object_smoothing::geometry_of(tm);
   const auto normals = object_smoothing::corner_normals(g, style);
-  // Template faces by the position of their first corner, on a 1 mm grid (neighbours searched).
+  // Template faces by the position of their first corner, on a 1 mm grid (neighbours searched; at
+  // most kLooks faces per cell, so that hostile data with every face in one cell stays linear:
+  // real meshes start a few faces per cubic millimetre).
+  constexpr std::size_t kLooks = 256;
   auto cell = [](const Vec3& p) {
-    auto q = [](float v) { return static_cast<std::int64_t>(std::floor(double(v) * 1000.0)); };
+    auto q = [](float v) {
+      const double c = std::floor(double(v) * 1000.0);
+      return std::isfinite(c) ? static_cast<std::int64_t>(std::clamp(c, -1e15, 1e15)) : std::int64_t{0};
+    };
     return std::array<std::int64_t, 3>{q(p.x), q(p.y), q(p.z)};
   };
   std::map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>> grid;
@@ -97,13 +103,15 @@ void match_template_faces(MeshSoup& soup, const ObjectMesh& tm, SmoothingStyle s
     bool done = false;
     for (int r = 0; r < 3 && !done; ++r) {
       // Rotation r: triangle corner k is template corner (k + r) % 3.
-      const auto c = cell(soup.positions[t.v[0]]);
+      // The grid holds template corner 0, which is this triangle's corner (3 - r) % 3.
+      const auto c = cell(soup.positions[t.v[(3 - r) % 3]]);
       for (std::int64_t dx = -1; dx <= 1 && !done; ++dx)
         for (std::int64_t dy = -1; dy <= 1 && !done; ++dy)
           for (std::int64_t dz = -1; dz <= 1 && !done; ++dz) {
             const auto it = grid.find({c[0] + dx, c[1] + dy, c[2] + dz});
             if (it == grid.end()) continue;
-            for (std::uint32_t f : it->second) {
+            for (std::size_t j = 0; j < it->second.size() && j < kLooks; ++j) {
+              const std::uint32_t f = it->second[j];
               bool same = true;
               for (int k = 0; k < 3 && same; ++k) {
                 const std::size_t corner = 3 * f + std::size_t((k + r) % 3);
@@ -170,7 +178,9 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
                !layout.template_points.empty()) {
       // No exported points: the template's order where a point sits on a template point within a
       // DCC round trip's float noise (1e-5 m; an edit moves few points and the rest keep their
-      // indices). Template points on a 1e-4 m grid; each taken once.
+      // indices). Template points on a 1e-4 m grid, each taken once (removed from its cell); at most
+      // kLooks candidates per cell, so that hostile data (thousands of points in one cell) stays
+      // linear: real meshes hold a handful of points per 0.1 mm cell.
       auto cell = [](const Vec3& p) {
         auto q = [](float v) {
           const double c = std::floor(double(v) / 1e-4);
@@ -181,6 +191,7 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
       std::map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>> template_at;
       for (std::uint32_t i = 0; i < layout.template_points.size(); ++i)
         template_at[cell(layout.template_points[i])].push_back(i);
+      constexpr std::size_t kLooks = 64;
       std::vector<bool> taken(layout.template_points.size(), false);
       std::vector<std::size_t> rank(points.size());
       for (std::size_t i = 0; i < points.size(); ++i) {
@@ -189,23 +200,28 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
         const double tolerance = 1e-5 + 1e-6 * std::max({std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
         double best_distance = tolerance;
         std::int64_t best = -1;
+        std::vector<std::uint32_t>* best_cell = nullptr;
+        std::size_t best_slot = 0;
         for (std::int64_t dx = -1; dx <= 1; ++dx)
           for (std::int64_t dy = -1; dy <= 1; ++dy)
             for (std::int64_t dz = -1; dz <= 1; ++dz) {
               const auto it = template_at.find({c[0] + dx, c[1] + dy, c[2] + dz});
               if (it == template_at.end()) continue;
-              for (std::uint32_t t : it->second) {
-                if (taken[t]) continue;
-                const Vec3& q = layout.template_points[t];
+              auto& in_cell = it->second;
+              for (std::size_t j = 0; j < in_cell.size() && j < kLooks; ++j) {
+                const Vec3& q = layout.template_points[in_cell[j]];
                 const double d = std::max({std::fabs(double(p.x) - q.x), std::fabs(double(p.y) - q.y),
                                            std::fabs(double(p.z) - q.z)});
-                if (d <= best_distance && (best < 0 || d < best_distance)) best_distance = d, best = t;
+                if (d <= best_distance && (best < 0 || d < best_distance))
+                  best_distance = d, best = in_cell[j], best_cell = &in_cell, best_slot = j;
               }
             }
         if (best < 0) {
           rank[i] = SIZE_MAX;
           continue;
         }
+        (*best_cell)[best_slot] = best_cell->back();
+        best_cell->pop_back();
         taken[std::size_t(best)] = true;
         rank[i] = std::size_t(best);
       }
