@@ -23,6 +23,10 @@ set(BONEYARD_LAYER_USES_python core scene xray mgs2 texture registry python)
 set(BONEYARD_FOLDER_USES_xray/omf "")
 set(BONEYARD_FOLDER_USES_xray/ogf xray/omf xray/scene)  # a model embeds motions; its adapter shares the skeleton's
 set(BONEYARD_FOLDER_USES_xray/scene xray/omf)
+set(BONEYARD_FOLDER_USES_xray/bones "")
+# An .object holds bone data and embedded motions; it converts to and from .ogf models through the
+# scene adapters they share.
+set(BONEYARD_FOLDER_USES_xray/object xray/bones xray/envelope xray/ogf xray/omf xray/scene xray/skl)
 set(BONEYARD_FOLDER_USES_xray/envelope "")  # the SDK's animation curves, shared by its motion formats
 set(BONEYARD_FOLDER_USES_xray/skl xray/envelope xray/omf)  # motion params, marks and edits as in .omf
 set(BONEYARD_FOLDER_USES_xray/anm xray/envelope xray/omf)  # the edit vocabulary of .omf

@@ -50,8 +50,10 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
     return;
   }
   // Opened as what its extension says, not sniffed: a broken .ogf gets the .ogf reader's error.
-  const bool ogf = lower_extension(path_to_utf8(item.input.filename())) == ".ogf";
-  auto doc = ogf ? registry::open_ogf(std::move(data), {}) : registry::open_omf(std::move(data), {});
+  const std::string ext = lower_extension(path_to_utf8(item.input.filename()));
+  auto doc = ext == ".ogf"      ? registry::open_ogf(std::move(data), {})
+             : ext == ".object" ? registry::open_object(std::move(data), {})
+                                : registry::open_omf(std::move(data), {});
   ConvertOutcome outcome;
   Status converted = doc ? Status() : Status(doc.error());
   if (doc) {
@@ -106,7 +108,7 @@ Status check_batch_request(const BatchOptions& o, const OptionSet& given) {
 
 BatchResult convert_tree(const BatchOptions& o) {
   BatchResult result;
-  std::vector<fs::path> ogfs, omfs;
+  std::vector<fs::path> ogfs, omfs, objects;
   std::error_code ec;
   for (fs::recursive_directory_iterator it(o.input_dir, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
@@ -114,7 +116,9 @@ BatchResult convert_tree(const BatchOptions& o) {
     const std::string ext = lower_extension(path_to_utf8(it->path().filename()));
     if (ext == ".ogf") ogfs.push_back(it->path());
     if (ext == ".omf") omfs.push_back(it->path());
+    if (ext == ".object") objects.push_back(it->path());
   }
+  std::sort(objects.begin(), objects.end());
   std::sort(ogfs.begin(), ogfs.end());
   std::sort(omfs.begin(), omfs.end());
 
@@ -150,7 +154,7 @@ BatchResult convert_tree(const BatchOptions& o) {
   // .omf beside an .ogf of its name, m.ogf and m.OGF, names differing only in case, which
   // case-insensitive file systems take for one) get distinct names, and the item says so.
   OutputPlan plan;
-  auto add_item = [&](const fs::path& in, bool omf) {
+  auto add_item = [&](const fs::path& in, const char* kind) {
     BatchItem item;
     item.input = in;
     fs::path rel = in.lexically_relative(o.input_dir);
@@ -158,7 +162,7 @@ BatchResult convert_tree(const BatchOptions& o) {
     const fs::path wanted = o.output_dir / rel;
     item.output = wanted;
     for (int k = 1; !plan.add_write(item.output); ++k) {
-      const std::string suffix = k == 1 ? (omf ? "omf" : "ogf") : std::to_string(k);
+      const std::string suffix = k == 1 ? std::string(kind) : std::to_string(k);
       item.output = wanted;
       item.output.replace_filename(path_from_utf8(path_to_utf8(wanted.stem()) + "_" + suffix + o.extension));
     }
@@ -169,11 +173,13 @@ BatchResult convert_tree(const BatchOptions& o) {
                                       {}, {}});
     result.items.push_back(std::move(item));
   };
-  for (const auto& p : ogfs) add_item(p, false);
+  for (const auto& p : ogfs) add_item(p, "ogf");
   for (const auto& p : omfs) {
     const auto id = file_identity(p);
-    if (!id || !referenced.count(*id)) add_item(p, true);
+    if (!id || !referenced.count(*id)) add_item(p, "omf");
   }
+  // The SDK's source models beside the game's (an .object and the .ogf compiled from it: "_object").
+  for (const auto& p : objects) add_item(p, "object");
 
   const std::size_t total = result.items.size();
   std::size_t done = 0;

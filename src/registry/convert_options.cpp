@@ -16,6 +16,7 @@ using S = ConvertSettings;
 constexpr std::string_view kLayouts[] = {"ps2", "mc"};
 constexpr std::string_view kNMatsReadings[] = {"spec", "sealouse"};
 constexpr std::string_view kGames[] = {"soc", "cs", "cop"};
+constexpr std::string_view kSmoothingStyles[] = {"soc", "cscop"};
 
 // Metres per model unit: positive and finite (CLI11's own range message would print the largest
 // double in full, 300 digits).
@@ -54,32 +55,45 @@ const std::array kRows = {
                      .field = &S::meshes,
                      .help = "X-Ray: folder that motion refs are relative to (default: nearest 'meshes')"},
     ConvertOptionRow{.name = "textures",
-                     .reads = "ogf>gltf kms>gltf evm>gltf cmdl>gltf tree>gltf",
+                     .reads = "ogf>gltf object>gltf kms>gltf evm>gltf cmdl>gltf tree>gltf",
                      .field = &S::textures,
-                     .help = "X-Ray .ogf, MGS2 .kms/.evm to glTF: textures root (.dds, .ctxr, .tri or .png; X-Ray default: "
-                             "the 'textures' folder beside the model's 'meshes' folder; MGS2: the .tri files beside the model "
-                             "are searched too)"},
+                     .help = "X-Ray .ogf/.object, MGS2 .kms/.evm to glTF: textures root (.dds, .ctxr, .tri or .png; X-Ray "
+                             "default: the 'textures' folder beside the model's 'meshes' folder; MGS2: the .tri files beside "
+                             "the model are searched too)"},
     ConvertOptionRow{.name = "keep-going",
-                     .reads = "ogf>gltf tree>gltf",
+                     .reads = "ogf>gltf object>gltf tree>gltf",
                      .field = &S::keep_going,
-                     .help = "X-Ray .ogf to glTF: leave out broken meshes (warned) instead of failing"},
+                     .help = "X-Ray .ogf/.object to glTF: leave out broken meshes (warned) instead of failing"},
     ConvertOptionRow{.name = "template",
-                     .reads = "gltf>omf gltf>ogf gltf>kms gltf>evm",
+                     .reads = "gltf>omf gltf>ogf gltf>object gltf>kms gltf>evm",
                      .field = &S::template_file,
-                     .help = "glTF to .omf/.ogf/.kms/.evm: the original file (parts, params, skeleton, fields, "
+                     .help = "glTF to .omf/.ogf/.object/.kms/.evm: the original file (parts, params, skeleton, fields, "
                              "placement; unedited bytes and meshes)",
                      .names_input = true},
     ConvertOptionRow{.name = "game",
-                     .reads = "gltf>ogf",
+                     .reads = "gltf>ogf gltf>object ogf>object object>ogf",
                      .field = &S::game,
-                     .help = "glTF to .ogf: the game it is for: soc, cs or cop (default: the template's, else cop)",
+                     .help = "To .ogf/.object: the game it is for: soc, cs or cop (vertex formats, motion-ref chunk; "
+                             ".object: the smoothing style) (default: the template's, else cop)",
                      .choices = kGames},
     ConvertOptionRow{.name = "motion-refs",
-                     .reads = "gltf>ogf",
+                     .reads = "gltf>ogf gltf>object",
                      .field = &S::motion_refs,
-                     .help = "glTF to .ogf: the motion refs, comma-separated (\"\" for none; default: the "
+                     .help = "glTF to .ogf/.object: the motion refs, comma-separated (\"\" for none; default: the "
                              "template's, else the glTF extras')",
                      .value_name = "REF,REF"},
+    ConvertOptionRow{.name = "smoothing",
+                     .reads = "object>gltf object>ogf",
+                     .field = &S::smoothing,
+                     .help = "X-Ray .object input: read its smoothing groups as SoC ids or CS/CoP edge flags (default: "
+                             "told from the values)",
+                     .choices = kSmoothingStyles},
+    ConvertOptionRow{.name = "bones",
+                     .reads = "object>object object>ogf ogf>ogf ogf>object gltf>object gltf>ogf",
+                     .field = &S::bones,
+                     .help = "X-Ray models: bone data (.bones) for the written model's bones, by name (material, shape, "
+                             "joint, mass; and the parts of an .object)",
+                     .names_input = true},
     ConvertOptionRow{.name = "scale",
                      .reads = "kms>gltf evm>gltf cmdl>gltf mar>gltf gltf>kms gltf>evm",
                      .field = &S::scale,

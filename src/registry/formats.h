@@ -31,6 +31,8 @@ using Opened = Result<std::unique_ptr<Document>>;
 
 Opened open_omf(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_ogf(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_object(std::shared_ptr<const FileData> file, const OpenOptions& options);
+Opened open_bones(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_skl(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_skls(std::shared_ptr<const FileData> file, const OpenOptions& options);
 Opened open_anm(std::shared_ptr<const FileData> file, const OpenOptions& options);
@@ -142,6 +144,15 @@ Result<scene::Scene> xray_model_scene(const xray::OgfFile& ogf, xray::XrayExport
 Result<scene::Scene> xray_v3_model_scene(const xray::OgfV3File& ogf, xray::XrayExportOptions options,
                                          const std::filesystem::path& meshes_root,
                                          const std::vector<ResolvedMotionRef>* resolved, Diagnostics& warnings);
+// .ogf -> .object (converter.exe's conversion) for `convert`: --game picks the smoothing style and
+// the refs chunk, --bones the bone data (sdk_documents.cpp).
+Result<std::vector<std::uint8_t>> object_from_ogf(const xray::OgfFile& ogf, const ConvertOptions& options,
+                                                  Diagnostics& warnings);
+// A written .ogf or .object with the --bones file's data applied to its bones (nothing without
+// --bones).
+Result<std::vector<std::uint8_t>> with_bones_option(Result<std::vector<std::uint8_t>> model, const ConvertOptions& options,
+                                                    Diagnostics& warnings);
+
 // Where an X-Ray model's textures are: --textures, else the "textures" folder beside the model's
 // "meshes" ancestor.
 std::filesystem::path xray_textures_root(const ConvertOptions& options);

@@ -9,6 +9,7 @@
 #include "boneyard/registry/gltf_files.h"
 #include "boneyard/mgs2/mgs2_scene.h"
 #include "boneyard/xray/ogf/ogf_import.h"
+#include "boneyard/xray/object/object_scene.h"
 #include "boneyard/xray/xray_scene.h"
 #include "boneyard/xray/ogf_v3/ogf_v3.h"
 #include "formats.h"
@@ -22,6 +23,7 @@ namespace fs = std::filesystem;
 Status template_mismatch(const ConvertOptions& o, std::string_view ext);
 Result<std::vector<std::uint8_t>> to_omf(const scene::Scene& s, const ConvertOptions& o, Diagnostics& warnings);
 Result<std::vector<std::uint8_t>> to_ogf(const scene::Scene& s, const ConvertOptions& o, Diagnostics& warnings);
+Result<std::vector<std::uint8_t>> to_object(const scene::Scene& s, const ConvertOptions& o, Diagnostics& warnings);
 Result<std::vector<std::uint8_t>> to_mgs2_model(const scene::Scene& s, std::string_view ext, const ConvertOptions& o,
                                                 Diagnostics& warnings);
 
@@ -78,7 +80,7 @@ class GltfDocument final : public Document {
   }
 
   Diagnostics validate() const override { return read_; }
-  std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".kms", ".evm"}; }
+  std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".object", ".kms", ".evm"}; }
   Status check_convert_options(std::string_view ext, const OptionSet& given, const ConvertOptions& o) const override {
     if (!option_given(given, "template")) return {};
     return template_mismatch(o, ext);
@@ -89,10 +91,11 @@ class GltfDocument final : public Document {
     Diagnostics& warnings = o.warnings ? *o.warnings : scratch;
     for (const auto& f : read_.findings()) warnings.add(f);
     if (ext == ".omf") return write_converted(to_omf(s_, o, warnings), out);
-    if (ext == ".ogf") return write_converted(to_ogf(s_, o, warnings), out);
+    if (ext == ".ogf") return write_converted(with_bones_option(to_ogf(s_, o, warnings), o, warnings), out);
+    if (ext == ".object") return write_converted(with_bones_option(to_object(s_, o, warnings), o, warnings), out);
     if (ext == ".kms" || ext == ".evm")
       return write_mgs2_model(to_mgs2_model(s_, ext, o, warnings), ext, o, o.settings.template_file, out);
-    return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .ogf, .kms or .evm", std::string(ext)};
+    return Finding{Severity::error, 0, "convert", "unsupported conversion", ".omf, .ogf, .object, .kms or .evm", std::string(ext)};
   }
 
  private:
@@ -186,6 +189,25 @@ Result<std::vector<std::uint8_t>> to_ogf(const scene::Scene& s, const ConvertOpt
     io.template_ogf = &*tpl;
   }
   return xray::scene_to_ogf_bytes(s, io, warnings);
+}
+
+// glTF -> .object: the X-Ray library builds it on the --template object read here; the bytes come
+// back read and validated (xray::scene_to_object_bytes).
+Result<std::vector<std::uint8_t>> to_object(const scene::Scene& s, const ConvertOptions& o, Diagnostics& warnings) {
+  xray::ObjectImportOptions io;
+  const auto game = xray::parse_game(o.settings.game);
+  if (!game) return usage_error_finding("--game must be soc, cs or cop (found " + o.settings.game + ")");
+  io.game = *game;
+  if (option_given(o.given, "motion-refs")) io.motion_refs = split_refs(o.settings.motion_refs);
+  std::optional<xray::ObjectFile> tpl;
+  if (!o.settings.template_file.empty()) {
+    auto r = read_option_model<xray::ObjectFile>(o, "--template", o.settings.template_file,
+                                                 [](auto f) { return xray::read_object(std::move(f)); });
+    if (!r) return r.error();
+    tpl = std::move(r).value();
+    io.template_object = &*tpl;
+  }
+  return xray::scene_to_object_bytes(s, io, warnings);
 }
 
 // glTF -> .kms/.evm: the MGS2 library builds it with the options and the --template model read here.

@@ -19,6 +19,8 @@
 #include "boneyard/mgs2/mar/mar_report.h"
 #include "boneyard/xray/omf/omf_report.h"
 #include "boneyard/xray/ogf/ogf_report.h"
+#include "boneyard/xray/bones/bones_report.h"
+#include "boneyard/xray/object/object_report.h"
 #include "boneyard/xray/anm/anm_report.h"
 #include "boneyard/xray/skl/skl_report.h"
 #include "boneyard/xray/ogf_v3/ogf_v3_report.h"
@@ -42,6 +44,8 @@ constexpr std::array kFormats = {
     FormatEntry{"omf", xray::sniff_omf, registry::open_omf},
     FormatEntry{"ogf", xray::sniff_ogf, registry::open_ogf},
     FormatEntry{"ogf", xray::sniff_ogf_v3, registry::open_ogf_v3},  // OGF v3 (builds before 2004): its own model
+    FormatEntry{"object", xray::sniff_object, registry::open_object},  // the SDK's source model
+    FormatEntry{"bones", xray::sniff_bones, registry::open_bones},     // the SDK's bone data
     FormatEntry{"skl", xray::sniff_skl, registry::open_skl},    // the SDK's skeletal motions
     FormatEntry{"skls", xray::sniff_skls, registry::open_skls},
     FormatEntry{"anm", xray::sniff_anm, registry::open_anm},    // the SDK's object and camera motions
@@ -84,11 +88,13 @@ Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> 
                                                 const OpenOptions& options) {
   const Bytes bytes = file->bytes();
   if (bytes.empty())
-    return Finding{Severity::error, 0, {}, "empty file", "a .omf, .ogf, .skl, .skls, .anm, .kms, .evm, .cmdl, .mar, .dds, .ctxr or .tri file", "0 bytes"};
+    return Finding{Severity::error, 0, {}, "empty file",
+                   "a .omf, .ogf, .object, .bones, .skl, .skls, .anm, .kms, .evm, .cmdl, .mar, .dds, .ctxr or .tri file",
+                   "0 bytes"};
   const FormatEntry* best = best_format(bytes, file_name);
   if (best == nullptr) {
     return Finding{Severity::error, 0, {}, "not a recognised file",
-                   "an X-Ray .omf/.ogf/.skl/.skls/.anm/.dds or an MGS2 .kms/.evm/.cmdl/.mar/.ctxr/.tri",
+                   "an X-Ray .omf/.ogf/.object/.bones/.skl/.skls/.anm/.dds or an MGS2 .kms/.evm/.cmdl/.mar/.ctxr/.tri",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
   }
   OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself

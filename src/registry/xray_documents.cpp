@@ -11,6 +11,7 @@
 #include "boneyard/xray/ogf_v3/ogf_v3_scene.h"
 #include "boneyard/xray/omf/omf.h"
 #include "boneyard/xray/xray_scene.h"
+#include "boneyard/xray/object/object_scene.h"
 #include "formats.h"
 
 namespace boneyard::registry {
@@ -77,11 +78,18 @@ class OgfDocument final : public Document {
   std::vector<Finding> conversion_blockers(std::string_view ext, const ConvertOptions& o) const override {
     return xray::ogf_conversion_blockers(file_, o.settings.keep_going && is_gltf_extension(ext));
   }
-  std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".glb", ".gltf"}; }
+  std::vector<std::string> convert_targets() const override { return {".omf", ".ogf", ".object", ".bones", ".glb", ".gltf"}; }
   // .ogf and .omf are copies of what is stored (the .ogf read back and validated); glTF reads the
-  // motion files the refs name and the textures.
+  // motion files the refs name and the textures; .object is converter.exe's conversion.
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
-    if (ext == ".ogf") return write_converted(xray::rewrite_ogf(file_), out);
+    Diagnostics scratch;
+    Diagnostics& side = o.warnings ? *o.warnings : scratch;
+    if (ext == ".ogf") {
+      if (o.settings.bones.empty()) return write_converted(xray::rewrite_ogf(file_), out);
+      return write_converted(with_bones_option(xray::rewrite_ogf(file_), o, side), out);
+    }
+    if (ext == ".object") return write_converted(object_from_ogf(file_, o, side), out);
+    if (ext == ".bones") return write_converted(xray::bones_of_ogf(file_), out);
     if (ext == ".omf") return write_converted(xray::extract_omf(file_), out);
     Diagnostics warnings;
     auto sc = xray_model_scene(file_, export_options(o), o.settings.meshes, o.motion_refs, warnings);

@@ -24,7 +24,7 @@ def test_open_reports_what_the_cli_reports():
     doc = boneyard.open(ARM)
     assert doc.format == "ogf"
     assert doc.file == str(ARM)
-    assert doc.targets == [".omf", ".ogf", ".glb", ".gltf"]
+    assert doc.targets == [".omf", ".ogf", ".object", ".bones", ".glb", ".gltf"]
     assert f"{ARM}\n{doc.info()}" == cli("info", ARM).stdout
     assert [str(f) for f in doc.validate()] == []
     assert cli("validate", ARM).returncode == 0

@@ -55,11 +55,14 @@ def inputs(tmp_path_factory):
     boneyard.convert(d / "arm.glb", d / "arm.kms")
     boneyard.convert(d / "arm.glb", d / "arm.evm")
     boneyard.convert(d / "arm.glb", d / "mc.kms", layout="mc")
+    boneyard.convert(ARM, d / "arm.object")
+    boneyard.convert(ARM, d / "arm.bones")
     (d / "names.txt").write_text("null_msk.bmp\n")
     (d / "textures").mkdir()
     (d / "anim.mar").write_bytes(one_motion_mar())
     return {"omf": d / "wave.omf", "ogf": d / "arm.ogf", "gltf": d / "arm.glb", "kms": d / "arm.kms",
-            "evm": d / "arm.evm", "mc": d / "mc.kms", "cmdl": d / "_win" / "mc.cmdl", "mar": d / "anim.mar", "dir": d}
+            "evm": d / "arm.evm", "mc": d / "mc.kms", "cmdl": d / "_win" / "mc.cmdl", "mar": d / "anim.mar",
+            "object": d / "arm.object", "bones": d / "arm.bones", "dir": d}
 
 
 def format_of(source):
@@ -90,6 +93,8 @@ def valid_value(row, source, ext, inputs, out_dir):
         return inputs.get(target_of(ext), inputs["omf"]) if source != "mc" else inputs["mc"]
     if name == "names":
         return inputs["dir"] / "names.txt"
+    if name == "bones":
+        return inputs["bones"]
     if name == "cmdl":
         return out_dir / "x.cmdl"
     return inputs["dir"] / ("textures" if name == "textures" else ".")
@@ -161,15 +166,15 @@ def assert_agree(cli_result, py_result, refused_value=None, row=None):
 
 
 def conversions(inputs):
-    for source in ("omf", "ogf", "gltf", "kms", "evm", "mc", "cmdl", "mar"):
+    for source in ("omf", "ogf", "gltf", "kms", "evm", "mc", "cmdl", "mar", "object"):
         for ext in boneyard.open(inputs[source]).targets:
             if ext != ".gltf":  # the same options as .glb
                 yield source, ext
 
 
 def test_every_row_is_read_by_some_conversion_or_by_all():
-    known = {f"{s}>{t}" for s in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "mar", "tree")
-             for t in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "mar")}
+    known = {f"{s}>{t}" for s in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "mar", "tree", "object")
+             for t in ("omf", "ogf", "gltf", "kms", "evm", "cmdl", "mar", "object", "bones")}
     for row in ROWS:
         assert set(row["reads"]) <= known, row
         assert row["keyword"] == row["name"].replace("-", "_") and row["flag"] == "--" + row["name"]

@@ -210,7 +210,9 @@ def per_file_cases(inputs, rel, group, textures=None):
     ]
     targets = {
         "omf": [".glb", ".gltf", ".omf"],
-        "ogf": [".glb", ".gltf", ".omf"],
+        "ogf": [".glb", ".gltf", ".omf", ".object", ".bones"],
+        "object": [".glb", ".gltf", ".object", ".ogf", ".bones"],
+        "bones": [".bones"],
         "kms": [".glb", ".gltf", ".kms"],
         "evm": [".glb", ".gltf", ".evm"],
         "cmdl": [".cmdl", ".glb"],

@@ -29,7 +29,9 @@ struct ConvertSettings {
   std::filesystem::path textures;      // --textures: textures root ("": X-Ray: "textures" beside "meshes"; MGS2: none)
   bool keep_going = false;             // --keep-going: broken .ogf meshes left out (warned)
   std::filesystem::path template_file; // --template: the original of a glTF import
-  std::string game;                    // --game: X-Ray game of a written .ogf ("": the template's, else cop)
+  std::string game;                    // --game: X-Ray game of a written .ogf/.object ("": the template's, else cop)
+  std::string smoothing;               // --smoothing: how an .object's smoothing groups are read ("": told from the values)
+  std::filesystem::path bones;         // --bones: bone data (.bones) for a written X-Ray model
   std::string motion_refs;             // --motion-refs: comma list of an .ogf's refs (given and "": none)
   double scale = 0;                    // --scale: metres per MGS2 unit (0: the glTF's extras, else 0.001)
   bool hq = false;                     // --hq: 16-bit translation keys in an imported .omf

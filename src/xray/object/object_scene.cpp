@@ -1,0 +1,306 @@
+// .object -> scene (glTF conventions): bones as joints on their bind pose, each mesh a scene mesh
+// with one primitive per surface, corners split into vertices where their point, vmref or normal
+// differ, every UV map and weight of the vmrefs, normals by the SDK's smoothing rules. What glTF
+// has no place for goes to extras (docs/xray-object.md "Extras").
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+#include "boneyard/core/text.h"
+#include "boneyard/xray/object/object_scene.h"
+#include "boneyard/xray/xray_scene.h"
+#include "object_extras.h"
+#include "object_smoothing.h"
+#include "xray/scene/xray_scene_internal.h"
+
+namespace boneyard::xray {
+
+std::optional<SmoothingStyle> smoothing_style_of(Game game) {
+  switch (game) {
+    case Game::soc: return SmoothingStyle::soc;
+    case Game::cs:
+    case Game::cop: return SmoothingStyle::cscop;
+    default: return std::nullopt;
+  }
+}
+
+namespace {
+
+using nlohmann::json;
+using object_extras::float_json;
+using object_extras::vec3_json;
+
+// Which joint each bone's parent is; errors for trees a scene cannot hold.
+Result<std::vector<int>> bone_parents(const ObjectFile& f) {
+  std::unordered_map<std::string, int> index;
+  for (std::size_t i = 0; i < f.bones.size(); ++i)
+    if (!index.emplace(bone_key(f.bones[i].name), int(i)).second)
+      return Finding{Severity::error, f.bones[i].offset, f.bones[i].path, "duplicate bone name (the SDK lower-cases names)",
+                     "unique names", printable(f.bones[i].name)};
+  std::vector<int> parent(f.bones.size(), -1);
+  for (std::size_t i = 0; i < f.bones.size(); ++i) {
+    const BoneData& b = f.bones[i];
+    if (b.parent.empty()) continue;
+    const auto it = index.find(bone_key(b.parent));
+    if (it == index.end())
+      return Finding{Severity::error, b.offset, b.path, "parent bone not found", "a bone name", printable(b.parent)};
+    parent[i] = it->second;
+  }
+  for (std::size_t i = 0; i < parent.size(); ++i) {
+    std::size_t steps = 0;
+    for (int p = parent[i]; p >= 0; p = parent[std::size_t(p)])
+      if (++steps > parent.size())
+        return Finding{Severity::error, f.bones[i].offset, f.bones[i].path, "bone is part of a parent cycle", "a tree", "a cycle"};
+  }
+  return parent;
+}
+
+struct CornerKey {
+  std::uint32_t point, vmref;
+  float n[3];
+  bool operator==(const CornerKey& o) const {
+    return point == o.point && vmref == o.vmref && std::memcmp(n, o.n, sizeof n) == 0;
+  }
+};
+struct CornerHash {
+  std::size_t operator()(const CornerKey& k) const {
+    std::uint32_t b[3];
+    std::memcpy(b, k.n, sizeof b);
+    std::uint64_t h = (std::uint64_t{k.point} << 32) ^ k.vmref;
+    for (auto x : b) h = (h ^ x) * 0x9E3779B97F4A7C15ull;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
+
+class MeshBuilder {
+ public:
+  MeshBuilder(const ObjectFile& f, const ObjectMesh& m, const ObjectExportOptions& o, SmoothingStyle style,
+              const std::vector<std::uint32_t>& material_of_surface)
+      : f_(f), m_(m), o_(o), style_(style), material_of_surface_(material_of_surface) {}
+
+  scene::Mesh build(Diagnostics& warnings) {
+    const object_smoothing::Geometry g = object_smoothing::geometry_of(m_);
+    normals_ = object_smoothing::corner_normals(g, style_);
+    // UV layers: one per distinct UV map name (a name's continuous and discontinuous maps are one
+    // layer), in vmap order.
+    layer_of_vmap_.assign(m_.vmaps.size(), -1);
+    joint_of_vmap_.assign(m_.vmaps.size(), -1);
+    for (std::size_t v = 0; v < m_.vmaps.size(); ++v) {
+      const ObjectVmap& vm = m_.vmaps[v];
+      if (vm.is_uv()) {
+        auto it = std::find(layer_names_.begin(), layer_names_.end(), vm.name);
+        if (it == layer_names_.end()) it = layer_names_.insert(layer_names_.end(), vm.name);
+        layer_of_vmap_[v] = int(it - layer_names_.begin());
+      } else if (vm.is_weight()) {
+        joint_of_vmap_[v] = f_.bone_of_weight_map(vm.name);
+      }
+    }
+    scene::Mesh mesh;
+    mesh.name = cp1251_to_utf8(m_.name);
+    mesh.skinned = !f_.bones.empty();
+    for (std::size_t s = 0; s < m_.surfaces.size(); ++s) {
+      const SurfaceFaces& sf = m_.surfaces[s];
+      const int surface = f_.find_surface(sf.surface);
+      scene::Primitive p = primitive(sf, surface, s, mesh.skinned, warnings);
+      if (p.indices.empty()) continue;
+      mesh.primitives.push_back(std::move(p));
+    }
+    json x;
+    x["index"] = m_.index;
+    put_name(x, "name", m_.name);
+    if (m_.flags) x["flags"] = *m_.flags;
+    json layers = json::array();
+    for (const auto& n : layer_names_) layers.push_back(cp1251_to_utf8(n));
+    x["uv_maps"] = std::move(layers);
+    json_of(mesh.extras)["xray"] = std::move(x);
+    return mesh;
+  }
+
+ private:
+  scene::Primitive primitive(const SurfaceFaces& sf, int surface, std::size_t sface_index, bool skinned, Diagnostics& warnings) {
+    scene::Primitive p;
+    p.material = surface >= 0 ? material_of_surface_[std::size_t(surface)] : scene::kNoMaterial;
+    p.uvs.resize(layer_names_.size());
+    std::unordered_map<CornerKey, std::uint32_t, CornerHash> vertex_of;
+    vertex_of.reserve(std::size_t{sf.count} * 2);
+    std::vector<std::uint32_t> points;
+    std::vector<std::uint32_t> groups, face_ids;
+    std::vector<std::vector<std::pair<int, float>>> influences;
+    std::size_t missing_uv = 0, unweighted = 0;
+    const bool doubled = o_.two_sided_copies && surface >= 0 && f_.surfaces[std::size_t(surface)].two_sided();
+    auto corner = [&](std::size_t face, int k, bool flip) -> std::uint32_t {
+      const std::uint32_t point = m_.corner_point(face, k), ref = m_.corner_vmref(face, k);
+      Vec3 n = normals_[3 * face + std::size_t(k)];
+      if (flip) n = {-n.x, -n.y, -n.z};
+      CornerKey key{point, ref, {n.x, n.y, n.z}};
+      auto [it, fresh] = vertex_of.emplace(key, static_cast<std::uint32_t>(points.size()));
+      if (!fresh) return it->second;
+      points.push_back(point);
+      const Vec3 pos = m_.point(point);
+      p.positions.insert(p.positions.end(), {pos.x, pos.y, -pos.z});
+      const double len = std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
+      if (len > 0 && std::isfinite(len))
+        p.normals.insert(p.normals.end(), {float(n.x / len), float(n.y / len), float(-n.z / len)});
+      else
+        p.normals.insert(p.normals.end(), {0.0f, 1.0f, 0.0f});
+      std::vector<bool> has_layer(layer_names_.size(), false);
+      for (auto& uv : p.uvs) uv.insert(uv.end(), {0.0f, 0.0f});
+      std::vector<std::pair<int, float>> w;
+      for (std::size_t e = 0; e < m_.vmref_size(ref); ++e) {
+        const VmrefEntry entry = m_.vmref_entry(ref, e);
+        const ObjectVmap& vm = m_.vmaps[std::size_t(entry.vmap)];
+        if (vm.is_uv()) {
+          const auto layer = std::size_t(layer_of_vmap_[std::size_t(entry.vmap)]);
+          if (has_layer[layer]) continue;  // the first entry of a layer wins
+          has_layer[layer] = true;
+          const float u = vm.value(std::size_t(entry.index), 0), v = vm.value(std::size_t(entry.index), 1);
+          p.uvs[layer][p.uvs[layer].size() - 2] = std::isfinite(u) ? u : 0.0f;
+          p.uvs[layer][p.uvs[layer].size() - 1] = std::isfinite(v) ? v : 0.0f;
+        } else if (vm.is_weight()) {
+          const int joint = joint_of_vmap_[std::size_t(entry.vmap)];
+          const float value = vm.value(std::size_t(entry.index), 0);
+          if (joint >= 0) w.emplace_back(joint, std::isfinite(value) ? value : 0.0f);
+        }
+      }
+      if (std::count(has_layer.begin(), has_layer.end(), false) != 0) ++missing_uv;
+      if (skinned && w.empty()) ++unweighted;
+      influences.push_back(std::move(w));
+      return it->second;
+    };
+    for (std::size_t i = 0; i < sf.count; ++i) {
+      const std::size_t face = sf.face(i);
+      if (face >= m_.face_count) continue;
+      const std::uint32_t a = corner(face, 0, false), b = corner(face, 1, false), c = corner(face, 2, false);
+      // Mirroring Z turns the SDK's clockwise front faces counter-clockwise only with the order reversed.
+      p.indices.insert(p.indices.end(), {a, c, b});
+      groups.push_back(m_.smoothing_group(face));
+      face_ids.push_back(static_cast<std::uint32_t>(face));
+      if (doubled) {
+        const std::uint32_t a2 = corner(face, 0, true), b2 = corner(face, 1, true), c2 = corner(face, 2, true);
+        p.indices.insert(p.indices.end(), {a2, b2, c2});
+      }
+    }
+    if (p.uvs.empty()) p.uvs.emplace_back(points.size() * 2, 0.0f);  // glTF materials sample TEXCOORD_0
+    json full_influences = json::array();  // vertices with more than four: every influence as stored
+    if (skinned) {
+      const std::size_t n = points.size();
+      p.joints.assign(n * 4, 0);
+      p.weights.assign(n * 4, 0.0f);
+      for (std::size_t v = 0; v < n; ++v) {
+        auto& w = influences[v];
+        std::stable_sort(w.begin(), w.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+        for (std::size_t k = 0; k < w.size() && k < 4; ++k) {
+          p.joints[v * 4 + k] = static_cast<std::uint16_t>(w[k].first);
+          p.weights[v * 4 + k] = w[k].second;
+        }
+        if (w.size() > 4) {
+          json list = json::array();
+          for (const auto& [joint, weight] : w) list.push_back({joint, float_json(weight)});
+          full_influences.push_back({v, std::move(list)});
+        }
+      }
+      scene::clean_weights(p);
+    }
+    const std::string where = m_.path() + " 0x1009 surface " + std::to_string(sface_index);
+    if (missing_uv)
+      warnings.add(Severity::warning, sf.offset, where, "corners without a value in every UV map: written as (0, 0)",
+                   "a UV per map", std::to_string(missing_uv) + " vertices");
+    if (unweighted)
+      warnings.add(Severity::warning, sf.offset, where, "corners without weights: bound to the first bone", "a weight",
+                   std::to_string(unweighted) + " vertices");
+    if (o_.rebuild_extras) {
+      json x;
+      x["mesh"] = m_.index;
+      x["surface"] = sface_index;
+      x["points"] = points;
+      x["groups"] = groups;
+      x["faces"] = face_ids;
+      if (!full_influences.empty()) x["influences"] = std::move(full_influences);
+      json_of(p.extras)["xray"] = std::move(x);
+    }
+    return p;
+  }
+
+  const ObjectFile& f_;
+  const ObjectMesh& m_;
+  const ObjectExportOptions& o_;
+  SmoothingStyle style_;
+  const std::vector<std::uint32_t>& material_of_surface_;
+  std::vector<Vec3> normals_;
+  std::vector<std::string> layer_names_;
+  std::vector<int> layer_of_vmap_, joint_of_vmap_;
+};
+
+}  // namespace
+
+Result<scene::Scene> object_to_scene(const ObjectFile& f, std::string_view name, const ObjectExportOptions& o,
+                                     Diagnostics& warnings) {
+  scene::Scene s;
+  s.generator = "boneyard";
+  s.skeleton.name = std::string(name);
+  auto parents = bone_parents(f);
+  if (!parents) return parents.error();
+  for (std::size_t i = 0; i < f.bones.size(); ++i) {
+    const BoneData& b = f.bones[i];
+    scene::Joint j;
+    j.name = cp1251_to_utf8(b.name);
+    j.parent = parents.value()[i];
+    j.translation = to_gltf(b.rest_offset);
+    j.rotation = to_gltf(bind_quaternion(b.bind_rotation()));
+    json_of(j.extras)["xray"] = object_extras::bone_json(b);
+    s.skeleton.joints.push_back(std::move(j));
+  }
+  // Materials: one per surface the meshes use, in surface order.
+  std::vector<bool> used(f.surfaces.size(), false);
+  for (const auto& m : f.meshes)
+    if (m.readable)
+      for (const auto& sf : m.surfaces)
+        if (const int i = f.find_surface(sf.surface); i >= 0) used[std::size_t(i)] = true;
+  std::vector<std::uint32_t> material_of(f.surfaces.size(), scene::kNoMaterial);
+  for (std::size_t i = 0; i < f.surfaces.size(); ++i) {
+    if (!used[i]) continue;
+    const ObjectSurface& sf = f.surfaces[i];
+    scene::Material mat;
+    mat.name = cp1251_to_utf8(sf.name);
+    mat.texture.path = sf.texture;
+    mat.texture.origin = hex(f.surfaces_chunk) + " surface " + std::to_string(i) + " texture";
+    mat.texture.offset = sf.offset;
+    mat.alpha_use = shader_alpha_use(sf.shader);
+    mat.alpha_cutoff = 200.0f / 255.0f;
+    mat.double_sided = sf.two_sided() && !o.two_sided_copies;
+    json_of(mat.extras)["xray"] = object_extras::surface_json(sf);
+    material_of[i] = static_cast<std::uint32_t>(s.materials.size());
+    s.materials.push_back(std::move(mat));
+  }
+  const SmoothingStyle style = o.style ? *o.style : detect_smoothing(f);
+  for (const auto& m : f.meshes) {
+    Diagnostics d;
+    validate_object_mesh(f, m, d);
+    const Finding* error = nullptr;
+    for (const auto& x : d.findings())
+      if (x.severity == Severity::error && error == nullptr) error = &x;
+    if (error != nullptr) {
+      if (!o.keep_going) return *error;
+      Finding left_out = *error;
+      left_out.severity = Severity::warning;
+      left_out.message = "mesh left out of the export (--keep-going): " + left_out.message;
+      warnings.add(std::move(left_out));
+      continue;
+    }
+    scene::Mesh mesh = MeshBuilder(f, m, o, style, material_of).build(warnings);
+    if (!mesh.primitives.empty()) s.meshes.push_back(std::move(mesh));
+  }
+  json& x = json_of(s.extras)["xray"];
+  x["motion_sets"] = json::array();
+  x["object"] = object_extras::object_json(f, style);
+  if (!f.motion_refs.empty()) {
+    json refs = json::array();
+    for (const auto& r : f.motion_refs) refs.push_back(cp1251_to_utf8(r));
+    x["motion_refs"] = std::move(refs);
+  }
+  if (f.user_data && !f.user_data->empty()) put_name(x, "user_data", *f.user_data);
+  return s;
+}
+
+}  // namespace boneyard::xray

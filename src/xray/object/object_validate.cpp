@@ -1,0 +1,356 @@
+// What the SDK needs of an .object (CEditableObject::Load, CEditableMesh::LoadMesh and the export's
+// GenerateSVertices), with the offset and path of each problem.
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "boneyard/core/text.h"
+#include "boneyard/xray/object/object.h"
+
+namespace boneyard::xray {
+
+namespace {
+
+void add(Diagnostics& d, Severity s, std::uint64_t offset, std::string path, std::string message, std::string expected = {},
+         std::string found = {}) {
+  d.add(s, offset, std::move(path), std::move(message), std::move(expected), std::move(found));
+}
+
+void validate_surfaces(const ObjectFile& f, Diagnostics& d) {
+  if (f.surfaces_chunk == 0) {
+    add(d, Severity::error, 0, "", "object has no surfaces chunk (the SDK asserts one)", "chunk 0x907", "none");
+    return;
+  }
+  std::unordered_map<std::string, std::size_t> seen;
+  for (std::size_t i = 0; i < f.surfaces.size(); ++i) {
+    const ObjectSurface& s = f.surfaces[i];
+    const std::string where = hex(f.surfaces_chunk) + " surface " + std::to_string(i) + " (" + printable(s.name) + ")";
+    if (s.tc_count < 1)
+      add(d, Severity::error, s.offset, where, "surface without texture coordinates (the SDK asserts at least one)", ">= 1",
+          std::to_string(s.tc_count));
+    else if (s.tc_count > 1)
+      add(d, Severity::warning, s.offset, where, "surface with more than one set of texture coordinates (the SDK logs an error)",
+          "1", std::to_string(s.tc_count));
+    if (s.texture.empty()) add(d, Severity::warning, s.offset, where, "surface without a texture", "a texture path", "\"\"");
+    if (s.shader.empty()) add(d, Severity::warning, s.offset, where, "surface without an engine shader", "a shader", "\"\"");
+    if (auto [it, fresh] = seen.emplace(s.name, i); !fresh)
+      add(d, Severity::warning, s.offset, where, "two surfaces with one name (meshes find the first)", "unique names",
+          "same as surface " + std::to_string(it->second));
+  }
+}
+
+void validate_skeleton(const ObjectFile& f, Diagnostics& d) {
+  std::unordered_map<std::string, std::size_t> index;
+  std::unordered_map<std::string, std::size_t> wmaps;
+  for (std::size_t i = 0; i < f.bones.size(); ++i) {
+    const BoneData& b = f.bones[i];
+    validate_bone_data(b, true, d);
+    if (auto [it, fresh] = index.emplace(bone_key(b.name), i); !fresh)
+      add(d, Severity::error, b.offset, b.path, "duplicate bone name (the SDK lower-cases names)", "unique names",
+          "same as bone " + std::to_string(it->second));
+    if (!b.wmap.empty())
+      if (auto [it, fresh] = wmaps.emplace(b.wmap, i); !fresh)
+        add(d, Severity::warning, b.offset, b.path, "two bones with one weight map (its weights go to the first)",
+            "unique weight maps", "same as bone " + std::to_string(it->second));
+  }
+  std::size_t roots = 0;
+  std::vector<int> parent(f.bones.size(), -1);
+  for (std::size_t i = 0; i < f.bones.size(); ++i) {
+    const BoneData& b = f.bones[i];
+    if (b.parent.empty()) {
+      ++roots;
+      continue;
+    }
+    const auto it = index.find(bone_key(b.parent));
+    if (it == index.end())
+      add(d, Severity::error, b.offset, b.path, "parent bone not found", "a bone name", printable(b.parent));
+    else
+      parent[i] = static_cast<int>(it->second);
+  }
+  for (std::size_t i = 0; i < f.bones.size(); ++i) {
+    std::size_t steps = 0;
+    for (int p = parent[i]; p >= 0; p = parent[static_cast<std::size_t>(p)])
+      if (++steps > f.bones.size()) {
+        add(d, Severity::error, f.bones[i].offset, f.bones[i].path, "bone is part of a parent cycle", "a tree", "a cycle");
+        break;
+      }
+  }
+  if (!f.bones.empty() && roots == 0)
+    add(d, Severity::error, 0, hex(f.bones_chunk), "no root bone", "one bone without a parent", "none");
+  else if (roots > 1)
+    add(d, Severity::warning, 0, hex(f.bones_chunk), "more than one root bone (the engine animates one tree)", "1",
+        std::to_string(roots));
+  if (f.parts) validate_bone_parts(*f.parts, f.bones, hex(f.parts->chunk), d);
+}
+
+// The embedded motions (0x916): each as the .skls validator sees it, and its bones against the
+// object's (the SDK sorts a motion's bones by the skeleton's names, CSMotion::SortBonesBySkeleton).
+void validate_motions(const ObjectFile& f, Diagnostics& d) {
+  if (!f.find(kObjMotions)) return;
+  if (!f.motions_error) {
+    d.add(f.motions_error.error());
+    return;
+  }
+  std::unordered_map<std::string, std::size_t> bone_of;
+  for (std::size_t i = 0; i < f.bones.size(); ++i) bone_of.emplace(bone_key(f.bones[i].name), i);
+  for (std::size_t i = 0; i < f.motions.size(); ++i) {
+    const SklMotion& m = f.motions[i];
+    const std::string where = "0x916 motion " + std::to_string(i) + " \"" + printable(m.name) + "\"";
+    validate_skl_motion(m, where, d);
+    std::size_t unknown = 0;
+    std::string first;
+    for (const auto& b : m.bones)
+      if (!bone_of.count(bone_key(b.name)) && unknown++ == 0) first = printable(b.name);
+    if (unknown)
+      add(d, Severity::error, m.offset, where, "motion bones the object does not have", "the object's bone names",
+          std::to_string(unknown) + " bone(s), the first " + first);
+    if (m.bones.size() != f.bones.size() && unknown == 0)
+      add(d, Severity::warning, m.offset, where, "motion does not animate every bone", std::to_string(f.bones.size()) + " bones",
+          std::to_string(m.bones.size()));
+  }
+}
+
+}  // namespace
+
+void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics& d) {
+  const std::string base = m.path() + (m.name.empty() ? "" : " (" + printable(m.name) + ")");
+  if (!m.readable) {
+    d.add(m.readable.error());
+    return;
+  }
+  auto require = [&](std::uint32_t id, const char* what) {
+    if (m.chunks.find(id) == nullptr)
+      add(d, Severity::error, m.offset, base, std::string("mesh has no ") + what + " chunk (the SDK asserts it)", hex(id), "none");
+  };
+  require(kMeshName, "name");
+  require(kMeshBbox, "bounding box");
+  require(kMeshFlags, "flags");
+  require(kMeshPoints, "points");
+  require(kMeshFaces, "faces");
+  require(kMeshVmrefs, "vmrefs");
+  require(kMeshSurfaceFaces, "surface faces");
+  if (m.vmaps_chunk == 0) add(d, Severity::error, m.offset, base, "mesh has no vertex maps chunk", "0x1012", "none");
+  if (m.chunks.find(kMeshPoints) && m.point_count < 3)
+    add(d, Severity::error, m.offset, base + " 0x1005", "mesh with fewer than 3 points (the SDK refuses it)", ">= 3",
+        std::to_string(m.point_count));
+  if (m.chunks.find(kMeshFaces) && m.face_count == 0)
+    add(d, Severity::error, m.offset, base + " 0x1006", "mesh without faces (the SDK refuses it)", ">= 1", "0");
+  if (m.has_smoothing && m.smoothing.size() != std::size_t{m.face_count} * 4) {
+    const Chunk* c = m.chunks.find(kMeshSmoothing);
+    add(d, Severity::error, c ? c->offset : m.offset, base + " 0x1013", "smoothing groups do not match the face count",
+        std::to_string(std::size_t{m.face_count} * 4) + " bytes", std::to_string(m.smoothing.size()) + " bytes");
+  }
+  if (!m.normals.empty() && m.normals.size() != std::size_t{m.face_count} * 36) {
+    const Chunk* c = m.chunks.find(kMeshNormals);
+    add(d, Severity::warning, c ? c->offset : m.offset, base + " 0x1014", "split normals do not match the face count",
+        std::to_string(std::size_t{m.face_count} * 36) + " bytes", std::to_string(m.normals.size()) + " bytes");
+  }
+  // Vertex maps.
+  std::vector<bool> weight_has_bone(m.vmaps.size(), true);
+  for (std::size_t v = 0; v < m.vmaps.size(); ++v) {
+    const ObjectVmap& vm = m.vmaps[v];
+    const std::string where = base + " " + hex(m.vmaps_chunk) + " vmap " + std::to_string(v) + " (" + printable(vm.name) + ")";
+    if ((vm.type & 3) > 1) {
+      add(d, Severity::error, vm.offset, where, "unknown vertex map type", "0 (UV) or 1 (weight)", std::to_string(vm.type));
+      continue;
+    }
+    if (vm.is_uv() && vm.dim != 2)
+      add(d, Severity::error, vm.offset, where, "UV map whose dimension is not 2", "2", std::to_string(vm.dim));
+    if (vm.is_weight() && vm.dim != 1)
+      add(d, Severity::error, vm.offset, where, "weight map whose dimension is not 1", "1", std::to_string(vm.dim));
+    if (vm.is_weight() && !f.bones.empty() && f.bone_of_weight_map(vm.name) < 0) {
+      weight_has_bone[v] = false;
+      add(d, Severity::error, vm.offset, where, "weight map of no bone (the SDK stops: \"Can't find bone assigned to weight map\")",
+          "a bone's weight map", printable(vm.name));
+    }
+    std::size_t bad_points = 0, bad_faces = 0, non_finite = 0, negative = 0;
+    for (std::size_t i = 0; i < vm.size; ++i) {
+      if (!vm.points.empty() && (vm.point(i) < 0 || std::uint32_t(vm.point(i)) >= m.point_count)) ++bad_points;
+      if (!vm.faces.empty() && (vm.face(i) < 0 || std::uint32_t(vm.face(i)) >= m.face_count)) ++bad_faces;
+      for (std::size_t k = 0; k < vm.dim; ++k) {
+        const float x = vm.value(i, k);
+        if (!std::isfinite(x)) ++non_finite;
+        if (vm.is_weight() && x < 0) ++negative;
+      }
+    }
+    if (bad_points) add(d, Severity::error, vm.offset, where, "vertex map entries name points past the mesh", "< " + std::to_string(m.point_count), std::to_string(bad_points) + " entries");
+    if (bad_faces) add(d, Severity::error, vm.offset, where, "vertex map entries name faces past the mesh", "< " + std::to_string(m.face_count), std::to_string(bad_faces) + " entries");
+    if (non_finite) add(d, Severity::warning, vm.offset, where, "non-finite vertex map values", "finite numbers", std::to_string(non_finite) + " values");
+    if (negative) add(d, Severity::warning, vm.offset, where, "negative weights", ">= 0", std::to_string(negative) + " values");
+  }
+  // Vmrefs.
+  // Per vmref, what the corners using it need (computed once, not per corner): whether every entry
+  // exists, whether it has a UV and a weight, and the point its entries' values belong to:
+  // kNoPoint when no entry's map names points, kPoints when the entries disagree (then checked
+  // entry by entry), with how many entries name one.
+  constexpr std::int64_t kNoPoint = -1, kPoints = -2;
+  struct RefInfo {
+    std::int64_t point = kNoPoint;
+    std::uint8_t pointed = 0;
+    bool ok = true, uv = false, weight = false;
+  };
+  std::vector<RefInfo> refs(m.vmref_count);
+  {
+    struct MapInfo {
+      std::uint32_t size;
+      bool uv, weight;
+      const ObjectVmap* with_points;
+    };
+    std::vector<MapInfo> maps;
+    maps.reserve(m.vmaps.size());
+    for (const auto& vm : m.vmaps) maps.push_back({std::uint32_t(vm.size), vm.is_uv(), vm.is_weight(), vm.points.empty() ? nullptr : &vm});
+    std::size_t bad = 0;
+    std::string first;
+    for (std::size_t r = 0; r < m.vmref_count; ++r) {
+      RefInfo& ri = refs[r];
+      const std::uint8_t* entry = m.vmrefs.data() + m.vmref_at[r];
+      const std::size_t n = *entry++;
+      for (std::size_t k = 0; k < n; ++k, entry += 8) {
+        const std::int32_t vmap = load_le<std::int32_t>(entry), index = load_le<std::int32_t>(entry + 4);
+        if (vmap < 0 || std::size_t(vmap) >= maps.size() || index < 0 || std::uint32_t(index) >= maps[std::size_t(vmap)].size) {
+          ri.ok = false;
+          if (bad++ == 0) first = "vmref " + std::to_string(r) + " entry " + std::to_string(k) + " (" + std::to_string(vmap) + ", " + std::to_string(index) + ")";
+          continue;
+        }
+        const MapInfo& mi = maps[std::size_t(vmap)];
+        ri.uv = ri.uv || mi.uv;
+        ri.weight = ri.weight || mi.weight;
+        if (mi.with_points == nullptr) continue;
+        const std::int64_t q = std::uint32_t(mi.with_points->point(std::size_t(index)));
+        ++ri.pointed;
+        if (ri.point == kNoPoint) ri.point = q;
+        else if (ri.point != q) ri.point = kPoints;
+      }
+    }
+    if (bad)
+      add(d, Severity::error, m.offset, base + " 0x1008", "vmref entries name a vertex map or value that does not exist",
+          "entries within the vmaps", std::to_string(bad) + " entries, the first " + first);
+  }
+  // Faces.
+  std::size_t bad_points = 0, bad_refs = 0, degenerate = 0, no_uv = 0, no_weight = 0, point_mismatch = 0;
+  std::string first_degenerate;
+  const bool skinned = !f.bones.empty();
+  for (std::size_t fi = 0; fi < m.face_count; ++fi) {
+    std::uint32_t p[3];
+    for (int k = 0; k < 3; ++k) {
+      p[k] = m.corner_point(fi, k);
+      const std::uint32_t r = m.corner_vmref(fi, k);
+      if (p[k] >= m.point_count) ++bad_points;
+      if (r >= m.vmref_count) {
+        ++bad_refs;
+        continue;
+      }
+      const RefInfo& ri = refs[r];
+      if (!ri.ok) continue;
+      if (!ri.uv) ++no_uv;
+      if (skinned && !ri.weight) ++no_weight;
+      if (ri.point >= 0) {
+        if (ri.point != std::int64_t{p[k]}) point_mismatch += ri.pointed;
+        continue;
+      }
+      if (ri.point == kNoPoint) continue;
+      for (std::size_t k2 = 0; k2 < m.vmref_size(r); ++k2) {
+        const VmrefEntry e = m.vmref_entry(r, k2);
+        const ObjectVmap& vm = m.vmaps[std::size_t(e.vmap)];
+        if (!vm.points.empty() && std::uint32_t(vm.point(std::size_t(e.index))) != p[k]) ++point_mismatch;
+      }
+    }
+    if (p[0] == p[1] || p[1] == p[2] || p[0] == p[2])
+      if (degenerate++ == 0) first_degenerate = std::to_string(fi);
+  }
+  if (bad_points)
+    add(d, Severity::error, m.offset, base + " 0x1006", "faces name points past the mesh", "< " + std::to_string(m.point_count), std::to_string(bad_points) + " corners");
+  if (bad_refs)
+    add(d, Severity::error, m.offset, base + " 0x1006", "faces name vmrefs past the list", "< " + std::to_string(m.vmref_count), std::to_string(bad_refs) + " corners");
+  if (degenerate) {
+    const Chunk* c = m.chunks.find(kMeshFaces);
+    add(d, Severity::error, c ? c->payload_offset() + 4 + 24 * std::stoull(first_degenerate) : m.offset,
+        base + " 0x1006 face " + first_degenerate,
+        "invalid face: a point used twice (no area and no normal; blender-xray reports \"Invalid face\")",
+        "three different points", std::to_string(degenerate) + " face(s)");
+  }
+  if (no_uv) add(d, Severity::warning, m.offset, base + " 0x1008", "corners without a UV (the SDK exports an undefined one)", "a UV per corner", std::to_string(no_uv) + " corners");
+  if (no_weight)
+    add(d, Severity::warning, m.offset, base + " 0x1008", "corners of a skinned object without a weight (the SDK cannot bind them on export)",
+        "a weight per corner", std::to_string(no_weight) + " corners");
+  if (point_mismatch)
+    add(d, Severity::warning, m.offset, base + " 0x1008", "vmref entries whose vertex map value belongs to another point",
+        "the corner's point", std::to_string(point_mismatch) + " entries");
+  // Surfaces.
+  std::vector<int> surface_of(m.face_count, -1);
+  std::size_t doubled = 0;
+  for (std::size_t s = 0; s < m.surfaces.size(); ++s) {
+    const SurfaceFaces& sf = m.surfaces[s];
+    const std::string where = base + " 0x1009 surface " + std::to_string(s) + " (" + printable(sf.surface) + ")";
+    if (f.find_surface(sf.surface) < 0)
+      add(d, Severity::error, sf.offset, where, "faces of a surface the object does not have", "a surface name", printable(sf.surface));
+    if (sf.count == 0) add(d, Severity::error, sf.offset, where, "empty surface (the SDK refuses the mesh)", ">= 1 face", "0");
+    std::size_t past = 0;
+    for (std::size_t i = 0; i < sf.count; ++i) {
+      const std::uint32_t fi = sf.face(i);
+      if (fi >= m.face_count) {
+        ++past;
+        continue;
+      }
+      if (surface_of[fi] >= 0 && surface_of[fi] != int(s)) ++doubled;
+      surface_of[fi] = int(s);
+    }
+    if (past) add(d, Severity::error, sf.offset, where, "surface faces past the mesh", "< " + std::to_string(m.face_count), std::to_string(past) + " faces");
+  }
+  const auto loose = static_cast<std::size_t>(std::count(surface_of.begin(), surface_of.end(), -1));
+  if (loose && m.face_count)
+    add(d, Severity::warning, m.offset, base + " 0x1009", "faces in no surface (the SDK exports only the surfaces' faces)",
+        "every face in a surface", std::to_string(loose) + " faces");
+  if (doubled)
+    add(d, Severity::warning, m.offset, base + " 0x1009", "faces in two surfaces", "each face in one", std::to_string(doubled) + " faces");
+  // Points.
+  std::size_t non_finite = 0;
+  for (std::size_t i = 0; i < m.point_count; ++i) {
+    const Vec3 v = m.point(i);
+    if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) ++non_finite;
+  }
+  if (non_finite) add(d, Severity::error, m.offset, base + " 0x1005", "non-finite point positions", "finite numbers", std::to_string(non_finite) + " points");
+}
+
+Diagnostics validate_object(const ObjectFile& f) {
+  Diagnostics d;
+  for (const auto& x : f.read_findings) d.add(x);
+  if (!f.version)
+    add(d, Severity::error, 0, "", "object has no version chunk (the SDK asserts it)", "chunk 0x900", "none");
+  else if (*f.version != kObjectVersion)
+    add(d, Severity::error, f.find(kObjVersion)->payload_offset(), "0x900", "unsupported object version (the SDK refuses it)",
+        "16 (0x10)", std::to_string(*f.version));
+  if (!f.flags) add(d, Severity::error, 0, "", "object has no flags chunk (the SDK asserts it)", "chunk 0x903", "none");
+  validate_surfaces(f, d);
+  std::unordered_set<std::string> names;
+  for (const auto& m : f.meshes) {
+    validate_object_mesh(f, m, d);
+    if (m.readable && !names.insert(m.name).second)
+      add(d, Severity::warning, m.offset, m.path(), "two meshes with one name (the SDK renames the second)", "unique names",
+          printable(m.name));
+  }
+  if (f.meshes.empty()) add(d, Severity::warning, 0, "0x910", "object without meshes", ">= 1 mesh", "0");
+  validate_skeleton(f, d);
+  validate_motions(f, d);
+  if (f.actor_transform)
+    for (const Vec3& v : *f.actor_transform)
+      if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+        add(d, Severity::error, f.find(kObjActorTransform)->offset, "0x920", "non-finite actor transform", "finite numbers", "NaN or infinity");
+  if (f.description && !f.description->parsed)
+    add(d, Severity::info, f.find(kObjDescription)->offset, "0x922", "description in a layout boneyard does not parse (kept as stored)");
+  static constexpr std::uint32_t kKnown[] = {kObjVersion, 0x902, kObjFlags, kObjSurfaces, kObjSurfaces2, kObjSurfaces3, kObjMeshes,
+                                             kObjLibVersion, kObjClassScript, kObjBonesOld, kObjObjectMotions, kObjMotions,
+                                             kObjSurfacesXrlc, kBonePartsOldChunk, kObjActorTransform, kObjBones, kObjDescription,
+                                             kBonePartsChunk, kObjMotionRefsSoc, kObjLodRef, kObjMotionRefs};
+  for (const Chunk& c : f.chunks.chunks)
+    if (std::find(std::begin(kKnown), std::end(kKnown), c.id()) == std::end(kKnown))
+      add(d, Severity::info, c.offset, hex(c.raw_id), "unknown object chunk (kept)");
+  if (f.compressed)
+    for (auto& x : d.findings())
+      if (x.path.rfind("unpacked body", 0) != 0) x.path = "unpacked body" + (x.path.empty() ? "" : " " + x.path);
+  d.sort_by_offset();
+  return d;
+}
+
+}  // namespace boneyard::xray
