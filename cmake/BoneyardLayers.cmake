@@ -26,7 +26,7 @@ set(BONEYARD_FOLDER_USES_xray/scene xray/omf)
 set(BONEYARD_FOLDER_USES_xray/bones "")
 # An .object holds bone data and embedded motions; it converts to and from .ogf models through the
 # scene adapters they share.
-set(BONEYARD_FOLDER_USES_xray/object xray/bones xray/envelope xray/ogf xray/omf xray/scene)
+set(BONEYARD_FOLDER_USES_xray/object xray/bones xray/envelope xray/ogf xray/omf xray/scene xray/skl)
 set(BONEYARD_FOLDER_USES_xray/envelope "")  # the SDK's animation curves, shared by its motion formats
 # Motion params, marks and edits as in .omf; compiled for the skeleton of an .ogf or .object (parts
 # from .bones); to and from the scene through the adapters .omf uses.

@@ -102,13 +102,16 @@ fuzz_seed_files() {
     fuzz_dds) fuzz_samples '*.dds' 64 ;;
     fuzz_skl) fuzz_samples '*.skl' 40; fuzz_samples '*.skls' 40 ;;  # the SDK's motions (the 418 KB .skls reaches nothing more)
     fuzz_anm) fuzz_samples '*.anm' 8 ;;
+    fuzz_object) fuzz_samples '*.object' 8 ;;  # blender-xray's edge cases (the old compressed one among them)
+    fuzz_bones) fuzz_samples '*.bones' 4 ;;
   esac
 }
 # -max_len per target (default 1 MB): 64 KB where every seed is smaller and the readers bound their
 # work by counts checked against the data, so no code needs a larger input.
 fuzz_max_len() {
   case $1 in
-    fuzz_omf | fuzz_ogf | fuzz_dds | fuzz_kms | fuzz_evm | fuzz_cmdl | fuzz_mar | fuzz_mc_index | fuzz_tri | fuzz_lzhuf | fuzz_skl | fuzz_anm)
+    fuzz_omf | fuzz_ogf | fuzz_dds | fuzz_kms | fuzz_evm | fuzz_cmdl | fuzz_mar | fuzz_mc_index | fuzz_tri | fuzz_lzhuf | fuzz_skl | fuzz_anm \
+      | fuzz_object | fuzz_bones)
       echo 65536 ;;
     *) echo 1048576 ;;
   esac

@@ -112,10 +112,11 @@ def _store(arm, source, skeleton, xscene, animations, templates, made_curves):
 _IMPORTED_KINDS = ("objects", "meshes", "armatures", "materials", "images", "textures", "actions", "collections")
 
 
-def import_xray(context, filepath, skeleton="", meshes="", textures=""):
+def import_xray(context, filepath, skeleton="", meshes="", textures="", extra_arguments=(), scene_extras=None):
     """Imports an .ogf (with the motions the game gives it), an .omf or the SDK's .skls/.skl (on
-    `skeleton`, an .ogf or an .object, else on a flat armature). Returns (armature object,
-    common.Messages)."""
+    `skeleton`, an .ogf or an .object, else on a flat armature) or an .object. `extra_arguments` go
+    to `boneyard convert`; `scene_extras` (a list), when given, gets the glTF scene's X-Ray extras.
+    Returns (armature object, common.Messages)."""
     source = common.absolute(filepath)
     common.refuse_other_game(source, "XRAY")
     exe = common.executable(context)
@@ -131,11 +132,14 @@ def import_xray(context, filepath, skeleton="", meshes="", textures=""):
             arguments += ["--meshes", meshes]
         if textures:
             arguments += ["--textures", textures]
+        arguments += list(extra_arguments)
         messages = common.Messages()
         messages.warn(cli.run(exe, *arguments, "--", source))
         document, binary = glb.read(converted)
         animations = document.get("animations", [])
         xscene = ((document.get("scenes") or [{}])[0].get("extras") or {}).get("xray", {})
+        if scene_extras is not None:
+            scene_extras.append(xscene)
         templates = _templates(exe, source, kind, xscene.get("motion_sets", []), tmp, messages)
         old_fps = common.set_scene_fps(context.scene, FPS)
         if old_fps is not None:

@@ -47,6 +47,7 @@ int run_batch_convert(BatchOptions options);
 void add_strcode_command(CLI::App& app, int& exit_code);  // cmd_strcode.cpp
 void add_omf_command(CLI::App& app, int& exit_code);      // cmd_omf.cpp: `boneyard omf ...` editing
 void add_ogf_command(CLI::App& app, int& exit_code);      // cmd_ogf.cpp: `boneyard ogf ...` editing
+void add_object_command(CLI::App& app, int& exit_code);   // cmd_object.cpp: `boneyard object ...` editing
 void add_view_command(CLI::App& app, int& exit_code);     // cmd_view.cpp: HTML preview
 void add_texture_command(CLI::App& app, int& exit_code);  // cmd_texture.cpp: textures to PNG and back
 void add_mc_register_command(CLI::App& app, int& exit_code);  // cmd_mc_register.cpp: MGS2 Master Collection index lines

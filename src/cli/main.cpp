@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   boneyard::cli::add_strcode_command(app, exit_code);
   boneyard::cli::add_omf_command(app, exit_code);
   boneyard::cli::add_ogf_command(app, exit_code);
+  boneyard::cli::add_object_command(app, exit_code);
   boneyard::cli::add_view_command(app, exit_code);
   boneyard::cli::add_texture_command(app, exit_code);
   boneyard::cli::add_mc_register_command(app, exit_code);

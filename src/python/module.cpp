@@ -12,6 +12,7 @@ void bind_ogf(py::module_& m);
 void bind_batch(py::module_& m);
 void bind_textures(py::module_& m);
 void bind_check_roundtrip(py::module_& m);
+void bind_object(py::module_& m);
 }  // namespace boneyard::python
 
 namespace {
@@ -41,7 +42,7 @@ void bind_finding(py::module_& m) {
 
 PYBIND11_MODULE(boneyard, m) {
   m.attr("__version__") = BONEYARD_VERSION;
-  m.doc() = "S.T.A.L.K.E.R. (.omf, .ogf, the SDK's .skl, .skls, .anm) and Metal Gear Solid 2 (.kms, .evm) files: read, validate, dump, "
+  m.doc() = "S.T.A.L.K.E.R. (.omf, .ogf, the SDK's .object, .bones, .skl, .skls, .anm) and Metal Gear Solid 2 (.kms, .evm) files: read, validate, dump, "
             "edit and convert to and from glTF 2.0.";
   bind_finding(m);
   boneyard::python::register_errors(m);
@@ -52,4 +53,5 @@ PYBIND11_MODULE(boneyard, m) {
   boneyard::python::bind_batch(m);
   boneyard::python::bind_textures(m);
   boneyard::python::bind_check_roundtrip(m);
+  boneyard::python::bind_object(m);
 }

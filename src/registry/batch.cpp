@@ -51,11 +51,12 @@ void convert_one(BatchItem& item, const BatchOptions& o, registry::TextureCache&
   }
   // Opened as what its extension says, not sniffed: a broken .ogf gets the .ogf reader's error.
   const std::string ext = lower_extension(path_to_utf8(item.input.filename()));
-  auto doc = ext == ".ogf"    ? registry::open_ogf(std::move(data), {})
-             : ext == ".skls" ? registry::open_skls(std::move(data), {})
-             : ext == ".skl"  ? registry::open_skl(std::move(data), {})
-             : ext == ".anm"  ? registry::open_anm(std::move(data), {})
-                              : registry::open_omf(std::move(data), {});
+  auto doc = ext == ".ogf"      ? registry::open_ogf(std::move(data), {})
+             : ext == ".object" ? registry::open_object(std::move(data), {})
+             : ext == ".skls"   ? registry::open_skls(std::move(data), {})
+             : ext == ".skl"    ? registry::open_skl(std::move(data), {})
+             : ext == ".anm"    ? registry::open_anm(std::move(data), {})
+                                : registry::open_omf(std::move(data), {});
   ConvertOutcome outcome;
   Status converted = doc ? Status() : Status(doc.error());
   if (doc) {
@@ -112,7 +113,7 @@ BatchResult convert_tree(const BatchOptions& o) {
   BatchResult result;
   // The SDK's motion files (.skls, .skl, .anm) convert on their own: skeletal motions on a flat
   // armature of their bones (their model is not known), object motions as a node.
-  std::vector<fs::path> ogfs, omfs, sdk_motions;
+  std::vector<fs::path> ogfs, omfs, objects, sdk_motions;
   std::error_code ec;
   for (fs::recursive_directory_iterator it(o.input_dir, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
@@ -120,8 +121,10 @@ BatchResult convert_tree(const BatchOptions& o) {
     const std::string ext = lower_extension(path_to_utf8(it->path().filename()));
     if (ext == ".ogf") ogfs.push_back(it->path());
     if (ext == ".omf") omfs.push_back(it->path());
+    if (ext == ".object") objects.push_back(it->path());
     if (ext == ".skls" || ext == ".skl" || ext == ".anm") sdk_motions.push_back(it->path());
   }
+  std::sort(objects.begin(), objects.end());
   std::sort(ogfs.begin(), ogfs.end());
   std::sort(omfs.begin(), omfs.end());
   std::sort(sdk_motions.begin(), sdk_motions.end());
@@ -158,7 +161,7 @@ BatchResult convert_tree(const BatchOptions& o) {
   // .omf beside an .ogf of its name, m.ogf and m.OGF, names differing only in case, which
   // case-insensitive file systems take for one) get distinct names, and the item says so.
   OutputPlan plan;
-  auto add_item = [&](const fs::path& in) {
+  auto add_item = [&](const fs::path& in, const char* kind) {
     BatchItem item;
     item.input = in;
     fs::path rel = in.lexically_relative(o.input_dir);
@@ -166,9 +169,8 @@ BatchResult convert_tree(const BatchOptions& o) {
     const fs::path wanted = o.output_dir / rel;
     item.output = wanted;
     for (int k = 1; !plan.add_write(item.output); ++k) {
-      // m.omf beside m.ogf becomes m_omf.glb (likewise m_skls.glb, m_anm.glb), then m_2.glb, ...
-      const std::string kind = lower_extension(path_to_utf8(in.filename())).substr(1);
-      const std::string suffix = k == 1 ? kind : std::to_string(k);
+      // m.omf beside m.ogf becomes m_omf.glb (likewise m_object.glb, m_skls.glb, m_anm.glb), then m_2.glb, ...
+      const std::string suffix = k == 1 ? std::string(kind) : std::to_string(k);
       item.output = wanted;
       item.output.replace_filename(path_from_utf8(path_to_utf8(wanted.stem()) + "_" + suffix + o.extension));
     }
@@ -179,12 +181,16 @@ BatchResult convert_tree(const BatchOptions& o) {
                                       {}, {}});
     result.items.push_back(std::move(item));
   };
-  for (const auto& p : ogfs) add_item(p);
+  for (const auto& p : ogfs) add_item(p, "ogf");
   for (const auto& p : omfs) {
     const auto id = file_identity(p);
-    if (!id || !referenced.count(*id)) add_item(p);
+    if (!id || !referenced.count(*id)) add_item(p, "omf");
   }
-  for (const auto& p : sdk_motions) add_item(p);
+  // The SDK's source models beside the game's (an .object and the .ogf compiled from it: "_object").
+  for (const auto& p : objects) add_item(p, "object");
+  for (const auto& p : sdk_motions) add_item(p, lower_extension(path_to_utf8(p.filename())) == ".anm" ? "anm"
+                                                : lower_extension(path_to_utf8(p.filename())) == ".skl" ? "skl"
+                                                                                                         : "skls");
 
   const std::size_t total = result.items.size();
   std::size_t done = 0;

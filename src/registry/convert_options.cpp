@@ -60,8 +60,8 @@ const std::array kRows = {
                      .reads = "ogf>gltf object>gltf kms>gltf evm>gltf cmdl>gltf tree>gltf",
                      .field = &S::textures,
                      .help = "X-Ray .ogf/.object, MGS2 .kms/.evm to glTF: textures root (.dds, .ctxr, .tri or .png; X-Ray "
-                             "default: the 'textures' folder beside the model's 'meshes' folder; MGS2: the .tri files "
-                             "beside the model are searched too)"},
+                             "default: the 'textures' folder beside the model's 'meshes' folder; MGS2: the .tri files beside "
+                             "the model are searched too)"},
     ConvertOptionRow{.name = "keep-going",
                      .reads = "ogf>gltf object>gltf tree>gltf",
                      .field = &S::keep_going,

@@ -160,6 +160,10 @@ Result<scene::Scene> xray_model_scene(const xray::OgfFile& ogf, xray::XrayExport
                                       const std::filesystem::path& meshes_root,
                                       const std::vector<ResolvedMotionRef>* resolved, Diagnostics& warnings,
                                       std::vector<std::filesystem::path>* used_omfs = nullptr);
+// The same for an OGF v3 model (xray::ogf_v3_to_scene).
+Result<scene::Scene> xray_v3_model_scene(const xray::OgfV3File& ogf, xray::XrayExportOptions options,
+                                         const std::filesystem::path& meshes_root,
+                                         const std::vector<ResolvedMotionRef>* resolved, Diagnostics& warnings);
 // .ogf -> .object (converter.exe's conversion) for `convert`: --game picks the smoothing style and
 // the refs chunk, --bones the bone data (sdk_documents.cpp).
 Result<std::vector<std::uint8_t>> object_from_ogf(const xray::OgfFile& ogf, const ConvertOptions& options,
@@ -169,10 +173,6 @@ Result<std::vector<std::uint8_t>> object_from_ogf(const xray::OgfFile& ogf, cons
 Result<std::vector<std::uint8_t>> with_bones_option(Result<std::vector<std::uint8_t>> model, const ConvertOptions& options,
                                                     Diagnostics& warnings);
 
-// The same for an OGF v3 model (xray::ogf_v3_to_scene).
-Result<scene::Scene> xray_v3_model_scene(const xray::OgfV3File& ogf, xray::XrayExportOptions options,
-                                         const std::filesystem::path& meshes_root,
-                                         const std::vector<ResolvedMotionRef>* resolved, Diagnostics& warnings);
 // Where an X-Ray model's textures are: --textures, else the "textures" folder beside the model's
 // "meshes" ancestor.
 std::filesystem::path xray_textures_root(const ConvertOptions& options);

@@ -5,7 +5,9 @@
 #include <cstring>
 
 #include "boneyard/core/paths.h"
+#include "boneyard/core/text.h"
 #include "boneyard/registry/output_plan.h"
+#include "edit_files.h"
 
 namespace boneyard {
 
@@ -27,40 +29,16 @@ Result<std::vector<std::uint8_t>> ogf_edit_bytes(const OgfEdit& edit) {
 }
 
 Result<SavedOgf> save_ogf_edit(const OgfEdit& edit, const fs::path& output) {
-  const bool in_place = output.empty();
-  if (in_place && edit.path.empty()) return usage_error_finding("this .ogf was not read from a file: say where it goes");
-  if (!in_place) {
-    OutputPlan plan;  // the output is not the input (also by case or link), nor a folder or device
-    plan.add_read(edit.path, "the input file");
-    if (auto planned = plan.add_write(output); !planned) {
-      if (planned.error().message.find("refusing to overwrite") != std::string::npos)
-        return usage_error_finding("refusing to overwrite the input");
-      return planned.error();
-    }
-  }
+  if (output.empty() && edit.path.empty()) return usage_error_finding("this .ogf was not read from a file: say where it goes");
+  if (auto planned = registry::check_edit_output(edit.path, output); !planned) return planned.error();
   const auto checked = ogf_edit_bytes(edit);
   if (!checked) return checked.error();
-  const Bytes bytes(checked.value());
-  SavedOgf saved{bytes.size(), {}};
-  if (in_place) {
-    auto backup = replace_keeping_backup(edit.path, edit.original->bytes(), bytes);
-    if (!backup) return backup.error();
-    saved.backup = std::move(backup).value();
-    return saved;
-  }
-  if (auto written = write_file_atomic(output, bytes); !written) return written.error();
-  return saved;
+  return registry::save_edited(edit.path, edit.original->bytes(), output, checked.value());
 }
 
-namespace {
+namespace registry {
 
-bool is_ogf_name(const fs::path& p) {
-  std::string ext = path_to_utf8(p.extension());
-  for (char& c : ext) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return ext == ".ogf";
-}
-
-Result<std::vector<fs::path>> ogf_files_under(const fs::path& folder) {
+Result<std::vector<fs::path>> files_under(const fs::path& folder, std::string_view extension) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) return io_error_finding(path_to_utf8(folder), "not a folder");
   std::vector<fs::path> out;
@@ -69,11 +47,40 @@ Result<std::vector<fs::path>> ogf_files_under(const fs::path& folder) {
   for (; it != end; it.increment(ec)) {
     if (ec) return io_error_finding(path_to_utf8(folder), "cannot list: " + ec.message());
     std::error_code type_ec;
-    if (it->is_regular_file(type_ec) && is_ogf_name(it->path())) out.push_back(it->path());
+    if (it->is_regular_file(type_ec) && lower_extension(path_to_utf8(it->path().filename())) == extension) out.push_back(it->path());
   }
   std::sort(out.begin(), out.end());
   return out;
 }
+
+Status check_edit_output(const fs::path& input, const fs::path& output) {
+  if (output.empty()) return {};
+  OutputPlan plan;  // the output is not the input (also by case or link), nor a folder or device
+  plan.add_read(input, "the input file");
+  if (auto planned = plan.add_write(output); !planned) {
+    if (planned.error().message.find("refusing to overwrite") != std::string::npos)
+      return usage_error_finding("refusing to overwrite the input");
+    return planned.error();
+  }
+  return {};
+}
+
+Result<SavedOmf> save_edited(const fs::path& input, Bytes original, const fs::path& output, Bytes checked) {
+  const bool in_place = output.empty();
+  SavedOmf saved{checked.size(), {}};
+  if (in_place) {
+    auto backup = replace_keeping_backup(input, original, checked);
+    if (!backup) return backup.error();
+    saved.backup = std::move(backup).value();
+    return saved;
+  }
+  if (auto written = write_file_atomic(output, checked); !written) return written.error();
+  return saved;
+}
+
+}  // namespace registry
+
+namespace {
 
 FolderEditItem edit_one(const fs::path& file, const std::vector<std::string>& selectors, const OgfEditFn& edit,
                         bool dry_run) {
@@ -128,7 +135,7 @@ FolderEditItem edit_one(const fs::path& file, const std::vector<std::string>& se
 
 Result<std::vector<FolderEditItem>> edit_ogf_folder(const fs::path& folder, const std::vector<std::string>& selectors,
                                                    const OgfEditFn& edit, bool dry_run) {
-  auto files = ogf_files_under(folder);
+  auto files = registry::files_under(folder, ".ogf");
   if (!files) return files.error();
   std::vector<FolderEditItem> out;
   out.reserve(files.value().size());

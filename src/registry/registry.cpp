@@ -19,10 +19,10 @@
 #include "boneyard/mgs2/mar/mar_report.h"
 #include "boneyard/xray/omf/omf_report.h"
 #include "boneyard/xray/ogf/ogf_report.h"
-#include "boneyard/xray/anm/anm_report.h"
-#include "boneyard/xray/skl/skl_report.h"
 #include "boneyard/xray/bones/bones_report.h"
 #include "boneyard/xray/object/object_report.h"
+#include "boneyard/xray/anm/anm_report.h"
+#include "boneyard/xray/skl/skl_report.h"
 #include "boneyard/xray/ogf_v3/ogf_v3_report.h"
 #include "formats.h"
 
@@ -44,11 +44,11 @@ constexpr std::array kFormats = {
     FormatEntry{"omf", xray::sniff_omf, registry::open_omf},
     FormatEntry{"ogf", xray::sniff_ogf, registry::open_ogf},
     FormatEntry{"ogf", xray::sniff_ogf_v3, registry::open_ogf_v3},  // OGF v3 (builds before 2004): its own model
+    FormatEntry{"object", xray::sniff_object, registry::open_object},  // the SDK's source model
+    FormatEntry{"bones", xray::sniff_bones, registry::open_bones},     // the SDK's bone data
     FormatEntry{"skl", xray::sniff_skl, registry::open_skl},    // the SDK's skeletal motions
     FormatEntry{"skls", xray::sniff_skls, registry::open_skls},
     FormatEntry{"anm", xray::sniff_anm, registry::open_anm},    // the SDK's object and camera motions
-    FormatEntry{"object", xray::sniff_object, registry::open_object},  // the SDK's source model
-    FormatEntry{"bones", xray::sniff_bones, registry::open_bones},     // the SDK's bone data
     FormatEntry{"gltf", registry::sniff_gltf, registry::open_gltf},  // converts to both games
     FormatEntry{"kms", mgs2::sniff_kms, registry::open_kms},
     FormatEntry{"evm", mgs2::sniff_evm, registry::open_evm},
@@ -89,12 +89,12 @@ Result<std::unique_ptr<Document>> open_document(std::shared_ptr<const FileData> 
   const Bytes bytes = file->bytes();
   if (bytes.empty())
     return Finding{Severity::error, 0, {}, "empty file",
-                   "a .omf, .ogf, .skl, .skls, .anm, .object, .bones, .kms, .evm, .cmdl, .mar, .dds, .ctxr or .tri file",
+                   "a .omf, .ogf, .object, .bones, .skl, .skls, .anm, .kms, .evm, .cmdl, .mar, .dds, .ctxr or .tri file",
                    "0 bytes"};
   const FormatEntry* best = best_format(bytes, file_name);
   if (best == nullptr) {
     return Finding{Severity::error, 0, {}, "not a recognised file",
-                   "an X-Ray .omf/.ogf/.skl/.skls/.anm/.object/.bones/.dds or an MGS2 .kms/.evm/.cmdl/.mar/.ctxr/.tri",
+                   "an X-Ray .omf/.ogf/.object/.bones/.skl/.skls/.anm/.dds or an MGS2 .kms/.evm/.cmdl/.mar/.ctxr/.tri",
                    "unknown content (" + std::to_string(bytes.size()) + " bytes)"};
   }
   OpenOptions with_name = options;  // a .gltf finds its external buffers beside itself

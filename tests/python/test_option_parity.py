@@ -55,6 +55,8 @@ def inputs(tmp_path_factory):
     boneyard.convert(d / "arm.glb", d / "arm.kms")
     boneyard.convert(d / "arm.glb", d / "arm.evm")
     boneyard.convert(d / "arm.glb", d / "mc.kms", layout="mc")
+    boneyard.convert(ARM, d / "arm.object")
+    boneyard.convert(ARM, d / "arm.bones")
     (d / "names.txt").write_text("null_msk.bmp\n")
     (d / "textures").mkdir()
     (d / "anim.mar").write_bytes(one_motion_mar())
@@ -64,7 +66,8 @@ def inputs(tmp_path_factory):
     boneyard.convert(d / "wave.glb", d / "camera_effects" / "shot.anm")
     return {"omf": d / "wave.omf", "ogf": d / "arm.ogf", "gltf": d / "arm.glb", "kms": d / "arm.kms",
             "evm": d / "arm.evm", "mc": d / "mc.kms", "cmdl": d / "_win" / "mc.cmdl", "mar": d / "anim.mar",
-            "skls": d / "wave.skls", "anm": d / "camera_effects" / "shot.anm", "dir": d}
+            "skls": d / "wave.skls", "anm": d / "camera_effects" / "shot.anm",
+            "object": d / "arm.object", "bones": d / "arm.bones", "dir": d}
 
 
 def format_of(source):
@@ -97,6 +100,8 @@ def valid_value(row, source, ext, inputs, out_dir):
         return inputs.get(target_of(ext), inputs["omf"]) if source != "mc" else inputs["mc"]
     if name == "names":
         return inputs["dir"] / "names.txt"
+    if name == "bones":
+        return inputs["bones"]
     if name == "cmdl":
         return out_dir / "x.cmdl"
     return inputs["dir"] / ("textures" if name == "textures" else ".")
@@ -168,7 +173,7 @@ def assert_agree(cli_result, py_result, refused_value=None, row=None):
 
 
 def conversions(inputs):
-    for source in ("omf", "ogf", "gltf", "kms", "evm", "mc", "cmdl", "mar", "skls", "anm"):
+    for source in ("omf", "ogf", "gltf", "kms", "evm", "mc", "cmdl", "mar", "object", "skls", "anm"):
         for ext in boneyard.open(inputs[source]).targets:
             if ext != ".gltf":  # the same options as .glb
                 yield source, ext

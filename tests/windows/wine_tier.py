@@ -210,7 +210,9 @@ def per_file_cases(inputs, rel, group, textures=None):
     ]
     targets = {
         "omf": [".glb", ".gltf", ".omf", ".skls"],
-        "ogf": [".glb", ".gltf", ".omf"],
+        "ogf": [".glb", ".gltf", ".omf", ".object", ".bones"],
+        "object": [".glb", ".gltf", ".object", ".ogf", ".bones"],
+        "bones": [".bones"],
         "skls": [".skls", ".omf", ".glb"],
         "skl": [".skl", ".skls", ".omf", ".glb"],
         "anm": [".anm", ".glb", ".gltf"],

@@ -80,5 +80,12 @@ ChunkList split_chunks(Bytes data, std::uint64_t base_offset);
 std::size_t begin_chunk(ByteWriter& w, std::uint32_t raw_id);
 void end_chunk(ByteWriter& w, std::size_t size_field_pos);
 void write_chunk(ByteWriter& w, std::uint32_t raw_id, Bytes payload);
+// Writes a chunk whose payload `fill()` appends to `w` (the size is filled in afterwards).
+template <class Fill>
+void write_chunk_with(ByteWriter& w, std::uint32_t raw_id, Fill&& fill) {
+  const std::size_t at = begin_chunk(w, raw_id);
+  fill();
+  end_chunk(w, at);
+}
 
 }  // namespace boneyard

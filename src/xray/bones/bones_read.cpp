@@ -10,7 +10,7 @@ namespace boneyard::xray {
 
 namespace {
 
-Vec3 read_vec3(ByteReader& r, std::string_view what) {
+Vec3 read_bone_vec3(ByteReader& r, std::string_view what) {
   Vec3 v;
   v.x = r.f32(what);
   v.y = r.f32(what);
@@ -35,12 +35,12 @@ BoneShape read_shape(ByteReader& r) {
   s.type = r.u16("shape type");
   s.flags = r.u16("shape flags");
   for (float& f : s.box_rotate) f = r.f32("shape box rotation");
-  s.box_translate = read_vec3(r, "shape box translation");
-  s.box_halfsize = read_vec3(r, "shape box half size");
-  s.sphere_center = read_vec3(r, "shape sphere centre");
+  s.box_translate = read_bone_vec3(r, "shape box translation");
+  s.box_halfsize = read_bone_vec3(r, "shape box half size");
+  s.sphere_center = read_bone_vec3(r, "shape sphere centre");
   s.sphere_radius = r.f32("shape sphere radius");
-  s.cylinder_center = read_vec3(r, "shape cylinder centre");
-  s.cylinder_direction = read_vec3(r, "shape cylinder direction");
+  s.cylinder_center = read_bone_vec3(r, "shape cylinder centre");
+  s.cylinder_direction = read_bone_vec3(r, "shape cylinder direction");
   s.cylinder_height = r.f32("shape cylinder height");
   s.cylinder_radius = r.f32("shape cylinder radius");
   return s;
@@ -105,8 +105,8 @@ BoneData parse_bone_chunks(const Chunk& bone, std::string path, std::vector<Find
         case kBoneBindPose:
           check_size(c, 28, where, notes);
           b.has_bind_pose = true;
-          b.rest_offset = read_vec3(r, "rest offset");
-          b.rest_rotate = read_vec3(r, "rest rotation");
+          b.rest_offset = read_bone_vec3(r, "rest offset");
+          b.rest_rotate = read_bone_vec3(r, "rest rotation");
           b.rest_length = r.f32("rest length");
           break;
         case kBoneMaterial:
@@ -139,7 +139,7 @@ BoneData parse_bone_chunks(const Chunk& bone, std::string path, std::vector<Find
           check_size(c, 16, where, notes);
           if (!b.mass) {
             b.mass = r.f32("mass");
-            b.center_of_mass = read_vec3(r, "centre of mass");
+            b.center_of_mass = read_bone_vec3(r, "centre of mass");
           }
           break;
         default:
@@ -171,8 +171,8 @@ std::vector<BoneData> parse_old_bones(const Chunk& chunk, std::vector<Finding>&)
       b.wmap = std::string(r.stringz("weight map"));
       b.def_has_links = true;
       b.has_bind_pose = true;
-      b.rest_offset = read_vec3(r, "rest offset");
-      b.rest_rotate = read_vec3(r, "rest rotation");
+      b.rest_offset = read_bone_vec3(r, "rest offset");
+      b.rest_rotate = read_bone_vec3(r, "rest rotation");
       b.rest_length = r.f32("rest length");
       b.version = 1;  // Load_0 swaps x and y of the rotation, as version 1 does
     } catch (ParseError& e) {

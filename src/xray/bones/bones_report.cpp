@@ -8,7 +8,7 @@ namespace boneyard::xray {
 
 namespace {
 
-void vec3(JsonWriter& out, std::string_view key, const Vec3& v) {
+void dump_vec3(JsonWriter& out, std::string_view key, const Vec3& v) {
   out.key(key).begin_array().value(v.x).value(v.y).value(v.z).end_array();
 }
 
@@ -40,15 +40,15 @@ void dump_shape(JsonWriter& out, const BoneShape& s) {
   out.key("box").begin_object().key("rotate").begin_array();
   for (float f : s.box_rotate) out.value(f);
   out.end_array();
-  vec3(out, "translate", s.box_translate);
-  vec3(out, "halfsize", s.box_halfsize);
+  dump_vec3(out, "translate", s.box_translate);
+  dump_vec3(out, "halfsize", s.box_halfsize);
   out.end_object();
   out.key("sphere").begin_object();
-  vec3(out, "center", s.sphere_center);
+  dump_vec3(out, "center", s.sphere_center);
   out.field("radius", s.sphere_radius).end_object();
   out.key("cylinder").begin_object();
-  vec3(out, "center", s.cylinder_center);
-  vec3(out, "direction", s.cylinder_direction);
+  dump_vec3(out, "center", s.cylinder_center);
+  dump_vec3(out, "direction", s.cylinder_direction);
   out.field("height", s.cylinder_height).field("radius", s.cylinder_radius).end_object();
   out.end_object();
 }
@@ -68,8 +68,8 @@ void dump_bone_data(JsonWriter& out, const BoneData& b, bool raw) {
   if (b.def_has_links) out.field("parent", cp1251_to_utf8(b.parent)).field("weight_map", cp1251_to_utf8(b.wmap));
   if (b.version) out.field("version", unsigned{*b.version});
   if (b.has_bind_pose) {
-    vec3(out, "rest_offset", b.rest_offset);
-    vec3(out, "rest_rotate", b.rest_rotate);
+    dump_vec3(out, "rest_offset", b.rest_offset);
+    dump_vec3(out, "rest_rotate", b.rest_rotate);
     out.field("rest_length", b.rest_length);
   }
   if (b.game_mtl) out.field("game_mtl", cp1251_to_utf8(*b.game_mtl));
@@ -80,7 +80,7 @@ void dump_bone_data(JsonWriter& out, const BoneData& b, bool raw) {
   if (b.friction) out.field("friction", *b.friction);
   if (b.mass) {
     out.field("mass", *b.mass);
-    vec3(out, "center_of_mass", b.center_of_mass);
+    dump_vec3(out, "center_of_mass", b.center_of_mass);
   }
   if (raw) {
     out.field("offset", std::uint64_t{b.offset}).field("def_chunks", std::uint64_t{b.def_chunks});

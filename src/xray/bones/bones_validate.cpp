@@ -10,7 +10,7 @@ namespace boneyard::xray {
 
 namespace {
 
-bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+bool finite_vec3(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 std::uint64_t chunk_offset(const BoneData& b, std::uint32_t id) {
   const Chunk* c = b.chunks.find(id);
@@ -44,9 +44,9 @@ void validate_bone_data(const BoneData& b, bool object_bone, Diagnostics& out) {
   if (b.joint && b.joint->type > 5)
     out.add(Severity::error, chunk_offset(b, kBoneIkJoint), p + " 0x6 joint type", "unknown joint type",
             "0 (rigid), 1 (cloth), 2 (joint), 3 (wheel), 4 (none) or 5 (slider)", std::to_string(b.joint->type));
-  if (b.has_bind_pose && (!finite(b.rest_offset) || !finite(b.rest_rotate) || !std::isfinite(b.rest_length)))
+  if (b.has_bind_pose && (!finite_vec3(b.rest_offset) || !finite_vec3(b.rest_rotate) || !std::isfinite(b.rest_length)))
     out.add(Severity::error, chunk_offset(b, kBoneBindPose), p + " 0x3", "non-finite bind pose", "finite numbers", "NaN or infinity");
-  if (b.mass && (!std::isfinite(*b.mass) || !finite(b.center_of_mass)))
+  if (b.mass && (!std::isfinite(*b.mass) || !finite_vec3(b.center_of_mass)))
     out.add(Severity::warning, chunk_offset(b, kBoneMass), p + " 0x7", "non-finite mass or centre of mass", "finite numbers",
             "NaN or infinity");
   if (b.mass && *b.mass < 0)

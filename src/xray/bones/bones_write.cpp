@@ -8,17 +8,10 @@ namespace boneyard::xray {
 
 namespace {
 
-void vec3(ByteWriter& w, const Vec3& v) {
+void put_vec3(ByteWriter& w, const Vec3& v) {
   w.f32(v.x);
   w.f32(v.y);
   w.f32(v.z);
-}
-
-template <class Fill>
-void chunk(ByteWriter& w, std::uint32_t id, Fill fill) {
-  const std::size_t at = begin_chunk(w, id);
-  fill();
-  end_chunk(w, at);
 }
 
 }  // namespace
@@ -41,37 +34,37 @@ std::vector<std::uint8_t> bone_payload(const BoneData& bone, bool full) {
   out.reserve(400);
   ByteWriter w(out);
   if (full) {
-    chunk(w, kBoneVersion, [&] { w.u16(kBoneCurrentVersion); });
-    chunk(w, kBoneDef, [&] {
+    write_chunk_with(w, kBoneVersion, [&] { w.u16(kBoneCurrentVersion); });
+    write_chunk_with(w, kBoneDef, [&] {
       w.stringz(bone.name);
       w.stringz(bone.parent);
       w.stringz(bone.wmap);
     });
-    chunk(w, kBoneBindPose, [&] {
-      vec3(w, bone.rest_offset);
-      vec3(w, bone.bind_rotation());  // version 2 stores the rotation as used
+    write_chunk_with(w, kBoneBindPose, [&] {
+      put_vec3(w, bone.rest_offset);
+      put_vec3(w, bone.bind_rotation());  // version 2 stores the rotation as used
       w.f32(bone.rest_length);
     });
   }
-  chunk(w, kBoneDef, [&] { w.stringz(bone.name); });
-  chunk(w, kBoneMaterial, [&] { w.stringz(bone.game_mtl.value_or(*defaults.game_mtl)); });
+  write_chunk_with(w, kBoneDef, [&] { w.stringz(bone.name); });
+  write_chunk_with(w, kBoneMaterial, [&] { w.stringz(bone.game_mtl.value_or(*defaults.game_mtl)); });
   const BoneShape& s = bone.shape ? *bone.shape : *defaults.shape;
-  chunk(w, kBoneShape, [&] {
+  write_chunk_with(w, kBoneShape, [&] {
     w.u16(s.type);
     w.u16(s.flags);
     for (float f : s.box_rotate) w.f32(f);
-    vec3(w, s.box_translate);
-    vec3(w, s.box_halfsize);
-    vec3(w, s.sphere_center);
+    put_vec3(w, s.box_translate);
+    put_vec3(w, s.box_halfsize);
+    put_vec3(w, s.sphere_center);
     w.f32(s.sphere_radius);
-    vec3(w, s.cylinder_center);
-    vec3(w, s.cylinder_direction);
+    put_vec3(w, s.cylinder_center);
+    put_vec3(w, s.cylinder_direction);
     w.f32(s.cylinder_height);
     w.f32(s.cylinder_radius);
   });
-  chunk(w, kBoneFlags, [&] { w.u32(bone.ik_flags.value_or(0)); });
+  write_chunk_with(w, kBoneFlags, [&] { w.u32(bone.ik_flags.value_or(0)); });
   const BoneJoint& j = bone.joint ? *bone.joint : *defaults.joint;
-  chunk(w, kBoneIkJoint, [&] {
+  write_chunk_with(w, kBoneIkJoint, [&] {
     w.u32(j.type);
     for (const auto& l : j.limits) {
       w.f32(l.lo);
@@ -83,14 +76,14 @@ std::vector<std::uint8_t> bone_payload(const BoneData& bone, bool full) {
     w.f32(j.damping);
   });
   const auto brk = bone.break_limits.value_or(*defaults.break_limits);
-  chunk(w, kBoneBreak, [&] {
+  write_chunk_with(w, kBoneBreak, [&] {
     w.f32(brk[0]);
     w.f32(brk[1]);
   });
-  chunk(w, kBoneFriction, [&] { w.f32(bone.friction.value_or(0.0f)); });
-  chunk(w, kBoneMass, [&] {
+  write_chunk_with(w, kBoneFriction, [&] { w.f32(bone.friction.value_or(0.0f)); });
+  write_chunk_with(w, kBoneMass, [&] {
     w.f32(bone.mass.value_or(*defaults.mass));
-    vec3(w, bone.mass ? bone.center_of_mass : Vec3{});
+    put_vec3(w, bone.mass ? bone.center_of_mass : Vec3{});
   });
   return out;
 }

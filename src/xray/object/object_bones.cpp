@@ -55,13 +55,6 @@ BoneParts named_parts(const ObjectFile& object) {
   return out;
 }
 
-template <class Fill>
-void chunk(ByteWriter& w, std::uint32_t id, Fill fill) {
-  const std::size_t at = begin_chunk(w, id);
-  fill();
-  end_chunk(w, at);
-}
-
 }  // namespace
 
 Result<std::vector<std::uint8_t>> bones_of_object(const ObjectFile& object) {
@@ -108,17 +101,24 @@ Result<std::vector<std::uint8_t>> apply_bones_to_object(const ObjectFile& object
   warn_unmatched(missing, warnings);
   // The body with the bones (old 0x913 records become 0x921 entries: only those hold data) and,
   // when the file has parts, its parts in place of the object's.
+  // Parts the object already holds as the file has them (none against an empty list, or the same
+  // bytes) leave the object as it was.
+  const Chunk* own_parts = object.find(kBonePartsChunk);
+  const Chunk* own_old_parts = object.find(kBonePartsOldChunk);
+  const bool take_parts =
+      file.parts && !(own_parts == nullptr && own_old_parts == nullptr && file.parts->parts.empty()) &&
+      !(own_parts != nullptr && own_old_parts == nullptr && std::ranges::equal(own_parts->payload, bone_parts_payload(*file.parts)));
   std::vector<std::uint8_t> body;
   ByteWriter w(body);
   bool parts_written = false;
   auto write_parts = [&] {
-    if (file.parts) write_chunk(w, kBonePartsChunk, bone_parts_payload(*file.parts));
+    if (take_parts) write_chunk(w, kBonePartsChunk, bone_parts_payload(*file.parts));
     parts_written = true;
   };
   for (const Chunk& c : object.chunks.chunks) {
     if (c.id() == kObjBones) {
       const ChunkList list = split_chunks(c.payload, c.payload_offset());
-      chunk(w, c.raw_id, [&] {
+      write_chunk_with(w, c.raw_id, [&] {
         for (const Chunk& b : list.chunks) {
           if (b.id() < bones.size() && !b.compress_bit() && changed[b.id()])
             write_chunk(w, b.raw_id, bone_payload(bones[b.id()], true));
@@ -128,17 +128,17 @@ Result<std::vector<std::uint8_t>> apply_bones_to_object(const ObjectFile& object
         w.bytes(list.trailing);
       });
     } else if (c.id() == kObjBonesOld) {
-      chunk(w, kObjBones, [&] {
+      write_chunk_with(w, kObjBones, [&] {
         for (std::size_t i = 0; i < bones.size(); ++i) write_chunk(w, std::uint32_t(i), bone_payload(bones[i], true));
       });
-    } else if ((c.id() == kBonePartsChunk || c.id() == kBonePartsOldChunk) && file.parts) {
+    } else if ((c.id() == kBonePartsChunk || c.id() == kBonePartsOldChunk) && take_parts) {
       if (!parts_written) write_parts();
     } else {
-      if (c.id() == kObjDescription && file.parts && !parts_written) write_parts();
+      if (c.id() == kObjDescription && take_parts && !parts_written) write_parts();
       write_chunk(w, c.raw_id, c.payload);
     }
   }
-  if (file.parts && !parts_written) write_parts();
+  if (take_parts && !parts_written) write_parts();
   w.bytes(object.chunks.trailing);
   auto bytes = object_file_bytes(body, object.compressed);
   if (!bytes) return bytes.error();

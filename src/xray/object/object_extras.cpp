@@ -1,6 +1,9 @@
 // The .object scene extras, both ways.
 #include "object_extras.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "boneyard/core/text.h"
 #include "xray/scene/xray_scene_internal.h"
 
@@ -45,14 +48,21 @@ std::optional<T> integer(const json& x, const char* key) {
   return static_cast<T>(v);
 }
 
+// An array of n numbers over `out`: a finite number replaces its element, anything else (a
+// non-finite value cannot travel in JSON and is written as null) leaves the element as it was, so a
+// template's NaN comes back as itself. False when the array is missing or of another length.
 bool read_floats(const json& x, const char* key, float* out, std::size_t n) {
   const auto it = x.find(key);
   if (it == x.end() || !it->is_array() || it->size() != n) return false;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!(*it)[i].is_number()) return false;
-    out[i] = (*it)[i].get<float>();
-  }
+  for (std::size_t i = 0; i < n; ++i)
+    if ((*it)[i].is_number() && std::isfinite((*it)[i].get<double>())) out[i] = (*it)[i].get<float>();
   return true;
+}
+
+Vec3 vec3_or(const json& x, const char* key, Vec3 base) {
+  float v[3] = {base.x, base.y, base.z};
+  if (x.is_object()) read_floats(x, key, v, 3);
+  return Vec3{v[0], v[1], v[2]};
 }
 
 }  // namespace
@@ -161,7 +171,7 @@ std::optional<std::string> raw_string(const json& x, const char* key) {
 }
 
 std::optional<Vec3> vec3(const json& x, const char* key) {
-  float v[3];
+  float v[3] = {0, 0, 0};
   if (!x.is_object() || !read_floats(x, key, v, 3)) return std::nullopt;
   return Vec3{v[0], v[1], v[2]};
 }
@@ -169,7 +179,7 @@ std::optional<Vec3> vec3(const json& x, const char* key) {
 std::optional<float> number(const json& x, const char* key) {
   if (!x.is_object()) return std::nullopt;
   const auto it = x.find(key);
-  if (it == x.end() || !it->is_number()) return std::nullopt;
+  if (it == x.end() || !it->is_number() || !std::isfinite(it->get<double>())) return std::nullopt;
   return it->get<float>();
 }
 
@@ -180,7 +190,7 @@ void bone_from_json(const json& x, BoneData& b) {
   if (auto l = number(x, "rest_length")) b.rest_length = *l;
   if (auto m = number(x, "mass")) {
     b.mass = *m;
-    b.center_of_mass = vec3(x, "center_of_mass").value_or(Vec3{});
+    b.center_of_mass = vec3_or(x, "center_of_mass", b.center_of_mass);
   }
   if (auto t = integer<std::uint32_t>(x, "joint_type")) {
     BoneJoint j = b.joint.value_or(BoneJoint{});
@@ -190,10 +200,10 @@ void bone_from_json(const json& x, BoneData& b) {
         for (std::size_t k = 0; k < 3; ++k) {
           const json& l = (*lim)[k];
           if (!l.is_array() || l.size() != 4) continue;
-          float v[4];
-          bool ok = true;
-          for (std::size_t i = 0; i < 4; ++i) ok = ok && l[i].is_number() && ((v[i] = l[i].get<float>()), true);
-          if (ok) j.limits[k] = {v[0], v[1], v[2], v[3]};
+          float v[4] = {j.limits[k].lo, j.limits[k].hi, j.limits[k].spring, j.limits[k].damping};
+          for (std::size_t i = 0; i < 4; ++i)
+            if (l[i].is_number() && std::isfinite(l[i].get<double>())) v[i] = l[i].get<float>();
+          j.limits[k] = {v[0], v[1], v[2], v[3]};
         }
       j.spring = number(*it, "spring").value_or(j.spring);
       j.damping = number(*it, "damping").value_or(j.damping);
@@ -205,18 +215,18 @@ void bone_from_json(const json& x, BoneData& b) {
     s.type = integer<std::uint16_t>(*it, "type").value_or(s.type);
     s.flags = integer<std::uint16_t>(*it, "flags").value_or(s.flags);
     read_floats(*it, "box_rotate", s.box_rotate.data(), 9);
-    s.box_translate = vec3(*it, "box_translate").value_or(s.box_translate);
-    s.box_halfsize = vec3(*it, "box_halfsize").value_or(s.box_halfsize);
-    s.sphere_center = vec3(*it, "sphere_center").value_or(s.sphere_center);
+    s.box_translate = vec3_or(*it, "box_translate", s.box_translate);
+    s.box_halfsize = vec3_or(*it, "box_halfsize", s.box_halfsize);
+    s.sphere_center = vec3_or(*it, "sphere_center", s.sphere_center);
     s.sphere_radius = number(*it, "sphere_radius").value_or(s.sphere_radius);
-    s.cylinder_center = vec3(*it, "cylinder_center").value_or(s.cylinder_center);
-    s.cylinder_direction = vec3(*it, "cylinder_direction").value_or(s.cylinder_direction);
+    s.cylinder_center = vec3_or(*it, "cylinder_center", s.cylinder_center);
+    s.cylinder_direction = vec3_or(*it, "cylinder_direction", s.cylinder_direction);
     s.cylinder_height = number(*it, "cylinder_height").value_or(s.cylinder_height);
     s.cylinder_radius = number(*it, "cylinder_radius").value_or(s.cylinder_radius);
     b.shape = s;
   }
   if (auto f = integer<std::uint32_t>(x, "ik_flags")) b.ik_flags = *f;
-  if (auto f = number(x, "break_force")) b.break_limits = std::array<float, 2>{*f, number(x, "break_torque").value_or(0.0f)};
+  if (auto f = number(x, "break_force")) b.break_limits = std::array<float, 2>{*f, number(x, "break_torque").value_or(b.break_limits ? (*b.break_limits)[1] : 0.0f)};
   if (auto f = number(x, "friction")) b.friction = *f;
 }
 

@@ -4,6 +4,7 @@
 // one, a new object in the SDK's chunk order. docs/xray-object.md "From glTF".
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <unordered_map>
 
@@ -28,7 +29,7 @@ using object_import::MeshLayout;
 using object_import::MeshSoup;
 using ogf_import::Kind;
 
-Finding import_error(std::string path, std::string message, std::string expected = {}, std::string found = {}) {
+Finding object_import_error(std::string path, std::string message, std::string expected = {}, std::string found = {}) {
   return Finding{Severity::error, 0, std::move(path), std::move(message), std::move(expected), std::move(found)};
 }
 
@@ -61,25 +62,35 @@ bool same_surface(const ObjectSurface& a, const ObjectSurface& b) {
          a.texture == b.texture && a.vmap == b.vmap && a.flags == b.flags && a.fvf == b.fvf && a.tc_count == b.tc_count;
 }
 
-bool same_vec(const Vec3& a, const Vec3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+// Bit for bit: the stored floats (NaNs of a broken file included) are what an unedited bone holds.
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_vec(const Vec3& a, const Vec3& b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z); }
+bool same_opt(const std::optional<float>& a, const std::optional<float>& b) {
+  return a.has_value() == b.has_value() && (!a || same_bits(*a, *b));
+}
 
 bool same_bone_data(const BoneData& a, const BoneData& b) {
   auto shape_eq = [](const BoneShape& x, const BoneShape& y) {
-    return x.type == y.type && x.flags == y.flags && x.box_rotate == y.box_rotate && same_vec(x.box_translate, y.box_translate) &&
+    for (std::size_t k = 0; k < 9; ++k)
+      if (!same_bits(x.box_rotate[k], y.box_rotate[k])) return false;
+    return x.type == y.type && x.flags == y.flags && same_vec(x.box_translate, y.box_translate) &&
            same_vec(x.box_halfsize, y.box_halfsize) && same_vec(x.sphere_center, y.sphere_center) &&
-           x.sphere_radius == y.sphere_radius && same_vec(x.cylinder_center, y.cylinder_center) &&
-           same_vec(x.cylinder_direction, y.cylinder_direction) && x.cylinder_height == y.cylinder_height &&
-           x.cylinder_radius == y.cylinder_radius;
+           same_bits(x.sphere_radius, y.sphere_radius) && same_vec(x.cylinder_center, y.cylinder_center) &&
+           same_vec(x.cylinder_direction, y.cylinder_direction) && same_bits(x.cylinder_height, y.cylinder_height) &&
+           same_bits(x.cylinder_radius, y.cylinder_radius);
   };
   auto joint_eq = [](const BoneJoint& x, const BoneJoint& y) {
     for (std::size_t k = 0; k < 3; ++k)
-      if (x.limits[k].lo != y.limits[k].lo || x.limits[k].hi != y.limits[k].hi || x.limits[k].spring != y.limits[k].spring ||
-          x.limits[k].damping != y.limits[k].damping)
+      if (!same_bits(x.limits[k].lo, y.limits[k].lo) || !same_bits(x.limits[k].hi, y.limits[k].hi) ||
+          !same_bits(x.limits[k].spring, y.limits[k].spring) || !same_bits(x.limits[k].damping, y.limits[k].damping))
         return false;
-    return x.type == y.type && x.spring == y.spring && x.damping == y.damping;
+    return x.type == y.type && same_bits(x.spring, y.spring) && same_bits(x.damping, y.damping);
   };
-  if (a.game_mtl != b.game_mtl || a.ik_flags != b.ik_flags || a.break_limits != b.break_limits || a.friction != b.friction ||
-      a.mass != b.mass || a.wmap != b.wmap || a.rest_length != b.rest_length)
+  const bool same_break = a.break_limits.has_value() == b.break_limits.has_value() &&
+                          (!a.break_limits || (same_bits((*a.break_limits)[0], (*b.break_limits)[0]) &&
+                                               same_bits((*a.break_limits)[1], (*b.break_limits)[1])));
+  if (a.game_mtl != b.game_mtl || a.ik_flags != b.ik_flags || !same_break || !same_opt(a.friction, b.friction) ||
+      !same_opt(a.mass, b.mass) || a.wmap != b.wmap || !same_bits(a.rest_length, b.rest_length))
     return false;
   if (a.mass && !same_vec(a.center_of_mass, b.center_of_mass)) return false;
   if (a.shape.has_value() != b.shape.has_value() || (a.shape && !shape_eq(*a.shape, *b.shape))) return false;
@@ -109,7 +120,7 @@ class Importer {
       : s_(s), o_(o), warnings_(w), st_(st), tpl_(o.template_object) {}
 
   Result<std::vector<std::uint8_t>> run() {
-    if (s_.meshes.empty()) return import_error("meshes", "the scene has no meshes to make an object of", ">= 1 mesh", "0");
+    if (s_.meshes.empty()) return object_import_error("meshes", "the scene has no meshes to make an object of", ">= 1 mesh", "0");
     pick_style();
     if (auto e = tpl_ ? template_bones() : new_bones()) return *e;
     if (auto e = make_surfaces()) return *e;
@@ -128,6 +139,12 @@ class Importer {
 
  private:
   void pick_style() {
+    // The style the export wrote the extras' smoothing values in: reused only in that style.
+    if (const json* x = xray_of(s_.extras)) {
+      const auto* obj = import_detail::member(*x, "object");
+      const auto* sm = obj ? import_detail::member(*obj, "smoothing") : nullptr;
+      if (sm && sm->is_string()) extras_style_ = sm->get<std::string>() == "soc" ? SmoothingStyle::soc : SmoothingStyle::cscop;
+    }
     if (auto st = smoothing_style_of(o_.game)) {
       style_ = *st;
     } else if (tpl_) {
@@ -161,7 +178,7 @@ class Importer {
     if (bones_.empty()) return std::nullopt;
     for (std::uint32_t j : s_.skeleton.skin)
       if (j < nodes_.bone_of_node.size() && nodes_.bone_of_node[j] < 0)
-        return import_error("node " + std::to_string(j) + " (\"" + escape_controls(s_.skeleton.joints[j].name) + "\")",
+        return object_import_error("node " + std::to_string(j) + " (\"" + escape_controls(s_.skeleton.joints[j].name) + "\")",
                             "skin joint is not a bone of the template", "one of the template's bones", "no bone of that name");
     // A joint moved from the template's bind pose would move every motion's pose.
     const auto bind = scene::world_matrices(template_scene_.skeleton);
@@ -172,7 +189,7 @@ class Importer {
       const auto& t = bind[std::size_t(b)];
       const double d = std::hypot(w[12] - t[12], w[13] - t[13], w[14] - t[14]);
       if (d > import_detail::kJointPositionTolerance)
-        return import_error("node " + std::to_string(n) + " (\"" + escape_controls(s_.skeleton.joints[n].name) + "\")",
+        return object_import_error("node " + std::to_string(n) + " (\"" + escape_controls(s_.skeleton.joints[n].name) + "\")",
                             "joint moved from the template's bind pose", "within 1e-4 m", std::to_string(d) + " m away");
       if (const json* x = xray_of(s_.skeleton.joints[n].extras)) {
         BoneData edited = bones_[std::size_t(b)];
@@ -197,11 +214,11 @@ class Importer {
       const scene::Joint& j = s_.skeleton.joints[joints[b]];
       const std::string where = "node " + std::to_string(joints[b]) + " (\"" + escape_controls(j.name) + "\")";
       const auto raw = ogf_import::raw_node_name(j);
-      if (!raw) return import_error(where, "bone name has no cp1251 form", "Latin or Cyrillic characters", j.name);
+      if (!raw) return object_import_error(where, "bone name has no cp1251 form", "Latin or Cyrillic characters", j.name);
       if (raw->empty() || raw->find('\0') != std::string::npos)
-        return import_error(where, "bone name is empty or holds a NUL byte", "a name", printable(*raw));
+        return object_import_error(where, "bone name is empty or holds a NUL byte", "a name", printable(*raw));
       if (auto [it, fresh] = seen.emplace(bone_key(*raw), b); !fresh)
-        return import_error(where, "duplicate bone name (the SDK compares lower-cased names)", "unique",
+        return object_import_error(where, "duplicate bone name (the SDK compares lower-cased names)", "unique",
                             "same as bone " + std::to_string(it->second));
       BoneData d = default_bone_data();
       d.version = kBoneCurrentVersion;
@@ -271,8 +288,8 @@ class Importer {
       const json* x = xray_of(mat.extras);
       std::optional<std::string> name = x ? object_extras::raw_string(*x, "surface") : std::nullopt;
       if (!name) name = mat.name.empty() ? std::optional<std::string>("surface_" + std::to_string(i)) : utf8_to_cp1251(mat.name);
-      if (!name) return import_error(where, "material name has no cp1251 form", "Latin or Cyrillic characters", mat.name);
-      if (name->find('\0') != std::string::npos) return import_error(where, "material name holds a NUL byte");
+      if (!name) return object_import_error(where, "material name has no cp1251 form", "Latin or Cyrillic characters", mat.name);
+      if (name->find('\0') != std::string::npos) return object_import_error(where, "material name holds a NUL byte");
       ObjectSurface surface = object_extras::surface_from_json(x ? *x : json(), *name);
       if (!x || !object_extras::raw_string(*x, "texture")) {
         // Another tool's material: the texture the .ogf import would take from it.
@@ -313,12 +330,12 @@ class Importer {
           in.kind = Kind::rigid;
           in.bone = mesh.joint >= 0 ? nodes_.bone_for(mesh.joint) : -1;
           if (in.bone < 0)
-            return import_error(where, "mesh has no skin and hangs on no bone of the skeleton", "a skinned mesh, or a mesh on a bone's node", "none");
+            return object_import_error(where, "mesh has no skin and hangs on no bone of the skeleton", "a skinned mesh, or a mesh on a bone's node", "none");
         }
         if (in.kind != Kind::skinned && mesh.joint >= 0 && std::size_t(mesh.joint) < nodes_.world.size())
           in.world = &nodes_.world[std::size_t(mesh.joint)];
         if (prim.material >= surface_of_material_.size() || surface_of_material_[prim.material] < 0)
-          return import_error(where, "primitive has no material: its surface is unknown", "a material", "none");
+          return object_import_error(where, "primitive has no material: its surface is unknown", "a material", "none");
         in.surface = std::uint32_t(surface_of_material_[prim.material]);
         // The object mesh: the export's tag, else one per scene mesh.
         const auto tag = uint_of<std::uint32_t>(xray_of(prim.extras), "mesh");
@@ -331,7 +348,7 @@ class Importer {
         it->parts.push_back(in);
       }
     }
-    if (groups_.empty()) return import_error("meshes", "the scene has no triangles to make an object of", ">= 1 triangle", "0");
+    if (groups_.empty()) return object_import_error("meshes", "the scene has no triangles to make an object of", ">= 1 triangle", "0");
     return std::nullopt;
   }
 
@@ -388,7 +405,7 @@ class Importer {
         out.point_hint.push_back(points.empty() ? -1 : points[i]);
       }
       const std::size_t tris = soup->indices.size() / 3;
-      const auto groups = int_list(x, "groups", tris);
+      const auto groups = extras_style_ == style_ ? int_list(x, "groups", tris) : std::vector<std::int64_t>{};
       const auto faces = int_list(x, "faces", tris);
       for (std::size_t t = 0; t < tris; ++t) {
         MeshSoup::Triangle tri{};
@@ -437,6 +454,8 @@ class Importer {
         if (v.is_uv() && std::find(l.uv_names.begin(), l.uv_names.end(), v.name) == l.uv_names.end()) l.uv_names.push_back(v.name);
       for (const auto& c : m->chunks.chunks) l.chunk_order.push_back(c.id());
       for (const auto& s : m->surfaces) l.surface_order.push_back(s.surface);
+      l.template_points.reserve(m->point_count);
+      for (std::size_t i = 0; i < m->point_count; ++i) l.template_points.push_back(m->point(i));
       return l;
     }
     const scene::Mesh& mesh = s_.meshes[g.scene_mesh];
@@ -500,7 +519,7 @@ class Importer {
     for (auto& [surface, pair] : by_surface) {
       if (pair.first.indices.size() != pair.second.indices.size()) return false;
       std::vector<bool> taken;
-      if (!ogf_import::find_triangles(pair.first, pair.second, taken)) return false;
+      if (!ogf_import::find_triangles(pair.first, pair.second, taken, object_import::kDerivedNormalTolerance)) return false;
     }
     return true;
   }
@@ -541,6 +560,9 @@ class Importer {
       }
       auto soup = soup_of(groups_[g].parts);
       if (!soup) return soup.error();
+      // Faces the edit left alone keep their smoothing values (when the style is the template's).
+      if (target[g] && style_ == detect_smoothing(*tpl_) && !target[g]->sg_mask())
+        object_import::match_template_faces(soup.value(), *target[g], style_);
       auto written = object_import::write_mesh(soup.value(), layout_of(target[g], groups_[g]), surfaces_, weight_maps, style_);
       st_.smoothing_conflicts += written.smoothing_conflicts;
       if (written.smoothing_conflicts)
@@ -575,6 +597,7 @@ class Importer {
   ObjectImportStats& st_;
   const ObjectFile* tpl_;
   SmoothingStyle style_ = SmoothingStyle::cscop;
+  std::optional<SmoothingStyle> extras_style_;
   std::vector<BoneData> bones_;
   std::vector<bool> edited_bones_;
   ogf_import::NodeBones nodes_;

@@ -15,13 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-template <class Fill>
-void chunk(ByteWriter& w, std::uint32_t id, Fill fill) {
-  const std::size_t at = begin_chunk(w, id);
-  fill();
-  end_chunk(w, at);
-}
-
 const json* object_extras_of(const scene::Scene& s) {
   const auto* x = import_detail::member(json_of(s.extras), "xray");
   return x ? import_detail::member(*x, "object") : nullptr;
@@ -59,8 +52,24 @@ std::uint32_t refs_chunk_for(Game game, const json* obj) {
   return kObjMotionRefs;
 }
 
-void meshes_chunk(ByteWriter& w, std::uint32_t raw_id, const std::vector<OutputMesh>& meshes, const ChunkList* original) {
-  chunk(w, raw_id, [&] {
+// The meshes chunk. With the template's list: its payload as it was when every mesh is kept in its
+// place; otherwise the meshes in order, then what the template's list held that was never read as a
+// mesh (chunks after a gap, repeated ids, trailing bytes) as it was.
+void meshes_chunk(ByteWriter& w, std::uint32_t raw_id, const std::vector<OutputMesh>& meshes, const ChunkList* original,
+                  std::size_t template_meshes = 0) {
+  if (original != nullptr && meshes.size() == template_meshes) {
+    bool same = true;
+    for (std::size_t i = 0; i < meshes.size() && same; ++i)
+      same = meshes[i].kept && meshes[i].template_mesh != nullptr && meshes[i].template_mesh->index == i;
+    if (same) {
+      write_chunk_with(w, raw_id, [&] {
+        for (const Chunk& c : original->chunks) write_chunk(w, c.raw_id, c.payload);
+        w.bytes(original->trailing);
+      });
+      return;
+    }
+  }
+  write_chunk_with(w, raw_id, [&] {
     for (std::size_t i = 0; i < meshes.size(); ++i) {
       const OutputMesh& m = meshes[i];
       if (m.kept && original != nullptr) {
@@ -70,6 +79,12 @@ void meshes_chunk(ByteWriter& w, std::uint32_t raw_id, const std::vector<OutputM
         write_chunk(w, static_cast<std::uint32_t>(i), m.payload);
       }
     }
+    if (original == nullptr) return;
+    std::vector<const Chunk*> read;
+    for (std::uint32_t id = 0; id < template_meshes; ++id) read.push_back(original->find(id));
+    for (const Chunk& c : original->chunks)
+      if (std::find(read.begin(), read.end(), &c) == read.end()) write_chunk(w, c.raw_id, c.payload);
+    w.bytes(original->trailing);
   });
 }
 
@@ -146,14 +161,14 @@ Result<std::vector<std::uint8_t>> template_body(const ObjectFile& tpl, const Bod
     const std::uint32_t id = c.id();
     if (id == kObjMeshes) {
       const ChunkList original = split_chunks(c.payload, c.payload_offset());
-      meshes_chunk(w, c.raw_id, parts.meshes, &original);
+      meshes_chunk(w, c.raw_id, parts.meshes, &original, tpl.meshes.size());
     } else if (id == tpl.surfaces_chunk && parts.surfaces_changed) {
       write_chunk(w, c.raw_id, surfaces_payload(parts.surfaces, id));
     } else if (id == kObjSurfacesXrlc && tpl.surfaces_chunk == kObjSurfaces && parts.surfaces_changed) {
       write_chunk(w, c.raw_id, compiler_shaders_payload(parts.surfaces));
     } else if (id == kObjBones && any_bone_edited) {
       const ChunkList original = split_chunks(c.payload, c.payload_offset());
-      chunk(w, c.raw_id, [&] {
+      write_chunk_with(w, c.raw_id, [&] {
         for (const Chunk& b : original.chunks) {
           if (b.id() < parts.bones.size() && !b.compress_bit() && parts.edited_bones[b.id()])
             write_chunk(w, b.raw_id, bone_payload(parts.bones[b.id()], true));
@@ -196,14 +211,14 @@ Result<std::vector<std::uint8_t>> new_body(const BodyParts& parts, const scene::
     if (auto f = import_detail::number<std::uint32_t>(*obj, "flags")) flags = *f;
   std::vector<std::uint8_t> body;
   ByteWriter w(body);
-  chunk(w, kObjVersion, [&] { w.u16(kObjectVersion); });
-  chunk(w, kObjClassScript, [&] { w.stringz(xray ? import_detail::extras_name(*xray, "user_data").value_or("") : ""); });
-  chunk(w, kObjLodRef, [&] { w.stringz(obj ? object_extras::raw_string(*obj, "lod_ref").value_or("") : ""); });
-  chunk(w, kObjFlags, [&] { w.u32(flags); });
+  write_chunk_with(w, kObjVersion, [&] { w.u16(kObjectVersion); });
+  write_chunk_with(w, kObjClassScript, [&] { w.stringz(xray ? import_detail::extras_name(*xray, "user_data").value_or("") : ""); });
+  write_chunk_with(w, kObjLodRef, [&] { w.stringz(obj ? object_extras::raw_string(*obj, "lod_ref").value_or("") : ""); });
+  write_chunk_with(w, kObjFlags, [&] { w.u32(flags); });
   meshes_chunk(w, kObjMeshes, parts.meshes, nullptr);
   write_chunk(w, kObjSurfaces3, surfaces_payload(parts.surfaces, kObjSurfaces3));
   if (skeletal)
-    chunk(w, kObjBones, [&] {
+    write_chunk_with(w, kObjBones, [&] {
       for (std::size_t i = 0; i < parts.bones.size(); ++i) write_chunk(w, std::uint32_t(i), bone_payload(parts.bones[i], true));
     });
   if (!refs->empty()) {
@@ -241,12 +256,12 @@ Result<std::vector<std::uint8_t>> new_body(const BodyParts& parts, const scene::
       position = object_extras::vec3(*t, "position").value_or(Vec3{});
       rotation = object_extras::vec3(*t, "rotation").value_or(Vec3{});
     }
-    chunk(w, kObjActorTransform, [&] {
+    write_chunk_with(w, kObjActorTransform, [&] {
       w.f32(position.x), w.f32(position.y), w.f32(position.z);
       w.f32(rotation.x), w.f32(rotation.y), w.f32(rotation.z);
     });
   }
-  chunk(w, kObjDescription, [&] {
+  write_chunk_with(w, kObjDescription, [&] {
     const auto* d = obj ? import_detail::member(*obj, "description") : nullptr;
     w.stringz(d ? object_extras::raw_string(*d, "creator").value_or("boneyard") : "boneyard");
     w.u32(d ? import_detail::number<std::uint32_t>(*d, "create_time").value_or(0) : 0);

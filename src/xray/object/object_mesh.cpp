@@ -83,8 +83,11 @@ void read_vmrefs(const Chunk& c, ObjectMesh& m) {
   m.vmref_at.reserve(m.vmref_count);
   for (std::uint32_t i = 0; i < m.vmref_count; ++i) {
     m.vmref_at.push_back(static_cast<std::uint32_t>(r.position() - 4));
-    const std::uint8_t n = r.u8("vmref " + std::to_string(i) + " entry count");
-    r.skip(std::size_t{n} * 8, "vmref " + std::to_string(i) + " entries");
+    // The record's name is made only for the error: real meshes hold thousands of vmrefs.
+    if (r.remaining() < 1) r.u8("vmref " + std::to_string(i) + " entry count");
+    const std::uint8_t n = r.u8("vmref entry count");
+    if (r.remaining() < std::size_t{n} * 8) r.skip(std::size_t{n} * 8, "vmref " + std::to_string(i) + " entries");
+    r.skip(std::size_t{n} * 8, "vmref entries");
   }
   if (!r.at_end()) fail(r.offset(), "", "bytes after the last vmref", "end of chunk", std::to_string(r.remaining()) + " bytes");
 }

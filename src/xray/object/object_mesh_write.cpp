@@ -1,6 +1,7 @@
 // Laying out one .object mesh from triangles (CEditableMesh::SaveMesh's chunks and order).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <unordered_map>
@@ -17,7 +18,7 @@ namespace {
 // round trip is about 1e-4.
 constexpr float kNormalTolerance = 2e-3f;
 
-std::uint32_t bits(float f) {
+std::uint32_t float_bits(float f) {
   std::uint32_t b;
   std::memcpy(&b, &f, 4);
   return b;
@@ -45,14 +46,97 @@ struct Vmap {
   std::size_t size() const { return points.size(); }
 };
 
-template <class Fill>
-void chunk(ByteWriter& w, std::uint32_t id, Fill fill) {
-  const std::size_t at = begin_chunk(w, id);
-  fill();
-  end_chunk(w, at);
+// Triangles that are still template faces keep the template's values. SoC: a set of new faces
+// joined (by the rebuilt ids) to a kept face takes that face's id, the others ids past the
+// template's; CS/CoP: the kept faces' flags as they were.
+void keep_template_groups(const MeshSoup& soup, SmoothingStyle style, std::vector<std::uint32_t>& groups) {
+  const std::size_t nf = soup.triangles.size();
+  if (std::none_of(soup.triangles.begin(), soup.triangles.end(), [](const auto& t) { return t.template_group.has_value(); }))
+    return;
+  if (style == SmoothingStyle::cscop) {
+    for (std::size_t f = 0; f < nf; ++f)
+      if (soup.triangles[f].template_group) groups[f] = *soup.triangles[f].template_group;
+    return;
+  }
+  std::uint32_t next = 0;
+  for (const auto& t : soup.triangles)
+    if (t.template_group && *t.template_group != 0xFFFFFFFFu) next = std::max(next, *t.template_group + 1);
+  std::map<std::uint32_t, std::uint32_t> id_of_rebuilt;  // rebuilt id -> written id
+  for (std::size_t f = 0; f < nf; ++f)
+    if (soup.triangles[f].template_group && groups[f] != 0xFFFFFFFFu)
+      id_of_rebuilt.emplace(groups[f], *soup.triangles[f].template_group);
+  for (std::size_t f = 0; f < nf; ++f) {
+    if (soup.triangles[f].template_group) {
+      groups[f] = *soup.triangles[f].template_group;
+      continue;
+    }
+    if (groups[f] == 0xFFFFFFFFu) continue;
+    const auto [it, fresh] = id_of_rebuilt.emplace(groups[f], next);
+    if (fresh) ++next;
+    groups[f] = it->second;
+  }
 }
 
 }  // namespace
+
+void match_template_faces(MeshSoup& soup, const ObjectMesh& tm, SmoothingStyle style) {
+  if (!tm.readable || tm.face_count == 0) return;
+  const object_smoothing::Geometry g = object_smoothing::geometry_of(tm);
+  const auto normals = object_smoothing::corner_normals(g, style);
+  // Template faces by the position of their first corner, on a 1 mm grid (neighbours searched; at
+  // most kLooks faces per cell, so that hostile data with every face in one cell stays linear:
+  // real meshes start a few faces per cubic millimetre).
+  constexpr std::size_t kLooks = 256;
+  auto cell = [](const Vec3& p) {
+    auto q = [](float v) {
+      const double c = std::floor(double(v) * 1000.0);
+      return std::isfinite(c) ? static_cast<std::int64_t>(std::clamp(c, -1e15, 1e15)) : std::int64_t{0};
+    };
+    return std::array<std::int64_t, 3>{q(p.x), q(p.y), q(p.z)};
+  };
+  std::map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>> grid;
+  for (std::uint32_t f = 0; f < tm.face_count; ++f) grid[cell(g.positions[g.corners[3 * f]])].push_back(f);
+  auto near = [](const Vec3& a, const Vec3& b, double tol) {
+    return std::fabs(a.x - b.x) <= tol && std::fabs(a.y - b.y) <= tol && std::fabs(a.z - b.z) <= tol;
+  };
+  for (auto& t : soup.triangles) {
+    bool done = false;
+    for (int r = 0; r < 3 && !done; ++r) {
+      // Rotation r: triangle corner k is template corner (k + r) % 3.
+      // The grid holds template corner 0, which is this triangle's corner (3 - r) % 3.
+      const auto c = cell(soup.positions[t.v[(3 - r) % 3]]);
+      for (std::int64_t dx = -1; dx <= 1 && !done; ++dx)
+        for (std::int64_t dy = -1; dy <= 1 && !done; ++dy)
+          for (std::int64_t dz = -1; dz <= 1 && !done; ++dz) {
+            const auto it = grid.find({c[0] + dx, c[1] + dy, c[2] + dz});
+            if (it == grid.end()) continue;
+            for (std::size_t j = 0; j < it->second.size() && j < kLooks; ++j) {
+              const std::uint32_t f = it->second[j];
+              bool same = true;
+              for (int k = 0; k < 3 && same; ++k) {
+                const std::size_t corner = 3 * f + std::size_t((k + r) % 3);
+                same = near(soup.positions[t.v[k]], g.positions[g.corners[corner]], 1e-5) &&
+                       near(soup.normals[t.v[k]], normals[corner], kDerivedNormalTolerance);
+              }
+              if (!same) continue;
+              std::uint32_t value = tm.smoothing_group(f);
+              if (style == SmoothingStyle::cscop && r != 0 && (value & 8u) == 0) {
+                // Front face: edge k of the triangle is template edge (k + r) % 3.
+                std::uint32_t bits = value & ~7u;
+                for (int k = 0; k < 3; ++k)
+                  if (value & (1u << ((k + r) % 3))) bits |= 1u << k;
+                value = bits;
+              } else if (style == SmoothingStyle::cscop && r != 0) {
+                continue;  // a back face turned: its remapped edges are not worth the risk
+              }
+              t.template_group = value;
+              done = true;
+              break;
+            }
+          }
+    }
+  }
+}
 
 MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const std::vector<ObjectSurface>& surfaces,
                            const std::vector<std::string>& weight_maps, SmoothingStyle style) {
@@ -71,7 +155,7 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
         if (done[v]) continue;
         done[v] = true;
         const Vec3& p = soup.positions[v];
-        const PointKey key{bits(p.x), bits(p.y), bits(p.z), soup.point_hint.empty() ? -1 : soup.point_hint[v]};
+        const PointKey key{float_bits(p.x), float_bits(p.y), float_bits(p.z), soup.point_hint.empty() ? -1 : soup.point_hint[v]};
         const auto [it, fresh] = index.emplace(key, static_cast<std::uint32_t>(points.size()));
         if (fresh) points.push_back(p);
         point_of[v] = it->second;
@@ -85,6 +169,73 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
       std::vector<std::uint32_t> order(points.size());
       for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
       std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return hint_of[a] < hint_of[b]; });
+      std::vector<std::uint32_t> new_index(points.size());
+      std::vector<Vec3> sorted(points.size());
+      for (std::uint32_t i = 0; i < order.size(); ++i) new_index[order[i]] = i, sorted[i] = points[order[i]];
+      points = std::move(sorted);
+      for (std::size_t v = 0; v < nv; ++v) point_of[v] = new_index[point_of[v]];
+    } else if (std::none_of(soup.point_hint.begin(), soup.point_hint.end(), [](auto h) { return h >= 0; }) &&
+               !layout.template_points.empty()) {
+      // No exported points: the template's order where a point sits on a template point within a
+      // DCC round trip's float noise (1e-5 m; an edit moves few points and the rest keep their
+      // indices). Template points on a 1e-4 m grid, each taken once (removed from its cell); at most
+      // kLooks candidates per cell, so that hostile data (thousands of points in one cell) stays
+      // linear: real meshes hold a handful of points per 0.1 mm cell.
+      auto cell = [](const Vec3& p) {
+        auto q = [](float v) {
+          const double c = std::floor(double(v) / 1e-4);
+          return std::isfinite(c) ? std::int64_t(std::clamp(c, -1e15, 1e15)) : std::int64_t{0};
+        };
+        return std::array<std::int64_t, 3>{q(p.x), q(p.y), q(p.z)};
+      };
+      std::map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>> template_at;
+      for (std::uint32_t i = 0; i < layout.template_points.size(); ++i)
+        template_at[cell(layout.template_points[i])].push_back(i);
+      constexpr std::size_t kLooks = 64;
+      std::vector<bool> taken(layout.template_points.size(), false);
+      std::vector<std::size_t> rank(points.size());
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const Vec3& p = points[i];
+        const auto c = cell(p);
+        const double tolerance = 1e-5 + 1e-6 * std::max({std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
+        double best_distance = tolerance;
+        std::int64_t best = -1;
+        std::vector<std::uint32_t>* best_cell = nullptr;
+        std::size_t best_slot = 0;
+        for (std::int64_t dx = -1; dx <= 1; ++dx)
+          for (std::int64_t dy = -1; dy <= 1; ++dy)
+            for (std::int64_t dz = -1; dz <= 1; ++dz) {
+              const auto it = template_at.find({c[0] + dx, c[1] + dy, c[2] + dz});
+              if (it == template_at.end()) continue;
+              auto& in_cell = it->second;
+              for (std::size_t j = 0; j < in_cell.size() && j < kLooks; ++j) {
+                const Vec3& q = layout.template_points[in_cell[j]];
+                const double d = std::max({std::fabs(double(p.x) - q.x), std::fabs(double(p.y) - q.y),
+                                           std::fabs(double(p.z) - q.z)});
+                if (d <= best_distance && (best < 0 || d < best_distance))
+                  best_distance = d, best = in_cell[j], best_cell = &in_cell, best_slot = j;
+              }
+            }
+        if (best < 0) {
+          rank[i] = SIZE_MAX;
+          continue;
+        }
+        (*best_cell)[best_slot] = best_cell->back();
+        best_cell->pop_back();
+        taken[std::size_t(best)] = true;
+        rank[i] = std::size_t(best);
+      }
+      // Moved points take the places no point kept, in order (one point moved keeps its index),
+      // added ones come last.
+      std::size_t free_place = 0;
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        if (rank[i] != SIZE_MAX) continue;
+        while (free_place < taken.size() && taken[free_place]) ++free_place;
+        rank[i] = free_place < taken.size() ? free_place++ : layout.template_points.size() + i;
+      }
+      std::vector<std::uint32_t> order(points.size());
+      for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return rank[a] < rank[b]; });
       std::vector<std::uint32_t> new_index(points.size());
       std::vector<Vec3> sorted(points.size());
       for (std::uint32_t i = 0; i < order.size(); ++i) new_index[order[i]] = i, sorted[i] = points[order[i]];
@@ -121,8 +272,8 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
         const std::uint32_t v = soup.triangles[f].v[k];
         const std::uint32_t p = point_of[v];
         const std::size_t holder = std::size_t(first[p]);
-        if (bits(soup.uvs[l][2 * v]) == bits(soup.uvs[l][2 * holder]) &&
-            bits(soup.uvs[l][2 * v + 1]) == bits(soup.uvs[l][2 * holder + 1])) {
+        if (float_bits(soup.uvs[l][2 * v]) == float_bits(soup.uvs[l][2 * holder]) &&
+            float_bits(soup.uvs[l][2 * v + 1]) == float_bits(soup.uvs[l][2 * holder + 1])) {
           refs[3 * f + std::size_t(k)].emplace_back(cont_index, std::int32_t(p));
           continue;
         }
@@ -158,7 +309,7 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
           cont.values.push_back(w);
           cont.points.push_back(std::int32_t(p));
         }
-        if (bits(value[p]) == bits(w)) {
+        if (float_bits(value[p]) == float_bits(w)) {
           refs[3 * f + std::size_t(k)].emplace_back(-1 - std::int32_t(b), entry[p]);  // resolved below
         } else {
           pending.emplace_back(3 * f + std::size_t(k), std::int32_t(disc.points.size()));
@@ -207,6 +358,25 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
     out.groups_from_extras = true;
   } else {
     groups = object_smoothing::groups_from_normals(g, corner_normals, style, kNormalTolerance, &out.smoothing_conflicts);
+    keep_template_groups(soup, style, groups);
+    if (out.smoothing_conflicts != 0) {
+      // Count again with the kept values: they may say what the normals alone could not.
+      object_smoothing::Geometry with = g;
+      with.groups = groups;
+      const auto again = object_smoothing::corner_normals(with, style);
+      std::size_t bad = 0;
+      for (std::size_t f = 0; f < nf; ++f)
+        for (int k = 0; k < 3; ++k) {
+          const Vec3& a = again[3 * f + std::size_t(k)];
+          const Vec3& b = corner_normals[3 * f + std::size_t(k)];
+          if (std::fabs(a.x - b.x) > kDerivedNormalTolerance || std::fabs(a.y - b.y) > kDerivedNormalTolerance ||
+              std::fabs(a.z - b.z) > kDerivedNormalTolerance) {
+            ++bad;
+            break;
+          }
+        }
+      out.smoothing_conflicts = bad;
+    }
   }
   // Surfaces' faces, in the template's SFACE order, then in the order triangles first use them.
   std::vector<std::uint32_t> surface_order;
@@ -244,19 +414,19 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
   ByteWriter w(out.payload);
   for (std::uint32_t id : order) {
     switch (id) {
-      case kMeshVersion: chunk(w, id, [&] { w.u16(kMeshVersionCurrent); }); break;
-      case kMeshName: chunk(w, id, [&] { w.stringz(layout.name); }); break;
-      case kMeshBbox: chunk(w, id, [&] { for (float f : box) w.f32(f); }); break;
-      case kMeshFlags: chunk(w, id, [&] { w.u8(std::uint8_t(layout.flags & ~kMeshFlagSgMask)); }); break;
-      case kMeshOptions: chunk(w, id, [&] { w.u32(layout.options[0]); w.u32(layout.options[1]); }); break;
+      case kMeshVersion: write_chunk_with(w, id, [&] { w.u16(kMeshVersionCurrent); }); break;
+      case kMeshName: write_chunk_with(w, id, [&] { w.stringz(layout.name); }); break;
+      case kMeshBbox: write_chunk_with(w, id, [&] { for (float f : box) w.f32(f); }); break;
+      case kMeshFlags: write_chunk_with(w, id, [&] { w.u8(std::uint8_t(layout.flags & ~kMeshFlagSgMask)); }); break;
+      case kMeshOptions: write_chunk_with(w, id, [&] { w.u32(layout.options[0]); w.u32(layout.options[1]); }); break;
       case kMeshPoints:
-        chunk(w, id, [&] {
+        write_chunk_with(w, id, [&] {
           w.u32(std::uint32_t(points.size()));
           for (const Vec3& p : points) w.f32(p.x), w.f32(p.y), w.f32(p.z);
         });
         break;
       case kMeshFaces:
-        chunk(w, id, [&] {
+        write_chunk_with(w, id, [&] {
           w.u32(std::uint32_t(nf));
           for (std::size_t f = 0; f < nf; ++f)
             for (int k = 0; k < 3; ++k) {
@@ -265,9 +435,9 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
             }
         });
         break;
-      case kMeshSmoothing: chunk(w, id, [&] { for (auto x : groups) w.u32(x); }); break;
+      case kMeshSmoothing: write_chunk_with(w, id, [&] { for (auto x : groups) w.u32(x); }); break;
       case kMeshVmrefs:
-        chunk(w, id, [&] {
+        write_chunk_with(w, id, [&] {
           w.u32(std::uint32_t(ref_list.size()));
           for (const auto& r : ref_list) {
             w.u8(std::uint8_t(r.size()));
@@ -276,7 +446,7 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
         });
         break;
       case kMeshSurfaceFaces:
-        chunk(w, id, [&] {
+        write_chunk_with(w, id, [&] {
           w.u16(std::uint16_t(surface_order.size()));
           for (std::uint32_t s : surface_order) {
             w.stringz(surfaces[s].name);
@@ -289,7 +459,7 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
         });
         break;
       case kMeshVmaps2:
-        chunk(w, id, [&] {
+        write_chunk_with(w, id, [&] {
           w.u32(std::uint32_t(vmaps.size()));
           for (const auto& vm : vmaps) {
             w.stringz(vm.name);

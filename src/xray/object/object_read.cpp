@@ -31,7 +31,7 @@ bool looks_like_object(Bytes bytes) {
 
 namespace {
 
-std::string str(ByteReader& r, std::string_view what) { return std::string(r.stringz(what)); }
+std::string read_string(ByteReader& r, std::string_view what) { return std::string(r.stringz(what)); }
 
 std::vector<ObjectSurface> read_surfaces(const Chunk& c, const Chunk* xrlc) {
   ByteReader r(c.payload, c.payload_offset());
@@ -44,20 +44,20 @@ std::vector<ObjectSurface> read_surfaces(const Chunk& c, const Chunk* xrlc) {
     ObjectSurface s;
     s.offset = r.offset();
     try {
-      s.name = str(r, "name");
-      s.shader = str(r, "shader");
+      s.name = read_string(r, "name");
+      s.shader = read_string(r, "shader");
       if (c.id() == kObjSurfaces) {
         s.flags = r.u8("two-sided");
         s.fvf = r.u32("fvf");
         s.tc_count = r.u32("texture coordinate count");
-        s.texture = str(r, "texture");
-        s.vmap = str(r, "vmap");
+        s.texture = read_string(r, "texture");
+        s.vmap = read_string(r, "vmap");
         s.compiler_shader = "default";
       } else {
-        s.compiler_shader = str(r, "compiler shader");
-        if (c.id() == kObjSurfaces3) s.game_mtl = str(r, "game material");
-        s.texture = str(r, "texture");
-        s.vmap = str(r, "vmap");
+        s.compiler_shader = read_string(r, "compiler shader");
+        if (c.id() == kObjSurfaces3) s.game_mtl = read_string(r, "game material");
+        s.texture = read_string(r, "texture");
+        s.vmap = read_string(r, "vmap");
         s.flags = r.u32("flags");
         s.fvf = r.u32("fvf");
         s.tc_count = r.u32("texture coordinate count");
@@ -70,7 +70,7 @@ std::vector<ObjectSurface> read_surfaces(const Chunk& c, const Chunk* xrlc) {
   }
   if (c.id() == kObjSurfaces && xrlc != nullptr) {
     ByteReader x(xrlc->payload, xrlc->payload_offset());
-    for (auto& s : out) s.compiler_shader = str(x, "0x918 compiler shader");
+    for (auto& s : out) s.compiler_shader = read_string(x, "0x918 compiler shader");
   }
   return out;
 }
@@ -81,9 +81,9 @@ std::optional<ObjectDescription> read_description(const Chunk& c) {
     d.time_size = time_size;
     ByteReader r(c.payload, c.payload_offset());
     try {
-      d.creator = str(r, "creator");
+      d.creator = read_string(r, "creator");
       d.create_time = time_size == 4 ? r.u32("time") : r.u64("time");
-      d.modifier = str(r, "modifier");
+      d.modifier = read_string(r, "modifier");
       d.modify_time = time_size == 4 ? r.u32("time") : r.u64("time");
     } catch (const ParseError&) {
       continue;
@@ -100,7 +100,7 @@ void read_motion_refs(ObjectFile& f) {
     // The SDK reads this one first: comma-separated items of one string (_GetItem).
     ByteReader r(c->payload, c->payload_offset());
     f.motion_refs_chunk = kObjMotionRefsSoc;
-    const std::string all = str(r, "0x924 motion refs");
+    const std::string all = read_string(r, "0x924 motion refs");
     for (std::size_t start = 0; start <= all.size();) {
       const std::size_t comma = std::min(all.find(',', start), all.size());
       if (comma > start) f.motion_refs.push_back(all.substr(start, comma - start));
@@ -111,11 +111,11 @@ void read_motion_refs(ObjectFile& f) {
     f.motion_refs_chunk = kObjMotionRefs;
     const std::uint32_t n = r.u32("0x926 motion ref count");
     r.need_array(n, 1, "0x926 motion refs");
-    for (std::uint32_t i = 0; i < n; ++i) f.motion_refs.push_back(str(r, "0x926 motion ref"));
+    for (std::uint32_t i = 0; i < n; ++i) f.motion_refs.push_back(read_string(r, "0x926 motion ref"));
   }
 }
 
-void read_bones(ObjectFile& f) {
+void read_object_bones(ObjectFile& f) {
   if (const Chunk* c = f.find(kObjBones)) {
     f.bones_chunk = kObjBones;
     const ChunkList list = split_chunks(c->payload, c->payload_offset());
@@ -193,11 +193,11 @@ void read_body(ObjectFile& f, std::uint64_t base) {
   }
   if (const Chunk* c = f.find(kObjClassScript)) {
     ByteReader r(c->payload, c->payload_offset());
-    f.user_data = str(r, "0x912 user data");
+    f.user_data = read_string(r, "0x912 user data");
   }
   if (const Chunk* c = f.find(kObjLodRef)) {
     ByteReader r(c->payload, c->payload_offset());
-    f.lod_ref = str(r, "0x925 LOD reference");
+    f.lod_ref = read_string(r, "0x925 LOD reference");
   }
   // The SDK's order of preference: 0x907, 0x906, then 0x905 (+ 0x918).
   for (const std::uint32_t id : {kObjSurfaces3, kObjSurfaces2, kObjSurfaces}) {
@@ -213,11 +213,16 @@ void read_body(ObjectFile& f, std::uint64_t base) {
     }
   }
   read_meshes(f);
-  read_bones(f);
+  read_object_bones(f);
   read_motion_refs(f);
   if (const Chunk* c = f.find(kObjMotions)) {
     ByteReader r(c->payload, c->payload_offset());
     f.motion_count = r.u32("0x916 motion count");
+    auto list = read_motion_list(c->payload, c->payload_offset(), "0x916");
+    if (list)
+      f.motions = std::move(list->motions);
+    else
+      f.motions_error = list.error();
   }
   if (const Chunk* c = f.find(kObjActorTransform)) {
     ByteReader r(c->payload, c->payload_offset());
@@ -254,12 +259,13 @@ Result<ObjectFile> read_object(std::shared_ptr<const FileData> file) {
       f.read_findings.push_back({Severity::warning, f.file_chunks.trailing_offset, "", "bytes after the body chunk (kept)", "none",
                                  std::to_string(f.file_chunks.trailing.size()) + " bytes"});
     const Chunk& body = f.file_chunks.chunks.front();
-    f.compressed = body.compress_bit();
-    if (f.compressed)
-      fail(body.offset, hex(body.raw_id), "LZHuf-compressed object body: not supported by this build", "an uncompressed body",
-           "bit 31 set");
-    f.body = body.payload;
-    read_body(f, body.payload_offset());
+    // The SDK opens the body with open_chunk: bit 31 of its id means LZHuf-packed.
+    auto content = open_chunk(body, hex(body.raw_id));
+    if (!content) throw ParseError(content.error());
+    f.compressed = content->is_unpacked();
+    f.unpacked = content->unpacked;
+    f.body = content->bytes;
+    read_body(f, f.compressed ? 0 : body.payload_offset());
     return f;
   });
 }

@@ -4,16 +4,17 @@
 #include "boneyard/core/text.h"
 #include "boneyard/xray/bones/bones_report.h"
 #include "boneyard/xray/object/object_report.h"
+#include "boneyard/xray/skl/skl_report.h"
 
 namespace boneyard::xray {
 
 namespace {
 
-void vec3(JsonWriter& out, std::string_view key, const Vec3& v) {
+void object_vec3(JsonWriter& out, std::string_view key, const Vec3& v) {
   out.key(key).begin_array().value(v.x).value(v.y).value(v.z).end_array();
 }
 
-std::string utf8(const std::string& raw) { return cp1251_to_utf8(raw); }
+std::string text_of(const std::string& raw) { return cp1251_to_utf8(raw); }
 
 void dump_mesh_arrays(JsonWriter& out, const ObjectMesh& m) {
   out.key("points").begin_array();
@@ -46,7 +47,7 @@ void dump_mesh_arrays(JsonWriter& out, const ObjectMesh& m) {
 }
 
 void dump_mesh(JsonWriter& out, const ObjectFile& f, const ObjectMesh& m, bool raw) {
-  out.begin_object().field("chunk", m.path()).field("name", utf8(m.name));
+  out.begin_object().field("chunk", m.path()).field("name", text_of(m.name));
   if (!m.readable) {
     out.field("error", m.readable.error().message + (m.readable.error().path.empty() ? "" : " in " + m.readable.error().path));
     out.end_object();
@@ -64,10 +65,10 @@ void dump_mesh(JsonWriter& out, const ObjectFile& f, const ObjectMesh& m, bool r
   out.field("vmrefs", std::uint64_t{m.vmref_count}).field("smoothing", m.has_smoothing);
   out.field("split_normals", !m.normals.empty());
   out.key("surfaces").begin_array();
-  for (const auto& s : m.surfaces) out.begin_object().field("surface", utf8(s.surface)).field("faces", std::uint64_t{s.count}).end_object();
+  for (const auto& s : m.surfaces) out.begin_object().field("surface", text_of(s.surface)).field("faces", std::uint64_t{s.count}).end_object();
   out.end_array().field("vmaps_chunk", hex(m.vmaps_chunk)).key("vmaps").begin_array();
   for (const auto& v : m.vmaps) {
-    out.begin_object().field("name", utf8(v.name)).field("type", v.is_uv() ? "uv" : v.is_weight() ? "weight" : "unknown");
+    out.begin_object().field("name", text_of(v.name)).field("type", v.is_uv() ? "uv" : v.is_weight() ? "weight" : "unknown");
     out.field("type_byte", unsigned{v.type}).field("dim", unsigned{v.dim}).field("discontinuous", v.polymap != 0);
     out.field("size", std::uint64_t{v.size});
     if (raw) {
@@ -141,7 +142,11 @@ std::string describe_object(const ObjectFile& f) {
     for (const auto& r : f.motion_refs) s += " " + printable(r);
     s += "\n";
   }
-  if (f.motion_count) s += "  embedded motions (0x916): " + std::to_string(*f.motion_count) + "\n";
+  if (f.motion_count) {
+    s += "  embedded motions (0x916): " + std::to_string(*f.motion_count) + "\n";
+    if (!f.motions_error) s += "    unreadable: " + f.motions_error.error().message + " (" + f.motions_error.error().path + ")\n";
+    else s += describe_skl_motions(f.motions);
+  }
   if (f.user_data && !f.user_data->empty()) s += "  user data: " + std::to_string(f.user_data->size()) + " bytes\n";
   if (f.lod_ref && !f.lod_ref->empty()) s += "  LOD reference: " + printable(*f.lod_ref) + "\n";
   if (f.description && f.description->parsed)
@@ -159,13 +164,13 @@ void dump_object(JsonWriter& out, const ObjectFile& f, bool raw) {
   bool decided = false;
   out.field("smoothing_style", smoothing_style_name(detect_smoothing(f, &decided))).field("smoothing_style_decided", decided);
   out.key("user_data");
-  if (f.user_data) out.value(utf8(*f.user_data)); else out.null();
+  if (f.user_data) out.value(text_of(*f.user_data)); else out.null();
   out.key("lod_ref");
-  if (f.lod_ref) out.value(utf8(*f.lod_ref)); else out.null();
+  if (f.lod_ref) out.value(text_of(*f.lod_ref)); else out.null();
   out.field("surfaces_chunk", hex(f.surfaces_chunk)).key("surfaces").begin_array();
   for (const auto& s : f.surfaces) {
-    out.begin_object().field("name", utf8(s.name)).field("shader", utf8(s.shader)).field("compiler_shader", utf8(s.compiler_shader));
-    out.field("game_mtl", utf8(s.game_mtl)).field("texture", utf8(s.texture)).field("vmap", utf8(s.vmap));
+    out.begin_object().field("name", text_of(s.name)).field("shader", text_of(s.shader)).field("compiler_shader", text_of(s.compiler_shader));
+    out.field("game_mtl", text_of(s.game_mtl)).field("texture", text_of(s.texture)).field("vmap", text_of(s.vmap));
     out.field("flags", std::uint64_t{s.flags}).field("two_sided", s.two_sided()).field("fvf", std::uint64_t{s.fvf});
     out.field("tc_count", std::uint64_t{s.tc_count});
     if (raw) out.field("offset", std::uint64_t{s.offset});
@@ -183,18 +188,21 @@ void dump_object(JsonWriter& out, const ObjectFile& f, bool raw) {
   out.key("motion_refs");
   if (f.motion_refs_chunk) {
     out.begin_object().field("chunk", hex(f.motion_refs_chunk)).key("refs").begin_array();
-    for (const auto& r : f.motion_refs) out.value(utf8(r));
+    for (const auto& r : f.motion_refs) out.value(text_of(r));
     out.end_array().end_object();
   } else {
     out.null();
   }
   out.key("motion_count");
   if (f.motion_count) out.value(std::uint64_t{*f.motion_count}); else out.null();
+  out.key("motions").begin_array();
+  for (const auto& m : f.motions) dump_skl_motion(out, m, raw);
+  out.end_array();
   out.key("actor_transform");
   if (f.actor_transform) {
     out.begin_object();
-    vec3(out, "position", (*f.actor_transform)[0]);
-    vec3(out, "rotation", (*f.actor_transform)[1]);
+    object_vec3(out, "position", (*f.actor_transform)[0]);
+    object_vec3(out, "rotation", (*f.actor_transform)[1]);
     out.end_object();
   } else {
     out.null();
@@ -202,8 +210,8 @@ void dump_object(JsonWriter& out, const ObjectFile& f, bool raw) {
   out.key("description");
   if (f.description && f.description->parsed) {
     const auto& d = *f.description;
-    out.begin_object().field("creator", utf8(d.creator)).field("create_time", std::uint64_t{d.create_time});
-    out.field("modifier", utf8(d.modifier)).field("modify_time", std::uint64_t{d.modify_time});
+    out.begin_object().field("creator", text_of(d.creator)).field("create_time", std::uint64_t{d.create_time});
+    out.field("modifier", text_of(d.modifier)).field("modify_time", std::uint64_t{d.modify_time});
     out.field("time_size", unsigned{d.time_size}).end_object();
   } else {
     out.null();

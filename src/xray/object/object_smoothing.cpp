@@ -105,9 +105,12 @@ std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
     fn[f] = face_normal(g.positions[g.corners[3 * f]], g.positions[g.corners[3 * f + 1]], g.positions[g.corners[3 * f + 2]]);
   const PointFaces pf = point_faces(g.corners, g.positions.size());
   std::vector<Vec3> out(g.corners.size());
-  std::unordered_map<std::uint32_t, Vec3> sums;
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> by_edge;
-  std::unordered_map<std::uint32_t, std::uint32_t> entry_of_face;
+  // Scratch reused point by point (sorted vectors, not hash maps: clearing a map that once held a
+  // point of 100k faces would cost its buckets again at every point).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_group;  // group, entry
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_edge;   // edge, entry
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_face;   // face, entry
+  std::vector<Vec3> sums;
   for (std::size_t p = 0; p < g.positions.size(); ++p) {
     // The corners on this point in the SDK's adjacency order (a face once per corner on it).
     const std::uint32_t* list = pf.corners.data() + pf.start[p];
@@ -115,77 +118,80 @@ std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
     if (n == 0) continue;
     auto face = [&](std::size_t i) { return list[i] / 3; };
     const Vec3 fallback = fn[face(0)];
-    if (style == SmoothingStyle::soc && !g.sg_mask) {
-      // Ids: one sum per id, in list order.
-      sums.clear();
-      for (std::size_t i = 0; i < n; ++i) {
-        Vec3& s = sums[g.groups[face(i)]];
-        s = add(s, fn[face(i)]);
-      }
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t f = face(i);
-        out[list[i]] = g.groups[f] == 0xFFFFFFFFu ? fn[f] : finish(sums[g.groups[f]], fallback);
-      }
-    } else if (style == SmoothingStyle::soc) {
-      // Masks: the faces sharing a bit with this face's mask, one sum per distinct mask. A point
-      // with thousands of distinct masks (hostile data) is bounded by kMaxMaskWork.
+    if (style == SmoothingStyle::soc) {
+      // One sum per distinct value, each in list order: ids sum the faces with the same id; masks
+      // the faces sharing a bit (a point with thousands of distinct masks, hostile data, is bounded
+      // by kMaxMaskWork: beyond it only equal masks join).
+      by_group.clear();
+      for (std::size_t i = 0; i < n; ++i) by_group.emplace_back(g.groups[face(i)], static_cast<std::uint32_t>(i));
+      std::stable_sort(by_group.begin(), by_group.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      sums.assign(n, Vec3{});
+      std::vector<Vec3> value(n);
       constexpr std::size_t kMaxMaskWork = std::size_t{1} << 22;
-      sums.clear();
       std::size_t work = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t mask = g.groups[face(i)];
-        if (mask == 0 || sums.count(mask)) continue;
-        Vec3 s{};
-        if ((work += n) <= kMaxMaskWork) {
+      for (std::size_t k = 0; k < n;) {
+        std::size_t e = k;
+        while (e < n && by_group[e].first == by_group[k].first) ++e;
+        const std::uint32_t group = by_group[k].first;
+        Vec3 sum{};
+        if (g.sg_mask && group != 0 && (work += n) <= kMaxMaskWork) {
           for (std::size_t j = 0; j < n; ++j)
-            if (mask & g.groups[face(j)]) s = add(s, fn[face(j)]);
+            if (group & g.groups[face(j)]) sum = add(sum, fn[face(j)]);
         } else {
-          for (std::size_t j = 0; j < n; ++j)
-            if (mask == g.groups[face(j)]) s = add(s, fn[face(j)]);
+          for (std::size_t j = k; j < e; ++j) sum = add(sum, fn[face(by_group[j].second)]);
         }
-        sums[mask] = s;
+        for (std::size_t j = k; j < e; ++j) value[by_group[j].second] = sum;
+        k = e;
       }
+      const std::uint32_t flat = g.sg_mask ? 0u : 0xFFFFFFFFu;
       for (std::size_t i = 0; i < n; ++i) {
         const std::uint32_t f = face(i);
-        out[list[i]] = g.groups[f] == 0 ? fn[f] : finish(sums[g.groups[f]], fallback);
+        out[list[i]] = g.groups[f] == flat ? fn[f] : finish(value[i], fallback);
       }
     } else {
       // Edge flags: the faces reachable across soft edges that meet at this point (the SDK's
       // recursion over the point's faces; each face's entries count, as its list holds them).
       UnionFind uf(n);
+      by_face.clear();
+      for (std::size_t i = 0; i < n; ++i) by_face.emplace_back(face(i), static_cast<std::uint32_t>(i));
+      std::sort(by_face.begin(), by_face.end());
       by_edge.clear();
-      entry_of_face.clear();
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t f = face(i);
-        if (auto [it, fresh] = entry_of_face.emplace(f, static_cast<std::uint32_t>(i)); !fresh) {
-          uf.join(it->second, static_cast<std::uint32_t>(i));
+      for (std::size_t k = 0; k < n; ++k) {
+        if (k > 0 && by_face[k].first == by_face[k - 1].first) {
+          uf.join(by_face[k - 1].second, by_face[k].second);  // a face on the point twice
           continue;
         }
+        const std::uint32_t f = by_face[k].first;
         for (int e = 0; e < 3; ++e)
-          by_edge[edge_key(g.corners[3 * f + std::size_t(e)], g.corners[3 * f + std::size_t((e + 1) % 3)])].push_back(
-              static_cast<std::uint32_t>(i));
+          by_edge.emplace_back(edge_key(g.corners[3 * f + std::size_t(e)], g.corners[3 * f + std::size_t((e + 1) % 3)]),
+                               by_face[k].second);
       }
-      for (const auto& [key, entries] : by_edge) {
-        const std::uint32_t a = std::uint32_t(key >> 32), b = std::uint32_t(key);
+      std::sort(by_edge.begin(), by_edge.end());
+      for (std::size_t k = 0; k < by_edge.size();) {
+        std::size_t e = k;
+        while (e < by_edge.size() && by_edge[e].first == by_edge[k].first) ++e;
+        const std::uint32_t a = std::uint32_t(by_edge[k].first >> 32), b = std::uint32_t(by_edge[k].first);
         // Entries whose edge is soft join: front faces with front faces, back with back.
         int first[2] = {-1, -1};
-        for (std::uint32_t i : entries) {
+        for (std::size_t j = k; j < e; ++j) {
+          const std::uint32_t i = by_edge[j].second;
           const std::uint32_t f = face(i);
-          const int e = edge_of(g, f, a, b);
-          if (e < 0 || !cop_soft_edge(g.groups[f], e)) continue;
+          const int edge = edge_of(g, f, a, b);
+          if (edge < 0 || !cop_soft_edge(g.groups[f], edge)) continue;
           const int side = (g.groups[f] & 8u) ? 1 : 0;
           if (first[side] < 0)
             first[side] = int(i);
           else
             uf.join(std::uint32_t(first[side]), i);
         }
+        k = e;
       }
-      std::vector<Vec3> comp(n);
+      sums.assign(n, Vec3{});
       for (std::size_t i = 0; i < n; ++i) {
         const std::uint32_t root = uf.find(static_cast<std::uint32_t>(i));
-        comp[root] = add(comp[root], fn[face(i)]);
+        sums[root] = add(sums[root], fn[face(i)]);
       }
-      for (std::size_t i = 0; i < n; ++i) out[list[i]] = finish(comp[uf.find(static_cast<std::uint32_t>(i))], fallback);
+      for (std::size_t i = 0; i < n; ++i) out[list[i]] = finish(sums[uf.find(static_cast<std::uint32_t>(i))], fallback);
     }
   }
   return out;

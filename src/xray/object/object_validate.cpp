@@ -84,6 +84,33 @@ void validate_skeleton(const ObjectFile& f, Diagnostics& d) {
   if (f.parts) validate_bone_parts(*f.parts, f.bones, hex(f.parts->chunk), d);
 }
 
+// The embedded motions (0x916): each as the .skls validator sees it, and its bones against the
+// object's (the SDK sorts a motion's bones by the skeleton's names, CSMotion::SortBonesBySkeleton).
+void validate_motions(const ObjectFile& f, Diagnostics& d) {
+  if (!f.find(kObjMotions)) return;
+  if (!f.motions_error) {
+    d.add(f.motions_error.error());
+    return;
+  }
+  std::unordered_map<std::string, std::size_t> bone_of;
+  for (std::size_t i = 0; i < f.bones.size(); ++i) bone_of.emplace(bone_key(f.bones[i].name), i);
+  for (std::size_t i = 0; i < f.motions.size(); ++i) {
+    const SklMotion& m = f.motions[i];
+    const std::string where = "0x916 motion " + std::to_string(i) + " \"" + printable(m.name) + "\"";
+    validate_skl_motion(m, where, d);
+    std::size_t unknown = 0;
+    std::string first;
+    for (const auto& b : m.bones)
+      if (!bone_of.count(bone_key(b.name)) && unknown++ == 0) first = printable(b.name);
+    if (unknown)
+      add(d, Severity::error, m.offset, where, "motion bones the object does not have", "the object's bone names",
+          std::to_string(unknown) + " bone(s), the first " + first);
+    if (m.bones.size() != f.bones.size() && unknown == 0)
+      add(d, Severity::warning, m.offset, where, "motion does not animate every bone", std::to_string(f.bones.size()) + " bones",
+          std::to_string(m.bones.size()));
+  }
+}
+
 }  // namespace
 
 void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics& d) {
@@ -153,22 +180,47 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
     if (negative) add(d, Severity::warning, vm.offset, where, "negative weights", ">= 0", std::to_string(negative) + " values");
   }
   // Vmrefs.
-  std::vector<bool> ref_ok(m.vmref_count, true), ref_has_uv(m.vmref_count, false), ref_has_weight(m.vmref_count, false);
+  // Per vmref, what the corners using it need (computed once, not per corner): whether every entry
+  // exists, whether it has a UV and a weight, and the point its entries' values belong to:
+  // kNoPoint when no entry's map names points, kPoints when the entries disagree (then checked
+  // entry by entry), with how many entries name one.
+  constexpr std::int64_t kNoPoint = -1, kPoints = -2;
+  struct RefInfo {
+    std::int64_t point = kNoPoint;
+    std::uint8_t pointed = 0;
+    bool ok = true, uv = false, weight = false;
+  };
+  std::vector<RefInfo> refs(m.vmref_count);
   {
+    struct MapInfo {
+      std::uint32_t size;
+      bool uv, weight;
+      const ObjectVmap* with_points;
+    };
+    std::vector<MapInfo> maps;
+    maps.reserve(m.vmaps.size());
+    for (const auto& vm : m.vmaps) maps.push_back({std::uint32_t(vm.size), vm.is_uv(), vm.is_weight(), vm.points.empty() ? nullptr : &vm});
     std::size_t bad = 0;
     std::string first;
     for (std::size_t r = 0; r < m.vmref_count; ++r) {
-      for (std::size_t k = 0; k < m.vmref_size(r); ++k) {
-        const VmrefEntry e = m.vmref_entry(r, k);
-        if (e.vmap < 0 || std::size_t(e.vmap) >= m.vmaps.size() || e.index < 0 ||
-            std::uint32_t(e.index) >= m.vmaps[std::size_t(e.vmap)].size) {
-          ref_ok[r] = false;
-          if (bad++ == 0) first = "vmref " + std::to_string(r) + " entry " + std::to_string(k) + " (" + std::to_string(e.vmap) + ", " + std::to_string(e.index) + ")";
+      RefInfo& ri = refs[r];
+      const std::uint8_t* entry = m.vmrefs.data() + m.vmref_at[r];
+      const std::size_t n = *entry++;
+      for (std::size_t k = 0; k < n; ++k, entry += 8) {
+        const std::int32_t vmap = load_le<std::int32_t>(entry), index = load_le<std::int32_t>(entry + 4);
+        if (vmap < 0 || std::size_t(vmap) >= maps.size() || index < 0 || std::uint32_t(index) >= maps[std::size_t(vmap)].size) {
+          ri.ok = false;
+          if (bad++ == 0) first = "vmref " + std::to_string(r) + " entry " + std::to_string(k) + " (" + std::to_string(vmap) + ", " + std::to_string(index) + ")";
           continue;
         }
-        const ObjectVmap& vm = m.vmaps[std::size_t(e.vmap)];
-        if (vm.is_uv()) ref_has_uv[r] = true;
-        if (vm.is_weight()) ref_has_weight[r] = true;
+        const MapInfo& mi = maps[std::size_t(vmap)];
+        ri.uv = ri.uv || mi.uv;
+        ri.weight = ri.weight || mi.weight;
+        if (mi.with_points == nullptr) continue;
+        const std::int64_t q = std::uint32_t(mi.with_points->point(std::size_t(index)));
+        ++ri.pointed;
+        if (ri.point == kNoPoint) ri.point = q;
+        else if (ri.point != q) ri.point = kPoints;
       }
     }
     if (bad)
@@ -178,6 +230,7 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
   // Faces.
   std::size_t bad_points = 0, bad_refs = 0, degenerate = 0, no_uv = 0, no_weight = 0, point_mismatch = 0;
   std::string first_degenerate;
+  const bool skinned = !f.bones.empty();
   for (std::size_t fi = 0; fi < m.face_count; ++fi) {
     std::uint32_t p[3];
     for (int k = 0; k < 3; ++k) {
@@ -188,9 +241,15 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
         ++bad_refs;
         continue;
       }
-      if (!ref_ok[r]) continue;
-      if (!ref_has_uv[r]) ++no_uv;
-      if (!f.bones.empty() && !ref_has_weight[r]) ++no_weight;
+      const RefInfo& ri = refs[r];
+      if (!ri.ok) continue;
+      if (!ri.uv) ++no_uv;
+      if (skinned && !ri.weight) ++no_weight;
+      if (ri.point >= 0) {
+        if (ri.point != std::int64_t{p[k]}) point_mismatch += ri.pointed;
+        continue;
+      }
+      if (ri.point == kNoPoint) continue;
       for (std::size_t k2 = 0; k2 < m.vmref_size(r); ++k2) {
         const VmrefEntry e = m.vmref_entry(r, k2);
         const ObjectVmap& vm = m.vmaps[std::size_t(e.vmap)];
@@ -273,6 +332,7 @@ Diagnostics validate_object(const ObjectFile& f) {
   }
   if (f.meshes.empty()) add(d, Severity::warning, 0, "0x910", "object without meshes", ">= 1 mesh", "0");
   validate_skeleton(f, d);
+  validate_motions(f, d);
   if (f.actor_transform)
     for (const Vec3& v : *f.actor_transform)
       if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))

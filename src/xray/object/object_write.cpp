@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "boneyard/core/chunks.h"
+#include "boneyard/core/lzhuf.h"
 #include "boneyard/xray/object/object.h"
 
 namespace boneyard::xray {
@@ -17,13 +18,13 @@ std::vector<std::uint8_t> write_object(const ObjectFile& file) {
 }
 
 Result<std::vector<std::uint8_t>> object_file_bytes(Bytes body, bool compress) {
-  if (compress)
-    return Finding{Severity::error, 0, "0x7777", "writing an LZHuf-compressed object body is not supported by this build",
-                   "an uncompressed body", "a compressed template"};
   std::vector<std::uint8_t> out;
   out.reserve(body.size() + 8);
   ByteWriter w(out);
-  write_chunk(w, kObjectBody, body);
+  if (compress)
+    write_chunk(w, kObjectBody | kChunkCompressBit, lzhuf_encode(body));  // as the SDK packs it
+  else
+    write_chunk(w, kObjectBody, body);
   return out;
 }
 

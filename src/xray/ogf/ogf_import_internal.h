@@ -81,8 +81,9 @@ bool same_arrays(const scene::Primitive& exported, const scene::Primitive& incom
 // float noise): each triangle of `want` is looked for among the triangles of `pool` not yet
 // `taken` (same winding, any rotation; positions, normals, UVs and weights within the
 // tolerances of docs/ogf-write.md). True when every one was found, and then they are marked
-// taken; otherwise `taken` is left as it was.
-bool find_triangles(const Soup& want, const Soup& pool, std::vector<bool>& taken);
+// taken; otherwise `taken` is left as it was. `normal_tolerance` (per component; <= 0: the
+// default of docs/ogf-write.md) lets a caller whose normals are derived, not stored, accept more.
+bool find_triangles(const Soup& want, const Soup& pool, std::vector<bool>& taken, double normal_tolerance = 0);
 // The triangles of `pool` not taken (with the vertices they use).
 Soup remaining(const Soup& pool, const std::vector<bool>& taken);
 

@@ -299,12 +299,12 @@ double weight_of(const OgfVertex& v, int bone) {
   return w;
 }
 
-bool same_vertex(const OgfVertex& a, const OgfVertex& b) {
+bool same_vertex(const OgfVertex& a, const OgfVertex& b, double normal_tolerance) {
   if (!near(a.position.x, b.position.x, kPositionTolerance) || !near(a.position.y, b.position.y, kPositionTolerance) ||
       !near(a.position.z, b.position.z, kPositionTolerance))
     return false;
-  if (std::fabs(a.normal.x - b.normal.x) > kNormalTolerance || std::fabs(a.normal.y - b.normal.y) > kNormalTolerance ||
-      std::fabs(a.normal.z - b.normal.z) > kNormalTolerance)
+  if (std::fabs(a.normal.x - b.normal.x) > normal_tolerance || std::fabs(a.normal.y - b.normal.y) > normal_tolerance ||
+      std::fabs(a.normal.z - b.normal.z) > normal_tolerance)
     return false;
   if (!near(a.u, b.u, kUvTolerance) || !near(a.v, b.v, kUvTolerance)) return false;
   if ((a.links == 0) != (b.links == 0)) return false;
@@ -343,7 +343,8 @@ CellKey cell_of(const Soup& s, std::size_t t) {
 
 }  // namespace
 
-bool find_triangles(const Soup& want, const Soup& pool, std::vector<bool>& taken) {
+bool find_triangles(const Soup& want, const Soup& pool, std::vector<bool>& taken, double normal_tolerance) {
+  if (normal_tolerance <= 0) normal_tolerance = kNormalTolerance;
   const std::size_t pool_tris = pool.indices.size() / 3;
   taken.resize(pool_tris, false);
   std::unordered_map<CellKey, std::vector<std::uint32_t>, CellHash> grid;
@@ -367,7 +368,8 @@ bool find_triangles(const Soup& want, const Soup& pool, std::vector<bool>& taken
             const OgfVertex* b[3];
             for (int k = 0; k < 3; ++k) b[k] = &pool.vertices[pool.indices[cand * 3 + std::size_t(k)]];
             for (int r = 0; r < 3 && !found; ++r)
-              found = same_vertex(*a[0], *b[r]) && same_vertex(*a[1], *b[(r + 1) % 3]) && same_vertex(*a[2], *b[(r + 2) % 3]);
+              found = same_vertex(*a[0], *b[r], normal_tolerance) && same_vertex(*a[1], *b[(r + 1) % 3], normal_tolerance) &&
+                      same_vertex(*a[2], *b[(r + 2) % 3], normal_tolerance);
             if (found) {
               taken[cand] = true;
               newly.push_back(cand);

@@ -12,7 +12,7 @@ namespace boneyard::xray {
 
 namespace {
 
-std::string show(const std::string& raw) { return "\"" + printable(raw) + "\""; }
+std::string shown_name(const std::string& raw) { return "\"" + printable(raw) + "\""; }
 std::string path(std::size_t i) { return "0xE/" + std::to_string(i + 1); }
 
 // Requantises a 16-bit translation track to 8 bits the way the SDK quantises: init = centre of
@@ -100,7 +100,7 @@ EditReport repair_omf(OmfFile& file) {
       continue;
     }
     if (i < n && m.name != s.params.motions[i].name) {
-      report.changes.push_back(path(i) + " name " + show(m.name) + " -> " + show(s.params.motions[i].name));
+      report.changes.push_back(path(i) + " name " + shown_name(m.name) + " -> " + shown_name(s.params.motions[i].name));
       m.name = s.params.motions[i].name;
     }
     if (!m.tail.empty()) {
@@ -118,7 +118,7 @@ EditReport repair_omf(OmfFile& file) {
   for (std::size_t i = 0; i < s.params.motions.size(); ++i) {
     MotionParams& mp = s.params.motions[i];
     if (mp.motion_id != i) {
-      report.changes.push_back("0xF motion " + std::to_string(i) + " " + show(mp.name) + ": motion id " +
+      report.changes.push_back("0xF motion " + std::to_string(i) + " " + shown_name(mp.name) + ": motion id " +
                                std::to_string(mp.motion_id) + " -> " + std::to_string(i));
       mp.motion_id = static_cast<std::uint16_t>(i);
     }
@@ -126,7 +126,7 @@ EditReport repair_omf(OmfFile& file) {
       auto by_start = [](const MarkInterval& a, const MarkInterval& b) { return a.start < b.start; };
       if (!std::is_sorted(mark.intervals.begin(), mark.intervals.end(), by_start)) {
         std::stable_sort(mark.intervals.begin(), mark.intervals.end(), by_start);
-        report.changes.push_back(show(mp.name) + ": sorted the intervals of mark " + show(mark.name));
+        report.changes.push_back(shown_name(mp.name) + ": sorted the intervals of mark " + shown_name(mark.name));
       }
     }
   }
@@ -155,7 +155,7 @@ Result<EditReport> retarget_omf(OmfFile& file, std::optional<int> params_version
     if (target == 3) {
       for (auto& mp : s.params.motions) {
         if (mp.marks.empty()) continue;
-        report.warnings.push_back(show(mp.name) + ": dropped " + std::to_string(mp.marks.size()) +
+        report.warnings.push_back(shown_name(mp.name) + ": dropped " + std::to_string(mp.marks.size()) +
                                   " mark(s) (params version 3 has none)");
         mp.marks.clear();
       }

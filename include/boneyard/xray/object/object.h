@@ -19,6 +19,7 @@
 #include "boneyard/core/file_io.h"
 #include "boneyard/core/math.h"
 #include "boneyard/xray/bones/bones.h"
+#include "boneyard/xray/skl/skl.h"
 
 namespace boneyard::xray {
 
@@ -189,7 +190,11 @@ struct ObjectFile {
   std::optional<BoneParts> parts;        // 0x923 or 0x919
   std::uint32_t motion_refs_chunk = 0;   // 0x924 or 0x926
   std::vector<std::string> motion_refs;  // raw cp1251
-  std::optional<std::uint32_t> motion_count;  // 0x916's count (the motions stay raw bytes)
+  std::optional<std::uint32_t> motion_count;  // 0x916's count
+  // 0x916's motions (the .skls body, xray/skl), views into the body; `motions_error` when they do
+  // not read (the chunk is kept as stored either way).
+  std::vector<SklMotion> motions;
+  Status motions_error;
   std::optional<std::array<Vec3, 2>> actor_transform;  // position, rotation
   std::optional<ObjectDescription> description;
   std::vector<Finding> read_findings;

@@ -1,4 +1,4 @@
-// The X-Ray SDK's source files as Documents: `.object` models and `.bones` bone data. The X-Ray
+// The X-Ray SDK's source models as Documents: `.object` models and `.bones` bone data. The X-Ray
 // library reads, reports, validates and converts them; this file routes each target and reads the
 // files the conversions need (--template, --skeleton, textures).
 #include "boneyard/xray/bones/bones.h"

@@ -1,0 +1,156 @@
+// End-to-end on the SDK's real .object and .bones files: info, validate (the broken ones exit 1),
+// dump, convert to glTF (textured) and back (with --template byte for byte; without, for each
+// game's smoothing style), .object <-> .ogf, bone data in and out, the option table's refusals,
+// `boneyard object` edits and `convert --recursive` picking objects up. Skipped without
+// ../shared/samples.
+#include "cli_harness.h"
+#include "test_support.h"
+
+namespace boneyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+using test::CliRun;
+using test::quote;
+using test::run_cli;
+
+class ObjectCli : public test::CliTest {
+ protected:
+  fs::path sample(const char* rel) const { return test::samples_dir() / "xray" / rel; }
+  fs::path copy(const char* rel, const std::string& name) {
+    const fs::path to = dir_ / name;
+    fs::create_directories(to.parent_path());
+    fs::copy_file(sample(rel), to, fs::copy_options::overwrite_existing);
+    fs::permissions(to, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::add);
+    return to;
+  }
+  static std::vector<std::uint8_t> bytes(const fs::path& p) { return test::read_file(p); }
+};
+
+TEST_F(ObjectCli, HelpForEveryObjectCommand) {
+  for (const char* c : {"object", "object list", "object set", "object motion-refs", "object userdata", "object bones"}) {
+    const CliRun r = run_cli(std::string(c) + " --help");
+    EXPECT_EQ(r.code, 0) << c;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << c;
+  }
+  const CliRun r = run_cli("convert --help");
+  for (const char* flag : {"--smoothing", "--bones"}) EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
+}
+
+TEST_F(ObjectCli, InfoValidateDumpOfSamples) {
+  BONEYARD_REQUIRE_SAMPLES("xray/sdk");
+  CliRun r = run_cli("info " + quote(sample("sdk/mod/handflash_hud.object")));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("X-Ray SDK object (.object v16)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("smoothing groups in the SoC style"), std::string::npos) << r.out;
+  r = run_cli("validate " + quote(sample("sdk/blender-xray/test_fmt_invalid_face.object")));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("in 0x910/0 (Plane) 0x1006 face 1: invalid face"), std::string::npos) << r.out;
+  r = run_cli("validate " + quote(sample("sdk/blender-xray/test_fmt_broken.object")));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("0x921/0 0x5 shape type: unknown bone shape type"), std::string::npos) << r.out;
+  r = run_cli("info " + quote(sample("sdk/blender-xray/test_fmt_old.object")));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("LZHuf-compressed body (1645 bytes unpacked)"), std::string::npos) << r.out;
+  r = run_cli("dump " + quote(sample("sdk/blender-xray/test_fmt_bones.object")));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"format\":\"object\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"bones\":[{\"name\":\"bone_root\""), std::string::npos) << r.out.substr(0, 400);
+  r = run_cli("dump --raw " + quote(sample("sdk/blender-xray/test_fmt.bones")));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"format\":\"bones\""), std::string::npos);
+  // The browser preview of an object: its model on the page.
+  const fs::path page = dir_ / "handflash.html";
+  r = run_cli("view " + quote(sample("sdk/mod/handflash_hud.object")) + " -o " + quote(page));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string html = test::slurp(page);
+  EXPECT_NE(html.find("\"format\":\"object\""), std::string::npos);
+  EXPECT_NE(html.find("\"glb\":\"Z2xURg"), std::string::npos);  // "glTF", base64
+}
+
+TEST_F(ObjectCli, GlbAndBackWithAndWithoutTemplate) {
+  BONEYARD_REQUIRE_SAMPLES("xray/sdk");
+  const fs::path obj = copy("sdk/mod/wpn_colt1911_hud.object", "colt.object");
+  const fs::path glb = dir_ / "colt.glb", back = dir_ / "back.object";
+  CliRun r = run_cli("convert " + quote(obj) + " -o " + quote(glb) + " --textures " + quote(test::samples_dir() / "xray/textures"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_cli("convert " + quote(glb) + " -o " + quote(back) + " --template " + quote(obj));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(bytes(back), bytes(obj));
+  for (const char* game : {"soc", "cop"}) {
+    const fs::path made = dir_ / (std::string(game) + ".object");
+    r = run_cli("convert " + quote(glb) + " -o " + quote(made) + " --game " + game);
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run_cli("info " + quote(made));
+    EXPECT_NE(r.out.find(std::string("smoothing groups in the ") + (game == std::string("soc") ? "SoC" : "CS/CoP")),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find(game == std::string("soc") ? "motion refs (0x924)" : "motion refs (0x926)"), std::string::npos) << r.out;
+  }
+  // Options the conversions do not read are refused, nothing written.
+  r = run_cli("convert " + quote(obj) + " -o " + quote(dir_ / "x.glb") + " --game soc");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--game does not apply when converting object to .glb"), std::string::npos) << r.err;
+  r = run_cli("convert " + quote(sample("cop/protein.ogf")) + " -o " + quote(dir_ / "y.glb") + " --smoothing soc");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_FALSE(fs::exists(dir_ / "x.glb") || fs::exists(dir_ / "y.glb"));
+}
+
+TEST_F(ObjectCli, OgfAndObjectBothWaysAndBoneData) {
+  BONEYARD_REQUIRE_SAMPLES("xray");
+  const fs::path ogf = copy("cop/handflash_hud.ogf", "handflash_hud.ogf");
+  const fs::path obj = dir_ / "handflash.object", back = dir_ / "back.ogf", bones = dir_ / "handflash.bones";
+  CliRun r = run_cli("convert " + quote(ogf) + " -o " + quote(obj) + " --game soc");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(run_cli("validate " + quote(obj)).code, 0);
+  r = run_cli("convert " + quote(obj) + " -o " + quote(back));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(run_cli("validate " + quote(back)).code, 0);
+  r = run_cli("convert " + quote(ogf) + " -o " + quote(bones));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_cli("info " + quote(bones));
+  EXPECT_NE(r.out.find("X-Ray bone data (.bones)"), std::string::npos) << r.out;
+  // Bone data into a model: every bone is named, nothing changes.
+  const fs::path same = dir_ / "same.ogf";
+  r = run_cli("convert " + quote(ogf) + " -o " + quote(same) + " --bones " + quote(bones));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(bytes(same), bytes(ogf));
+  const fs::path other = dir_ / "other.object";
+  r = run_cli("convert " + quote(obj) + " -o " + quote(other) + " --bones " + quote(sample("sdk/blender-xray/test_fmt.bones")));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("bones the .bones file does not name keep their data"), std::string::npos) << r.err;
+}
+
+TEST_F(ObjectCli, EditsAndRecursiveConvert) {
+  BONEYARD_REQUIRE_SAMPLES("xray/sdk");
+  const fs::path in = copy("sdk/mod/handflash_hud.object", "mod/meshes/handflash_hud.object");
+  copy("sdk/blender-xray/test_fmt.object", "mod/meshes/sub/test_fmt.object");
+  const auto original = bytes(in);
+  CliRun r = run_cli("object list " + quote(in));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("handflash_S"), std::string::npos) << r.out;
+  const fs::path out = dir_ / "out.object";
+  r = run_cli("object set " + quote(in) + " -s 'glow*' --shader 'models\\model' --two-sided on -o " + quote(out));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_cli("object list " + quote(out));
+  EXPECT_NE(r.out.find("glow_yellow_S  texture glow\\glow_yellow  shader models\\model"), std::string::npos) << r.out;
+  EXPECT_EQ(bytes(in), original);
+  EXPECT_EQ(run_cli("object set " + quote(in) + " -s nothing_like_it --shader x -o " + quote(dir_ / "n.object")).code, 1);
+  r = run_cli("object set --recursive --dry-run " + quote(dir_ / "mod") + " -s 'plmat' --shader 'models\\weapons'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("handflash_hud.object: no matching surface"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("test_fmt.object: would change"), std::string::npos) << r.out;
+  r = run_cli("object motion-refs " + quote(in) + " --ref a --ref b --in-place");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(run_cli("object list " + quote(in)).out.find("motion refs: a, b"), std::string::npos);
+  EXPECT_EQ(bytes(fs::path(in.string() + ".bak")), original);
+  // The batch picks the objects up.
+  r = run_cli("convert --recursive " + quote(dir_ / "mod") + " -o " + quote(dir_ / "out"));
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_TRUE(fs::exists(dir_ / "out/meshes/handflash_hud.glb"));
+  EXPECT_TRUE(fs::exists(dir_ / "out/meshes/sub/test_fmt.glb"));
+}
+
+}  // namespace
+}  // namespace boneyard

@@ -1,0 +1,250 @@
+// .object and .bones on fixtures laid out by hand (object_fixture.h): what is read, what the
+// validator finds (with offsets and paths), byte-exact rewrites, the compressed body, and broken
+// and hostile inputs failing with one clear finding.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "boneyard/core/lzhuf.h"
+#include "boneyard/xray/bones/bones.h"
+#include "boneyard/xray/object/object.h"
+#include "object_fixture.h"
+
+namespace boneyard::test {
+namespace {
+
+xray::ObjectFile object_from(const std::vector<std::uint8_t>& bytes) {
+  auto f = xray::read_object(FileData::from_vector(bytes));
+  EXPECT_TRUE(f) << (f ? "" : f.error().path + ": " + f.error().message);
+  return f ? std::move(f).value() : xray::ObjectFile{};
+}
+
+// The absolute offset of the payload of the chunk at `path` (ids, from the top), or 0.
+std::size_t payload_at(const std::vector<std::uint8_t>& b, std::vector<std::uint32_t> path) {
+  std::size_t begin = 0, end = b.size();
+  for (std::uint32_t id : path) {
+    std::size_t pos = begin;
+    bool found = false;
+    while (pos + 8 <= end) {
+      std::uint32_t cid, size;
+      std::memcpy(&cid, &b[pos], 4);
+      std::memcpy(&size, &b[pos + 4], 4);
+      if ((cid & 0x7FFFFFFFu) == id) {
+        begin = pos + 8, end = pos + 8 + size, found = true;
+        break;
+      }
+      pos += 8 + size;
+    }
+    if (!found) return 0;
+  }
+  return begin;
+}
+
+const Finding* find_message(const Diagnostics& d, const std::string& part, Severity s = Severity::error) {
+  for (const auto& f : d.findings())
+    if (f.severity == s && f.message.find(part) != std::string::npos) return &f;
+  return nullptr;
+}
+
+ObjFile skinned_quad() {
+  ObjFile o;
+  o.flags = 1;
+  ObjMesh m = quad_mesh();
+  ObjVmap w;
+  w.name = "root";
+  w.dim = 1;
+  w.type = 1;
+  w.values = {1, 1, 1, 1};
+  w.points = {0, 1, 2, 3};
+  m.vmaps.push_back(w);
+  // Each corner: its UV entry, then its point's weight entry.
+  const std::int32_t point_of_entry[6] = {0, 2, 1, 1, 2, 3};
+  for (std::int32_t i = 0; i < 6; ++i) m.vmrefs[std::size_t(i)].push_back({1, point_of_entry[i]});
+  o.meshes = {m};
+  o.bones = {{"root", "", "root"}, {"child", "root", "child", {0, 1, 0}}};
+  o.parts = {{"default", {"root", "child"}}};
+  o.refs = {"anims\\a", "anims\\b"};
+  return o;
+}
+
+TEST(Object, ReadsEveryChunkOfTheFixture) {
+  const auto bytes = obj_bytes(skinned_quad());
+  const xray::ObjectFile f = object_from(bytes);
+  EXPECT_EQ(f.version, 0x10);
+  EXPECT_EQ(f.flags, 1u);
+  ASSERT_EQ(f.meshes.size(), 1u);
+  const auto& m = f.meshes[0];
+  EXPECT_TRUE(m.readable);
+  EXPECT_EQ(m.point_count, 4u);
+  EXPECT_EQ(m.face_count, 2u);
+  EXPECT_EQ(m.corner_point(1, 2), 3u);
+  EXPECT_EQ(m.corner_vmref(1, 2), 5u);
+  EXPECT_EQ(m.vmref_count, 6u);
+  EXPECT_EQ(m.vmref_size(5), 2u);
+  EXPECT_EQ(m.vmref_entry(5, 1).vmap, 1);
+  EXPECT_EQ(m.vmref_entry(5, 1).index, 3);
+  ASSERT_EQ(m.vmaps.size(), 2u);
+  EXPECT_TRUE(m.vmaps[0].is_uv());
+  EXPECT_EQ(m.vmaps[0].face(4), 1);
+  EXPECT_FLOAT_EQ(m.vmaps[0].value(5, 0), 1.0f);
+  EXPECT_TRUE(m.vmaps[1].is_weight());
+  ASSERT_EQ(f.surfaces.size(), 1u);
+  EXPECT_EQ(f.surfaces[0].texture, "wpn\\wpn_test");
+  ASSERT_EQ(f.bones.size(), 2u);
+  EXPECT_EQ(f.bones[1].parent, "root");
+  EXPECT_EQ(f.bones[1].def_chunks, 2u);  // CBone::Save's DEF and SaveData's
+  EXPECT_FLOAT_EQ(f.bones[1].rest_offset.y, 1.0f);
+  ASSERT_TRUE(f.bones[1].mass);
+  EXPECT_FLOAT_EQ(*f.bones[1].mass, 10.0f);
+  EXPECT_EQ(f.motion_refs_chunk, xray::kObjMotionRefsSoc);
+  ASSERT_EQ(f.motion_refs.size(), 2u);
+  EXPECT_EQ(f.motion_refs[1], "anims\\b");
+  ASSERT_TRUE(f.parts);
+  EXPECT_EQ(f.parts->parts[0].bones.size(), 2u);
+  ASSERT_TRUE(f.description && f.description->parsed);
+  EXPECT_EQ(f.description->creator, "test");
+  const Diagnostics d = xray::validate_object(f);
+  EXPECT_FALSE(d.has_errors()) << (d.errors().empty() ? "" : d.errors()[0].message);
+  EXPECT_EQ(xray::write_object(f), bytes);
+}
+
+TEST(Object, CompressedBodyIsReadAndRewrittenAsStored) {
+  const Buf body = obj_body(skinned_quad());
+  const auto packed = lzhuf_encode(body.b);
+  const auto bytes = Buf().chunk(0x80007777u, Buf{packed}).b;
+  const xray::ObjectFile f = object_from(bytes);
+  EXPECT_TRUE(f.compressed);
+  EXPECT_EQ(f.body.size(), body.b.size());
+  ASSERT_EQ(f.meshes.size(), 1u);
+  EXPECT_EQ(f.meshes[0].face_count, 2u);
+  EXPECT_EQ(xray::write_object(f), bytes);
+  auto again = xray::object_file_bytes(body.b, true);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again.value(), bytes);  // the body packed again gives the same bytes
+}
+
+TEST(Object, DegenerateFaceAndBadReferencesAreErrorsWithOffsets) {
+  ObjFile o;
+  ObjMesh m = quad_mesh();
+  m.faces[1] = {{1, 3, 2, 4, 2, 5}};  // point 2 twice: blender-xray's test_fmt_invalid_face
+  o.meshes = {m};
+  const auto bytes = obj_bytes(o);
+  const Diagnostics d = xray::validate_object(object_from(bytes));
+  const Finding* f = find_message(d, "invalid face");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->path.find("0x910/0"), std::string::npos);
+  EXPECT_NE(f->path.find("face 1"), std::string::npos);
+  // The face record's own offset: the 0x1006 payload + count + one face.
+  EXPECT_EQ(f->offset, payload_at(bytes, {0x7777, 0x910, 0, 0x1006}) + 4 + 24);
+
+  ObjFile bad;
+  ObjMesh b = quad_mesh();
+  b.vmrefs[3] = {{5, 0}};            // a vmap that does not exist
+  b.surfaces[0].first = "missing";  // a surface the object does not have
+  b.faces[0][0] = 9;                // a point past the mesh
+  bad.meshes = {b};
+  const Diagnostics e = xray::validate_object(object_from(obj_bytes(bad)));
+  EXPECT_NE(find_message(e, "vmref entries name a vertex map"), nullptr);
+  EXPECT_NE(find_message(e, "faces of a surface the object does not have"), nullptr);
+  EXPECT_NE(find_message(e, "faces name points past the mesh"), nullptr);
+}
+
+// Vmref entries whose value belongs to another point than the corner's: counted per entry, both
+// when a vmref's entries agree on one (wrong) point and when they disagree among themselves.
+TEST(Object, VmrefEntriesOfAnotherPointAreCountedPerEntry) {
+  ObjFile o = skinned_quad();
+  EXPECT_EQ(find_message(xray::validate_object(object_from(obj_bytes(o))), "belongs to another point", Severity::warning), nullptr);
+  o.meshes[0].vmrefs[0] = {{0, 5}, {1, 3}};  // corner on point 0; UV and weight of point 3: 2 entries
+  o.meshes[0].vmrefs[3] = {{0, 3}, {1, 2}};  // corner on point 1; UV of point 1, weight of point 2: 1 entry
+  const Diagnostics d = xray::validate_object(object_from(obj_bytes(o)));
+  const Finding* f = find_message(d, "belongs to another point", Severity::warning);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->found, "3 entries");
+}
+
+TEST(Object, BrokenBoneShapeAndJointTypesAreErrors) {
+  ObjFile o = skinned_quad();
+  o.bones[0].shape_type = 62;           // blender-xray's test_fmt_broken
+  o.bones[0].joint_type = 0x04000000u;
+  const Diagnostics d = xray::validate_object(object_from(obj_bytes(o)));
+  const Finding* shape = find_message(d, "unknown bone shape type");
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape->path, "0x921/0 0x5 shape type");
+  EXPECT_EQ(shape->found, "62");
+  EXPECT_NE(find_message(d, "unknown joint type"), nullptr);
+}
+
+TEST(Object, TruncatedMeshFailsThatMeshAloneWithItsPath) {
+  ObjFile o;
+  ObjMesh m = quad_mesh();
+  o.meshes = {m, m};
+  auto bytes = obj_bytes(o);
+  // The second mesh's face count made huge: counts are checked against the bytes left.
+  const std::size_t count_at = payload_at(bytes, {0x7777, 0x910, 1, 0x1006});
+  ASSERT_NE(count_at, 0u);
+  bytes[count_at + 3] = 0x7F;
+  const xray::ObjectFile f = object_from(bytes);
+  ASSERT_EQ(f.meshes.size(), 2u);
+  EXPECT_TRUE(f.meshes[0].readable);
+  ASSERT_FALSE(f.meshes[1].readable);
+  EXPECT_EQ(f.meshes[1].readable.error().offset, count_at + 4);
+  EXPECT_NE(f.meshes[1].readable.error().path.find("0x910/1 0x1006"), std::string::npos);
+  EXPECT_TRUE(xray::validate_object(f).has_errors());
+  EXPECT_EQ(xray::write_object(f), bytes);  // kept as stored
+}
+
+TEST(Object, NotAnObjectAndTruncatedBodyFailClearly) {
+  auto none = xray::read_object(FileData::from_vector(Buf().chunk(0x1, Buf().u32(0)).b));
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("not an .object"), std::string::npos);
+  auto bytes = obj_bytes(skinned_quad());
+  bytes.resize(bytes.size() - 10);
+  auto cut = xray::read_object(FileData::from_vector(bytes));
+  ASSERT_FALSE(cut);
+  EXPECT_NE(cut.error().message.find("truncated"), std::string::npos);
+  // A packed body that declares more than its stream can hold is refused before allocating.
+  const auto bomb = Buf().chunk(0x80007777u, Buf().u32(0xFFFFFFF0u).u32(0)).b;
+  auto refused = xray::read_object(FileData::from_vector(bomb));
+  ASSERT_FALSE(refused);
+}
+
+TEST(Object, UnknownChunksAreKept) {
+  Buf body = obj_body(skinned_quad());
+  body.chunk(0x9999, Buf().u32(1234));
+  const auto bytes = Buf().chunk(0x7777, body).chunk(0x4242, Buf().u8(1)).b;
+  const xray::ObjectFile f = object_from(bytes);
+  const Diagnostics d = xray::validate_object(f);
+  EXPECT_NE(find_message(d, "unknown object chunk", Severity::info), nullptr);
+  EXPECT_NE(find_message(d, "chunk after the object body", Severity::warning), nullptr);
+  EXPECT_EQ(xray::write_object(f), bytes);
+}
+
+TEST(Bones, ReadValidateRewriteAndMake) {
+  Buf file;
+  const ObjBone a{"root", "", ""}, b{"child", "root", ""};
+  file.chunk(0, obj_bone(a, false)).chunk(1, obj_bone(b, false));
+  file.chunk(0x923, Buf().u32(1).str("all").u32(2).str("root").str("child"));
+  auto read = xray::read_bones(FileData::from_vector(file.b));
+  ASSERT_TRUE(read) << read.error().message;
+  ASSERT_EQ(read->bones.size(), 2u);
+  EXPECT_EQ(read->bones[1].name, "child");
+  EXPECT_FALSE(read->bones[1].def_has_links);
+  ASSERT_TRUE(read->parts);
+  EXPECT_EQ(read->parts->parts[0].bones[1], "child");
+  EXPECT_FALSE(xray::validate_bones(read.value()).has_errors());
+  EXPECT_EQ(xray::write_bones(read.value()), file.b);
+  // The library's writer lays the same records out as the fixture (SaveData's order).
+  EXPECT_EQ(xray::make_bones(read->bones, *read->parts), file.b);
+  EXPECT_TRUE(xray::looks_like_bones(file.b));
+  // A part naming a bone that is not there, a bone in no part.
+  Buf odd;
+  odd.chunk(0, obj_bone(a, false)).chunk(1, obj_bone(b, false)).chunk(0x923, Buf().u32(1).str("p").u32(1).str("nope"));
+  auto o = xray::read_bones(FileData::from_vector(odd.b));
+  ASSERT_TRUE(o);
+  const Diagnostics d = xray::validate_bones(o.value());
+  EXPECT_NE(find_message(d, "part names a bone", Severity::warning), nullptr);
+  EXPECT_NE(find_message(d, "bones in no part", Severity::warning), nullptr);
+}
+
+}  // namespace
+}  // namespace boneyard::test
