@@ -28,8 +28,8 @@ with open(cmdl, "wb") as f:  # refused by its name, before anything reads it
     f.write(b"\0" * 16)
 
 CASES = [
-    (bpy.ops.import_scene.boneyard_mgs2, ogf, "X-Ray model/motions (.ogf/.omf)"),
-    (bpy.ops.import_scene.boneyard_mgs2, omf, "X-Ray model/motions (.ogf/.omf)"),
+    (bpy.ops.import_scene.boneyard_mgs2, ogf, "X-Ray model/motions (.ogf/.omf/.skls)"),
+    (bpy.ops.import_scene.boneyard_mgs2, omf, "X-Ray model/motions (.ogf/.omf/.skls)"),
     (bpy.ops.import_scene.boneyard_xray, args.out("branching.kms"), "MGS2 model (.kms/.evm)"),
     (bpy.ops.import_scene.boneyard_xray, args.out("branching.evm"), "MGS2 model (.kms/.evm)"),
     (bpy.ops.import_scene.boneyard_xray, cmdl, "MGS2 model (.kms/.evm)"),
