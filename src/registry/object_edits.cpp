@@ -37,59 +37,11 @@ Result<std::vector<FolderEditItem>> edit_object_folder(const fs::path& folder, c
   auto files = registry::files_under(folder, ".object");
   if (!files) return files.error();
   std::vector<FolderEditItem> out;
-  for (const auto& file : files.value()) {
-    FolderEditItem item;
-    item.file = file;
-    item.outcome = FolderEditItem::Outcome::failed;
-    auto data = FileData::open(file);
-    if (!data) {
-      item.status = data.error();
-      out.push_back(std::move(item));
-      continue;
-    }
-    auto read = read_object_edit(std::move(data).value(), file);
-    if (!read) {
-      item.status = read.error();
-      out.push_back(std::move(item));
-      continue;
-    }
-    ObjectEdit e = std::move(read).value();
-    if (!selectors.empty() && !xray::select_surfaces(e.file, selectors)) {
-      item.outcome = FolderEditItem::Outcome::not_matched;
-      out.push_back(std::move(item));
-      continue;
-    }
-    auto report = edit(e.file);
-    if (!report) {
-      item.status = report.error();
-      out.push_back(std::move(item));
-      continue;
-    }
-    item.report = std::move(report).value();
-    const auto bytes = object_edit_bytes(e);
-    if (!bytes) {
-      item.status = bytes.error();
-      out.push_back(std::move(item));
-      continue;
-    }
-    const Bytes before = e.original->bytes();
-    if (bytes.value().size() == before.size() && std::equal(before.begin(), before.end(), bytes.value().begin())) {
-      item.outcome = FolderEditItem::Outcome::unchanged;
-      out.push_back(std::move(item));
-      continue;
-    }
-    item.outcome = FolderEditItem::Outcome::changed;
-    if (!dry_run) {
-      auto saved = save_object_edit(e, {});
-      if (!saved) {
-        item.outcome = FolderEditItem::Outcome::failed;
-        item.status = saved.error();
-      } else {
-        item.backup = saved.value().backup;
-      }
-    }
-    out.push_back(std::move(item));
-  }
+  out.reserve(files.value().size());
+  const auto select = [&](const xray::ObjectFile& model) { return selectors.empty() || xray::select_surfaces(model, selectors); };
+  for (const auto& f : files.value())
+    out.push_back(registry::edit_model_of_folder(f, read_object_edit, select, edit, object_edit_bytes,
+                                                 [](const ObjectEdit& e) { return save_object_edit(e, {}); }, dry_run));
   return out;
 }
 

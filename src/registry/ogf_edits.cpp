@@ -2,7 +2,6 @@
 #include "boneyard/registry/ogf_edits.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "boneyard/core/paths.h"
 #include "boneyard/core/text.h"
@@ -80,66 +79,16 @@ Result<SavedOmf> save_edited(const fs::path& input, Bytes original, const fs::pa
 
 }  // namespace registry
 
-namespace {
-
-FolderEditItem edit_one(const fs::path& file, const std::vector<std::string>& selectors, const OgfEditFn& edit,
-                        bool dry_run) {
-  FolderEditItem item;
-  item.file = file;
-  item.outcome = FolderEditItem::Outcome::failed;
-  auto data = FileData::open(file);
-  if (!data) {
-    item.status = data.error();
-    return item;
-  }
-  auto read = read_ogf_edit(std::move(data).value(), file);
-  if (!read) {
-    item.status = read.error();
-    return item;
-  }
-  OgfEdit e = std::move(read).value();
-  if (!selectors.empty() && !xray::select_children(e.file, selectors)) {
-    item.outcome = FolderEditItem::Outcome::not_matched;
-    return item;
-  }
-  auto report = edit(e.file);
-  if (!report) {
-    item.status = report.error();
-    return item;
-  }
-  item.report = std::move(report).value();
-  const auto bytes = ogf_edit_bytes(e);
-  if (!bytes) {
-    item.status = bytes.error();
-    return item;
-  }
-  const Bytes before = e.original->bytes();
-  if (bytes.value().size() == before.size() &&
-      std::memcmp(bytes.value().data(), before.data(), before.size()) == 0) {
-    item.outcome = FolderEditItem::Outcome::unchanged;
-    return item;
-  }
-  item.outcome = FolderEditItem::Outcome::changed;
-  if (dry_run) return item;
-  auto saved = save_ogf_edit(e, {});
-  if (!saved) {
-    item.outcome = FolderEditItem::Outcome::failed;
-    item.status = saved.error();
-    return item;
-  }
-  item.backup = saved.value().backup;
-  return item;
-}
-
-}  // namespace
-
 Result<std::vector<FolderEditItem>> edit_ogf_folder(const fs::path& folder, const std::vector<std::string>& selectors,
                                                    const OgfEditFn& edit, bool dry_run) {
   auto files = registry::files_under(folder, ".ogf");
   if (!files) return files.error();
   std::vector<FolderEditItem> out;
   out.reserve(files.value().size());
-  for (const auto& f : files.value()) out.push_back(edit_one(f, selectors, edit, dry_run));
+  const auto select = [&](const xray::OgfFile& model) { return selectors.empty() || xray::select_children(model, selectors); };
+  for (const auto& f : files.value())
+    out.push_back(registry::edit_model_of_folder(f, read_ogf_edit, select, edit, ogf_edit_bytes,
+                                                 [](const OgfEdit& e) { return save_ogf_edit(e, {}); }, dry_run));
   return out;
 }
 

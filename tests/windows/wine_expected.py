@@ -24,6 +24,12 @@ EXPECTED = {
     "hostile:output_is_a_fifo": "Windows has no FIFOs in folders: wine shows the Linux FIFO as something it "
                                 "cannot replace, so the Windows build fails at the rename instead of refusing "
                                 "up front (exit 2 and nothing written on both)",
+    "hostile:tri_png_output_is_a_fifo": "Windows has no FIFOs in folders: wine shows the Linux FIFO as something "
+                                        "it cannot replace, so that PNG fails at the rename instead of the request "
+                                        "being refused up front, and the .tri's other texture is written as any "
+                                        "texture is when another fails (exit 2 on both)",
+    "hostile:tri_folder_png_output_is_a_fifo": "as hostile:tri_png_output_is_a_fifo, for a folder of .tri files "
+                                               "(exit 2 on both)",
     "hostile:output_is_dev_null_through_a_link": _WINE_LINKS + "; /dev/null is no device on Windows (exit 2 and "
                                                  "nothing written on both)",
     "hostile:cmdl_names_a_device": "/dev/null names no device on Windows (NUL would): wine refuses the rename "

@@ -663,6 +663,11 @@ def main():
         by_folder = {folders[c.name]: c for c in runnable}
         for key, (code, out, err, seconds) in wine_batch.run_batches(RUNNER, batched, work / "batches", pool).items():
             c = by_folder[key]
+            if code == 9009 and "Can't recognize" in err:
+                # wine's cmd now and then fails to start a program of a .bat line (exit 9009, the
+                # program never ran): that case runs again on its own wine start.
+                single.append(c)
+                continue
             results[c.name] = (c, linux[c.name], Outcome(code, out, err, snapshot(sides["windows"] / "cases" / key), seconds))
         for c, win in zip(single, pool.map(lambda c: RUNNER.run("windows", c, sides["windows"] / "cases" / folders[c.name]),
                                            single)):
