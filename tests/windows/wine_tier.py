@@ -663,7 +663,7 @@ def main():
         by_folder = {folders[c.name]: c for c in runnable}
         for key, (code, out, err, seconds) in wine_batch.run_batches(RUNNER, batched, work / "batches", pool).items():
             c = by_folder[key]
-            if code == 9009 and "Can't recognize" in err:
+            if code == 9009 and b"Can't recognize" in err:
                 # wine's cmd now and then fails to start a program of a .bat line (exit 9009, the
                 # program never ran): that case runs again on its own wine start.
                 single.append(c)
