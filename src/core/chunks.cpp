@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "boneyard/core/lzhuf.h"
+#include "byte_reader.h"
 
 namespace boneyard {
 
@@ -16,6 +17,15 @@ const Chunk* ChunkList::find(std::uint32_t id) const {
 std::size_t ChunkList::count(std::uint32_t id) const {
   return static_cast<std::size_t>(
       std::count_if(chunks.begin(), chunks.end(), [id](const Chunk& c) { return c.id() == id; }));
+}
+
+std::size_t ChunkList::index_or_fail(std::uint32_t id, std::string_view missing, std::string_view expected) const {
+  for (std::size_t i = 0; i < chunks.size(); ++i)
+    if (chunks[i].id() == id) return i;
+  if (overrun && overrun->truncated_chunk())
+    fail(overrun->offset, hex(overrun->raw_id), "truncated chunk", std::to_string(overrun->declared_size) + " bytes",
+         std::to_string(overrun->available) + " bytes");
+  fail(0, {}, std::string(missing), std::string(expected), chunks.empty() ? "no chunk" : "chunk " + hex(chunks[0].raw_id));
 }
 
 ChunkList split_chunks(Bytes data, std::uint64_t base_offset) {

@@ -50,6 +50,9 @@ struct ChunkList {
 
   const Chunk* find(std::uint32_t id) const;  // first chunk with this id (bit 31 masked)
   std::size_t count(std::uint32_t id) const;
+  // The index of the first chunk with this id (bit 31 masked). A reader that needs it fails
+  // without it (ParseError): at the chunk a truncation cut, else at 0 with `missing` and `expected`.
+  std::size_t index_or_fail(std::uint32_t id, std::string_view missing, std::string_view expected) const;
 };
 
 // A chunk's content as the engine's open_chunk gives it: the stored payload, or, when bit 31 of the

@@ -277,19 +277,11 @@ Result<SklFile> read_skl(std::shared_ptr<const FileData> file) {
     f.source = file;
     f.size = file->bytes().size();
     ChunkList list = split_chunks(file->bytes(), 0);
+    const std::size_t found = list.index_or_fail(kChunkSkeletonMotion, "no skeletal motion chunk", "chunk 0x1200");
     f.chunks = std::move(list.chunks);
     f.trailing = list.trailing;
     f.trailing_offset = list.trailing_offset;
     f.overrun = list.overrun;
-    std::size_t found = f.chunks.size();
-    for (std::size_t i = 0; i < f.chunks.size() && found == f.chunks.size(); ++i)
-      if (f.chunks[i].id() == kChunkSkeletonMotion) found = i;
-    if (found == f.chunks.size()) {
-      if (f.overrun && f.overrun->truncated_chunk())
-        fail(f.overrun->offset, hex(f.overrun->raw_id), "truncated chunk",
-             std::to_string(f.overrun->declared_size) + " bytes", std::to_string(f.overrun->available) + " bytes");
-      fail(0, {}, "no skeletal motion chunk", "chunk 0x1200", f.chunks.empty() ? "no chunk" : "chunk " + hex(f.chunks[0].raw_id));
-    }
     f.motion_chunk = found;
     const Chunk& c = f.chunks[found];
     const std::string prefix = hex(c.raw_id);
