@@ -95,15 +95,20 @@ Result<std::vector<xray::BonePart>> read_parts_option(const ConvertOptions& o, c
   return usage_error_finding("--parts " + source + " is not a .bones, .object, .omf or .ogf file");
 }
 
+// --skeleton's model when the option is given (nothing when it is not).
+Result<std::optional<SkeletonModel>> skeleton_model_if_given(const ConvertOptions& o) {
+  if (o.settings.skeleton.empty()) return std::optional<SkeletonModel>();
+  auto read = read_skeleton_model(o);
+  if (!read) return read.error();
+  return std::optional<SkeletonModel>(std::move(read).value());
+}
+
 // .skls -> .omf: compiled for --skeleton (else the motions' own bones), with --parts, the game's
 // params version and --hq.
 Result<std::vector<std::uint8_t>> compile_to_omf(const xray::SklFile& f, const ConvertOptions& o, Diagnostics& warnings) {
-  std::optional<SkeletonModel> model;
-  if (!o.settings.skeleton.empty()) {
-    auto read = read_skeleton_model(o);
-    if (!read) return read.error();
-    model = std::move(read).value();
-  }
+  auto given = skeleton_model_if_given(o);
+  if (!given) return given.error();
+  const std::optional<SkeletonModel>& model = given.value();
   xray::MotionSkeleton skeleton = model ? model->skeleton : xray::motion_skeleton(f.motions);
   if (!o.settings.parts.empty()) {
     auto parts = read_parts_option(o, skeleton);
@@ -139,12 +144,9 @@ class SklDocument final : public Document {
       return write_skl_output(file_, ext, &inherited, out);
     }
     if (ext == ".omf") return write_converted(compile_to_omf(file_, o, warnings), out);
-    std::optional<SkeletonModel> model;
-    if (!o.settings.skeleton.empty()) {
-      auto read = read_skeleton_model(o);
-      if (!read) return read.error();
-      model = std::move(read).value();
-    }
+    auto given = skeleton_model_if_given(o);
+    if (!given) return given.error();
+    const std::optional<SkeletonModel>& model = given.value();
     xray::SklExportOptions e;
     e.skeleton = model ? &model->skeleton : nullptr;
     e.motions = o.settings.motions;
@@ -223,12 +225,9 @@ Result<SkeletonModel> read_skeleton_model(const ConvertOptions& o) {
 
 Result<std::vector<std::uint8_t>> omf_to_skl_bytes(const xray::MotionSet& set, std::string_view ext, const ConvertOptions& o,
                                                    Diagnostics& warnings) {
-  std::optional<SkeletonModel> model;
-  if (!o.settings.skeleton.empty()) {
-    auto read = read_skeleton_model(o);
-    if (!read) return read.error();
-    model = std::move(read).value();
-  }
+  auto given = skeleton_model_if_given(o);
+  if (!given) return given.error();
+  const std::optional<SkeletonModel>& model = given.value();
   xray::OmfToSklOptions so;
   so.skeleton = model ? &model->skeleton : nullptr;
   auto skl = xray::omf_to_skl_motions(set, so, warnings);
@@ -240,12 +239,9 @@ Result<std::vector<std::uint8_t>> omf_to_skl_bytes(const xray::MotionSet& set, s
 
 Result<std::vector<std::uint8_t>> scene_to_skl_bytes(const scene::Scene& s, std::string_view ext, const ConvertOptions& o,
                                                      Diagnostics& warnings) {
-  std::optional<SkeletonModel> model;
-  if (!o.settings.skeleton.empty()) {
-    auto read = read_skeleton_model(o);
-    if (!read) return read.error();
-    model = std::move(read).value();
-  }
+  auto given = skeleton_model_if_given(o);
+  if (!given) return given.error();
+  const std::optional<SkeletonModel>& model = given.value();
   xray::SklImportOptions io;
   io.skeleton = model && model->ogf ? &*model->ogf : nullptr;
   io.model = model && model->object ? &model->skeleton : nullptr;
