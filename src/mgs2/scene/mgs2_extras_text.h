@@ -1,109 +1,16 @@
-// Extras of the MGS2 export written as JSON text (scene::set_json_text) instead of nlohmann
-// documents: a model has one object per packet (1,760 in a 51k-triangle EVM), and building,
-// printing and freeing a document for each cost more than the rest of `.evm` -> `.glb`. The text
-// must be what nlohmann's dump(-1) prints for the same document, byte for byte, since our glTF
-// files carried that text before (tests/mgs2/extras_text_test.cpp compares the two).
+// Extras of the MGS2 export written as JSON text: a model has one object per packet (1,760 in a
+// 51k-triangle EVM). The writing pieces are shared with the other adapters (scene/extras_text.h).
 #pragma once
 
-#include <algorithm>
-#include <array>
-#include <charconv>
-#include <cstdint>
-#include <cstring>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <vector>
-
 #include "mgs2_scene_common.h"
+#include "scene/extras_text.h"
 
 namespace boneyard::mgs2::detail {
 
-// Standard base64 of `size` bytes with the "b64:" prefix, as a JSON string (quoted), onto `out`.
-inline void append_b64(std::string& out, const std::uint8_t* data, std::size_t size) {
-  const std::size_t at = out.size();
-  out.resize(at + 6 + base64_size(size));  // sized once and filled by index
-  char* o = out.data() + at;
-  std::memcpy(o, "\"b64:", 5);
-  write_base64(o + 5, data, size);
-  out.back() = '"';
-}
-
-inline void append_uint(std::string& out, std::uint64_t v) {
-  char b[24];
-  out.append(b, std::to_chars(b, b + sizeof b, v).ptr);
-}
-
-// `[a,b,c]` of unsigned integers (nlohmann prints a std::array of numbers so).
-template <class T, std::size_t N>
-  requires(!std::is_same_v<T, bool>)
-void append_uints(std::string& out, const std::array<T, N>& values) {
-  out.push_back('[');
-  for (std::size_t i = 0; i < N; ++i) {
-    if (i) out.push_back(',');
-    append_uint(out, values[i]);
-  }
-  out.push_back(']');
-}
-
-inline void append_bool(std::string& out, bool v) { out.append(v ? "true" : "false"); }
-
-// A JSON object whose members may be added in any order and are printed in key order, as
-// nlohmann keeps them (a std::map). Keys are plain ASCII (no escaping) and added once each. One
-// object is reused for every packet (clear()), so a packet costs no allocation but its text.
-class ObjectText {
- public:
-  void clear() {
-    members_.clear();
-    values_.clear();
-  }
-  // Starts the member `key`; its value's text is appended to the string returned, up to the
-  // next value() or print.
-  std::string& value(std::string_view key) {
-    members_.push_back({key, values_.size()});
-    return values_;
-  }
-  // `{"k":v,...}` onto `out`.
-  void append_to(std::string& out) const {
-    const std::size_t n = members_.size();
-    order_.resize(n);
-    std::size_t bytes = 2;
-    for (std::size_t i = 0; i < n; ++i) {
-      order_[i] = i;
-      bytes += members_[i].key.size() + 4 + end(i) - members_[i].start;
-    }
-    std::sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return members_[a].key < members_[b].key; });
-    out.reserve(out.size() + bytes);
-    out.push_back('{');
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::size_t i = order_[k];
-      if (k) out.push_back(',');
-      out.push_back('"');
-      out.append(members_[i].key);
-      out.append("\":");
-      out.append(values_, members_[i].start, end(i) - members_[i].start);
-    }
-    out.push_back('}');
-  }
-  // `{"outer":{...}}`, the whole extras value of an item.
-  std::string inside(std::string_view outer) const {
-    std::string out;
-    out.reserve(values_.size() + members_.size() * 16 + outer.size() + 8);
-    out.append("{\"").append(outer).append("\":");
-    append_to(out);
-    out.push_back('}');
-    return out;
-  }
-
- private:
-  struct Member {
-    std::string_view key;
-    std::size_t start;
-  };
-  std::size_t end(std::size_t i) const { return i + 1 < members_.size() ? members_[i + 1].start : values_.size(); }
-  std::vector<Member> members_;
-  std::string values_;
-  mutable std::vector<std::size_t> order_;  // kept only to reuse its memory
-};
+using scene::append_b64;
+using scene::append_bool;
+using scene::append_uint;
+using scene::append_uints;
+using scene::ObjectText;
 
 }  // namespace boneyard::mgs2::detail
