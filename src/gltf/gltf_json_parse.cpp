@@ -15,6 +15,7 @@
 #include "gltf_json_parse.h"
 
 #include <array>
+#include <charconv>
 #include <clocale>
 #include <cmath>
 #include <cstdlib>
@@ -275,6 +276,15 @@ class Parser {
         const long long v = std::strtoll(number_text_.c_str(), &stop, 10);
         if (errno == 0) return dom_.number_integer(std::int64_t(v));
       }
+    }
+    // from_chars rounds as strtod does, without its locale work (most numbers of a glTF are
+    // floats); what it reports as out of range (an underflow strtod takes to a denormal or 0, an
+    // overflow) goes the C library's way.
+    double parsed = 0;
+    if (const auto r = std::from_chars(token.data(), token.data() + token.size(), parsed);
+        r.ec == std::errc{} && r.ptr == token.data() + token.size() && std::isfinite(parsed)) {
+      number_text_.assign(token);
+      return dom_.number_float(parsed, number_text_);
     }
     number_text_.assign(token);
     if (const char point = *std::localeconv()->decimal_point; point != '.')
