@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "boneyard/core/crc32.h"
@@ -20,6 +21,7 @@
 #include "boneyard/xray/object/object.h"
 #include "boneyard/xray/object/object_scene.h"
 #include "boneyard/xray/ogf/ogf.h"
+#include "boneyard/xray/ogf/ogf_import.h"
 #include "boneyard/xray/xray_scene.h"
 
 namespace {
@@ -118,6 +120,70 @@ void BM_OgfToGlb(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * pair().ogf->bytes().size()));
 }
 BENCHMARK(BM_OgfToGlb)->Unit(benchmark::kMillisecond);
+
+// The .ogf's way back, for the same comparison in that direction: its .glb (skeleton and meshes)
+// to .ogf with itself as template, and new.
+std::vector<std::uint8_t> ogf_glb(const std::shared_ptr<const FileData>& file) {
+  auto ogf = xray::read_ogf(file);
+  auto s = xray::skeleton_scene(ogf.value(), "model");
+  Diagnostics w;
+  xray::XrayExportOptions o;
+  o.input = "model.ogf";
+  (void)xray::add_meshes(s.value(), ogf.value(), o, w);
+  return gltf::write(s.value(), gltf::Container::glb).main;
+}
+
+void glb_to_ogf(benchmark::State& state, bool with_template) {
+  static const auto glb = ogf_glb(pair().ogf);
+  for (auto _ : state) {
+    gltf::ReadOptions ro;
+    ro.require_animations = false;
+    Diagnostics w;
+    auto s = gltf::read(Bytes(glb.data(), glb.size()), {}, ro, w);
+    xray::OgfImportOptions o;
+    std::optional<xray::OgfFile> tpl;
+    if (with_template) {
+      tpl.emplace(std::move(xray::read_ogf(pair().ogf)).value());
+      o.template_ogf = &*tpl;
+    }
+    auto bytes = xray::scene_to_ogf_bytes(s.value(), o, w);
+    if (!bytes) state.SkipWithError(bytes.error().message.c_str());
+    benchmark::DoNotOptimize(bytes);
+  }
+}
+void BM_GlbToOgfWithTemplate(benchmark::State& state) { glb_to_ogf(state, true); }
+BENCHMARK(BM_GlbToOgfWithTemplate)->Unit(benchmark::kMillisecond);
+void BM_GlbToOgfNew(benchmark::State& state) { glb_to_ogf(state, false); }
+BENCHMARK(BM_GlbToOgfNew)->Unit(benchmark::kMillisecond);
+
+// Phases of the two directions, to see where the time goes.
+void BM_PhaseObjectToScene(benchmark::State& state) {
+  const auto object = xray::read_object(pair().object);
+  for (auto _ : state) {
+    Diagnostics w;
+    benchmark::DoNotOptimize(xray::object_to_scene(object.value(), "model", {}, w));
+  }
+}
+BENCHMARK(BM_PhaseObjectToScene)->Unit(benchmark::kMillisecond);
+
+void BM_PhaseObjectSceneToGlb(benchmark::State& state) {
+  const auto object = xray::read_object(pair().object);
+  Diagnostics w;
+  const auto s = xray::object_to_scene(object.value(), "model", {}, w);
+  for (auto _ : state) benchmark::DoNotOptimize(gltf::write(s.value(), gltf::Container::glb).main);
+}
+BENCHMARK(BM_PhaseObjectSceneToGlb)->Unit(benchmark::kMillisecond);
+
+void BM_PhaseGlbRead(benchmark::State& state) {
+  const auto& glb = exported_glb();
+  for (auto _ : state) {
+    gltf::ReadOptions ro;
+    ro.require_animations = false;
+    Diagnostics w;
+    benchmark::DoNotOptimize(gltf::read(Bytes(glb.data(), glb.size()), {}, ro, w));
+  }
+}
+BENCHMARK(BM_PhaseGlbRead)->Unit(benchmark::kMillisecond);
 
 void BM_ObjectReadValidate(benchmark::State& state) {
   const auto& file = pair().object;

@@ -4,6 +4,7 @@
 // UVs, weights and normals); an edit landing in the template's layout; .ogf -> .object -> .ogf
 // keeping every vertex, UV and weight; bone data out of and into models.
 #include <cmath>
+#include <cstring>
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,10 @@
 #include "boneyard/xray/ogf/ogf.h"
 #include "boneyard/xray/ogf/ogf_import.h"
 #include "boneyard/xray/xray_scene.h"
+#include "core/base64.h"
 #include "object_support.h"
+#include "scene/extras_json.h"
+#include "xray/object/object_extras.h"
 
 namespace boneyard::test {
 namespace {
@@ -103,6 +107,84 @@ TEST(ObjectSamples, GltfRoundTripWithoutTemplateKeepsEveryTriangle) {
       EXPECT_EQ(missing_triangles(tris, have.at(mat)), 0u) << p << " " << mat;
     }
   }
+}
+
+// The primitive columns (per vertex its point, per triangle its smoothing value and face) are
+// base64 of u32 LE: each vertex's column value is the point it stands on; a glTF whose columns are
+// JSON arrays instead (older exports, a person's edit) gives the same object.
+TEST(ObjectSamples, PrimitiveColumnsAreBase64AndJsonArraysStillRead) {
+  BONEYARD_REQUIRE_SAMPLES("xray/sdk");
+  std::size_t checked = 0;
+  for (const auto& p : sdk_samples(".object")) {
+    if (broken_on_purpose(p)) continue;
+    const xray::ObjectFile f = load_object(p);
+    scene::Scene s = through_glb(object_scene(f));
+    scene::Scene as_arrays = s;
+    for (std::size_t m = 0; m < s.meshes.size(); ++m)
+      for (std::size_t q = 0; q < s.meshes[m].primitives.size(); ++q) {
+        const scene::Primitive& prim = s.meshes[m].primitives[q];
+        const nlohmann::json& x = scene::json_of(prim.extras).at("xray");
+        const xray::ObjectMesh* mesh = nullptr;
+        for (const auto& om : f.meshes)
+          if (om.index == x.at("mesh").get<std::size_t>()) mesh = &om;
+        ASSERT_NE(mesh, nullptr) << p;
+        nlohmann::json& y = scene::json_of(as_arrays.meshes[m].primitives[q].extras)["xray"];
+        for (const char* key : {"points", "groups", "faces"}) {
+          ASSERT_TRUE(x.at(key).is_string()) << p << " " << key;
+          std::vector<std::uint8_t> bytes;
+          ASSERT_TRUE(from_b64(x.at(key).get<std::string>(), bytes)) << p << " " << key;
+          const std::size_t want = std::string(key) == "points" ? prim.vertex_count() : prim.indices.size() / 3;
+          ASSERT_EQ(bytes.size(), want * 4) << p << " " << key;
+          std::vector<std::uint32_t> values(want);
+          std::memcpy(values.data(), bytes.data(), bytes.size());
+          if (std::string(key) == "points") {
+            for (std::size_t v = 0; v < want; ++v) {
+              ASSERT_LT(values[v], mesh->point_count) << p;
+              const Vec3 at = mesh->point(values[v]);
+              EXPECT_EQ(prim.positions[3 * v], at.x) << p << " vertex " << v;
+              EXPECT_EQ(prim.positions[3 * v + 2], -at.z) << p << " vertex " << v;
+            }
+          }
+          if (std::string(key) == "faces") {
+            for (std::size_t t = 0; t < want; ++t) ASSERT_LT(values[t], mesh->face_count) << p;
+          }
+          y[key] = values;
+        }
+      }
+    Diagnostics w;
+    auto from_b64_columns = xray::scene_to_object_bytes(s, {}, w);
+    auto from_arrays = xray::scene_to_object_bytes(as_arrays, {}, w);
+    ASSERT_TRUE(from_b64_columns && from_arrays) << p;
+    EXPECT_EQ(from_b64_columns.value(), from_arrays.value()) << p;
+    ++checked;
+  }
+  EXPECT_GE(checked, 10u);
+}
+
+// A joint's extras are written as text for speed: exactly what nlohmann prints for the same
+// document, and read back to the same bone data.
+TEST(ObjectSamples, JointExtrasTextIsNlohmannsOwnAndReadsBack) {
+  BONEYARD_REQUIRE_SAMPLES("xray/sdk");
+  std::size_t bones = 0;
+  for (const auto& p : sdk_samples(".object")) {
+    if (broken_on_purpose(p)) continue;
+    const xray::ObjectFile f = load_object(p);
+    for (const auto& b : f.bones) {
+      const std::string text = xray::object_extras::bone_extras_text(b);
+      const auto doc = nlohmann::json::parse(text);
+      EXPECT_EQ(doc.dump(), text) << p << " " << b.name;
+      xray::BoneData back = b;
+      back.game_mtl.reset();
+      back.wmap.clear();
+      back.mass.reset();
+      back.joint.reset();
+      back.shape.reset();
+      xray::object_extras::bone_from_json(doc.at("xray"), back);
+      EXPECT_EQ(xray::object_extras::bone_extras_text(back), text) << p << " " << b.name;
+      ++bones;
+    }
+  }
+  EXPECT_GE(bones, 50u);
 }
 
 TEST(ObjectSamples, AnEditedMeshIsRebuiltInTheTemplatesLayoutTheRestKept) {

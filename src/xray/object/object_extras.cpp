@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "boneyard/core/text.h"
+#include "scene/extras_text.h"
 #include "xray/scene/xray_scene_internal.h"
 
 namespace boneyard::xray::object_extras {
@@ -13,15 +14,17 @@ using nlohmann::json;
 
 json float_json(float f) { return compact_float(f); }
 
-json vec3_json(const Vec3& v) { return json::array({compact_float(v.x), compact_float(v.y), compact_float(v.z)}); }
+json vec3_json(const Vec3& v) {
+  json a = json::array();
+  a.get_ref<json::array_t&>().reserve(3);
+  a.push_back(compact_float(v.x));
+  a.push_back(compact_float(v.y));
+  a.push_back(compact_float(v.z));
+  return a;
+}
 
 namespace {
 
-json floats(const float* v, std::size_t n) {
-  json a = json::array();
-  for (std::size_t i = 0; i < n; ++i) a.push_back(compact_float(v[i]));
-  return a;
-}
 
 std::optional<std::string> hex_decode(const std::string& h) {
   if (h.size() % 2) return std::nullopt;
@@ -67,46 +70,87 @@ Vec3 vec3_or(const json& x, const char* key, Vec3 base) {
 
 }  // namespace
 
-json bone_json(const BoneData& b) {
-  json x;
-  put_name(x, "name", b.name);
-  if (b.game_mtl) put_name(x, "game_mtl", *b.game_mtl);
-  x["bind_rotation"] = vec3_json(b.bind_rotation());
-  x["bind_position"] = vec3_json(b.rest_offset);
-  x["rest_length"] = compact_float(b.rest_length);
-  put_name(x, "weight_map", b.wmap);
+namespace {
+
+// The members put_name adds, as text: the UTF-8 name, and its stored bytes in hex when they have
+// no cp1251 form to come back through.
+void name_text(scene::ObjectText& x, std::string_view key, std::string_view hex_key, const std::string& raw) {
+  const std::string utf8 = cp1251_to_utf8(raw);
+  scene::append_string(x.value(key), utf8);
+  const auto back = utf8_to_cp1251(utf8);
+  if (back && *back == raw) return;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string& h = x.value(hex_key);
+  h.push_back('"');
+  for (const unsigned char c : raw) h.push_back(kHex[c >> 4]), h.push_back(kHex[c & 15]);
+  h.push_back('"');
+}
+
+void floats_text(std::string& out, const float* v, std::size_t n) {
+  out.push_back('[');
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) out.push_back(',');
+    scene::append_double(out, compact_float(v[i]));
+  }
+  out.push_back(']');
+}
+void vec3_text(std::string& out, const Vec3& v) {
+  const float f[3] = {v.x, v.y, v.z};
+  floats_text(out, f, 3);
+}
+void float_text(std::string& out, float f) { scene::append_double(out, compact_float(f)); }
+
+}  // namespace
+
+std::string bone_extras_text(const BoneData& b) {
+  scene::ObjectText x;
+  name_text(x, "name", "name_hex", b.name);
+  if (b.game_mtl) name_text(x, "game_mtl", "game_mtl_hex", *b.game_mtl);
+  vec3_text(x.value("bind_rotation"), b.bind_rotation());
+  vec3_text(x.value("bind_position"), b.rest_offset);
+  float_text(x.value("rest_length"), b.rest_length);
+  name_text(x, "weight_map", "weight_map_hex", b.wmap);
   if (b.mass) {
-    x["mass"] = compact_float(*b.mass);
-    x["center_of_mass"] = vec3_json(b.center_of_mass);
+    float_text(x.value("mass"), *b.mass);
+    vec3_text(x.value("center_of_mass"), b.center_of_mass);
   }
   if (b.joint) {
-    x["joint_type"] = b.joint->type;
-    json limits = json::array();
-    for (const auto& l : b.joint->limits) limits.push_back(floats(&l.lo, 4));
-    x["joint"] = {{"limits", std::move(limits)}, {"spring", compact_float(b.joint->spring)},
-                  {"damping", compact_float(b.joint->damping)}};
+    scene::append_uint(x.value("joint_type"), b.joint->type);
+    scene::ObjectText joint;
+    std::string& limits = joint.value("limits");
+    limits.push_back('[');
+    for (std::size_t k = 0; k < b.joint->limits.size(); ++k) {
+      if (k) limits.push_back(',');
+      floats_text(limits, &b.joint->limits[k].lo, 4);
+    }
+    limits.push_back(']');
+    float_text(joint.value("spring"), b.joint->spring);
+    float_text(joint.value("damping"), b.joint->damping);
+    joint.append_to(x.value("joint"));
   }
   if (b.shape) {
     const BoneShape& s = *b.shape;
-    x["shape"] = {{"type", s.type},
-                  {"flags", s.flags},
-                  {"box_rotate", floats(s.box_rotate.data(), 9)},
-                  {"box_translate", vec3_json(s.box_translate)},
-                  {"box_halfsize", vec3_json(s.box_halfsize)},
-                  {"sphere_center", vec3_json(s.sphere_center)},
-                  {"sphere_radius", compact_float(s.sphere_radius)},
-                  {"cylinder_center", vec3_json(s.cylinder_center)},
-                  {"cylinder_direction", vec3_json(s.cylinder_direction)},
-                  {"cylinder_height", compact_float(s.cylinder_height)},
-                  {"cylinder_radius", compact_float(s.cylinder_radius)}};
+    scene::ObjectText shape;
+    scene::append_uint(shape.value("type"), s.type);
+    scene::append_uint(shape.value("flags"), s.flags);
+    floats_text(shape.value("box_rotate"), s.box_rotate.data(), 9);
+    vec3_text(shape.value("box_translate"), s.box_translate);
+    vec3_text(shape.value("box_halfsize"), s.box_halfsize);
+    vec3_text(shape.value("sphere_center"), s.sphere_center);
+    float_text(shape.value("sphere_radius"), s.sphere_radius);
+    vec3_text(shape.value("cylinder_center"), s.cylinder_center);
+    vec3_text(shape.value("cylinder_direction"), s.cylinder_direction);
+    float_text(shape.value("cylinder_height"), s.cylinder_height);
+    float_text(shape.value("cylinder_radius"), s.cylinder_radius);
+    shape.append_to(x.value("shape"));
   }
-  if (b.ik_flags) x["ik_flags"] = *b.ik_flags;
+  if (b.ik_flags) scene::append_uint(x.value("ik_flags"), *b.ik_flags);
   if (b.break_limits) {
-    x["break_force"] = compact_float((*b.break_limits)[0]);
-    x["break_torque"] = compact_float((*b.break_limits)[1]);
+    float_text(x.value("break_force"), (*b.break_limits)[0]);
+    float_text(x.value("break_torque"), (*b.break_limits)[1]);
   }
-  if (b.friction) x["friction"] = compact_float(*b.friction);
-  return x;
+  if (b.friction) float_text(x.value("friction"), *b.friction);
+  return x.inside("xray");
 }
 
 json surface_json(const ObjectSurface& s) {

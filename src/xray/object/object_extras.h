@@ -16,9 +16,10 @@ namespace boneyard::xray::object_extras {
 nlohmann::json float_json(float f);  // shortest text that reads back to the same float
 nlohmann::json vec3_json(const Vec3& v);
 
-// A joint's `xray` extras: the keys the .ogf export writes (name, game_mtl, bind_rotation,
-// bind_position, mass, center_of_mass, joint_type) and the rest of the bone's data.
-nlohmann::json bone_json(const BoneData& bone);
+// A joint's whole extras `{"xray":{...}}` as text (scene::set_json_text; a model has dozens of
+// bones): the keys the .ogf export writes (name, game_mtl, bind_rotation, bind_position, mass,
+// center_of_mass, joint_type) and the rest of the bone's data.
+std::string bone_extras_text(const BoneData& bone);
 // A material's `xray` extras: the surface's fields (texture and shader under the keys the .ogf
 // import reads).
 nlohmann::json surface_json(const ObjectSurface& surface);

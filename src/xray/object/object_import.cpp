@@ -11,6 +11,7 @@
 #include "boneyard/core/text.h"
 #include "boneyard/xray/object/object_scene.h"
 #include "boneyard/xray/xray_scene.h"
+#include "core/base64.h"
 #include "object_extras.h"
 #include "object_import_internal.h"
 #include "object_import_body.h"
@@ -44,11 +45,21 @@ std::optional<T> uint_of(const json* x, const char* key) {
 }
 
 // Per-element lists of the primitive extras, when they match the primitive's size.
+// A column of the primitive extras: u32 LE in base64 (as the export writes it) or a JSON array of
+// integers (as a person may edit it); empty when absent, malformed or of another length.
 std::vector<std::int64_t> int_list(const json* x, const char* key, std::size_t size) {
   std::vector<std::int64_t> out;
   if (x == nullptr) return out;
   const auto* v = import_detail::member(*x, key);
-  if (v == nullptr || !v->is_array() || v->size() != size) return out;
+  if (v == nullptr) return out;
+  if (v->is_string()) {
+    std::vector<std::uint8_t> bytes;
+    if (!from_b64(v->get_ref<const std::string&>(), bytes) || bytes.size() != size * 4) return out;
+    out.reserve(size);
+    for (std::size_t i = 0; i < size; ++i) out.push_back(load_le<std::uint32_t>(bytes.data() + 4 * i));
+    return out;
+  }
+  if (!v->is_array() || v->size() != size) return out;
   out.reserve(size);
   for (const auto& e : *v) {
     if (!e.is_number_integer()) return {};
@@ -172,6 +183,8 @@ class Importer {
     Diagnostics scratch;
     ObjectExportOptions eo;
     eo.keep_going = true;
+    eo.rebuild_extras = false;  // compared by its arrays, tags and bind pose only
+    eo.bone_extras = false;
     auto exported = object_to_scene(*tpl_, "template", eo, scratch);
     if (!exported) return exported.error();
     template_scene_ = std::move(exported).value();

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "boneyard/core/text.h"
+#include "core/base64.h"
 #include "boneyard/xray/object/object_scene.h"
 #include "boneyard/xray/xray_scene.h"
 #include "object_extras.h"
@@ -56,22 +57,17 @@ Result<std::vector<int>> bone_parents(const ObjectFile& f) {
   return parent;
 }
 
-struct CornerKey {
-  std::uint32_t point, vmref;
-  float n[3];
-  bool operator==(const CornerKey& o) const {
-    return point == o.point && vmref == o.vmref && std::memcmp(n, o.n, sizeof n) == 0;
-  }
-};
-struct CornerHash {
-  std::size_t operator()(const CornerKey& k) const {
-    std::uint32_t b[3];
-    std::memcpy(b, k.n, sizeof b);
-    std::uint64_t h = (std::uint64_t{k.point} << 32) ^ k.vmref;
-    for (auto x : b) h = (h ^ x) * 0x9E3779B97F4A7C15ull;
-    return static_cast<std::size_t>(h ^ (h >> 29));
-  }
-};
+// Per-vertex and per-triangle columns of the primitive extras as base64 of their u32 LE bytes (the
+// host is little-endian, core/bytes.h).
+std::string u32_column(const std::vector<std::uint32_t>& values) {
+  return to_b64(reinterpret_cast<const std::uint8_t*>(values.data()), values.size() * sizeof(std::uint32_t));
+}
+
+std::uint32_t float_bits(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
 
 class MeshBuilder {
  public:
@@ -96,6 +92,9 @@ class MeshBuilder {
         joint_of_vmap_[v] = f_.bone_of_weight_map(vm.name);
       }
     }
+    layer_seen_.assign(layer_names_.size(), 0);
+    first_of_point_.assign(m_.point_count, kNone);
+    on_point_.assign(m_.point_count, 0);
     scene::Mesh mesh;
     mesh.name = cp1251_to_utf8(m_.name);
     mesh.skinned = !f_.bones.empty();
@@ -118,90 +117,164 @@ class MeshBuilder {
   }
 
  private:
+  static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  // A point's first vertices are found by walking its chain; beyond kChain of them (hostile data:
+  // thousands of corners on one point, each with another vmref) a hash map takes the rest, so the
+  // walk stays bounded.
+  static constexpr std::uint32_t kChain = 16;
+  struct VertexKey {
+    std::uint32_t point, vmref, n[3];
+    bool operator==(const VertexKey& o) const {
+      return point == o.point && vmref == o.vmref && n[0] == o.n[0] && n[1] == o.n[1] && n[2] == o.n[2];
+    }
+  };
+  struct VertexKeyHash {
+    std::size_t operator()(const VertexKey& k) const {
+      std::uint64_t h = (std::uint64_t{k.point} << 32) ^ k.vmref;
+      for (auto x : k.n) h = (h ^ x) * 0x9E3779B97F4A7C15ull;
+      return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+  };
+
+  // The vertex of (point, vmref, normal bits) in the primitive being built, or kNone.
+  std::uint32_t find_vertex(const VertexKey& key) const {
+    for (std::uint32_t v = first_of_point_[key.point]; v != kNone; v = next_on_point_[v])
+      if (keys_[v] == key) return v;
+    if (on_point_[key.point] < kChain) return kNone;
+    const auto it = overflow_.find(key);
+    return it == overflow_.end() ? kNone : it->second;
+  }
+  void add_vertex(const VertexKey& key, std::uint32_t v) {
+    keys_.push_back(key);
+    if (on_point_[key.point] < kChain) {
+      next_on_point_.push_back(first_of_point_[key.point]);
+      first_of_point_[key.point] = v;
+    } else {
+      next_on_point_.push_back(kNone);
+      overflow_.emplace(key, v);
+    }
+    ++on_point_[key.point];
+  }
+
   scene::Primitive primitive(const SurfaceFaces& sf, int surface, std::size_t sface_index, bool skinned, Diagnostics& warnings) {
     scene::Primitive p;
     p.material = surface >= 0 ? material_of_surface_[std::size_t(surface)] : scene::kNoMaterial;
-    p.uvs.resize(layer_names_.size());
-    std::unordered_map<CornerKey, std::uint32_t, CornerHash> vertex_of;
-    vertex_of.reserve(std::size_t{sf.count} * 2);
-    std::vector<std::uint32_t> points;
-    std::vector<std::uint32_t> groups, face_ids;
-    std::vector<std::vector<std::pair<int, float>>> influences;
-    std::size_t missing_uv = 0, unweighted = 0;
+    const std::size_t layers = layer_names_.size();
+    p.uvs.resize(layers);
     const bool doubled = o_.two_sided_copies && surface >= 0 && f_.surfaces[std::size_t(surface)].two_sided();
+    // Pass 1: each corner's vertex, a vertex per distinct (point, vmref, normal). At most a vertex
+    // per corner: reserved once (bounded by the faces the file holds).
+    const std::size_t corners = std::size_t{sf.count} * (doubled ? 6 : 3);
+    keys_.clear();
+    next_on_point_.clear();
+    overflow_.clear();
+    keys_.reserve(corners);
+    next_on_point_.reserve(corners);
+    std::vector<std::uint32_t> groups, face_ids;
+    groups.reserve(sf.count);
+    face_ids.reserve(sf.count);
+    p.indices.resize(corners);
+    std::size_t at = 0;
     auto corner = [&](std::size_t face, int k, bool flip) -> std::uint32_t {
       const std::uint32_t point = m_.corner_point(face, k), ref = m_.corner_vmref(face, k);
       Vec3 n = normals_[3 * face + std::size_t(k)];
       if (flip) n = {-n.x, -n.y, -n.z};
-      CornerKey key{point, ref, {n.x, n.y, n.z}};
-      auto [it, fresh] = vertex_of.emplace(key, static_cast<std::uint32_t>(points.size()));
-      if (!fresh) return it->second;
-      points.push_back(point);
-      const Vec3 pos = m_.point(point);
-      p.positions.insert(p.positions.end(), {pos.x, pos.y, -pos.z});
-      const double len = std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
-      if (len > 0 && std::isfinite(len))
-        p.normals.insert(p.normals.end(), {float(n.x / len), float(n.y / len), float(-n.z / len)});
-      else
-        p.normals.insert(p.normals.end(), {0.0f, 1.0f, 0.0f});
-      std::vector<bool> has_layer(layer_names_.size(), false);
-      for (auto& uv : p.uvs) uv.insert(uv.end(), {0.0f, 0.0f});
-      std::vector<std::pair<int, float>> w;
-      for (std::size_t e = 0; e < m_.vmref_size(ref); ++e) {
-        const VmrefEntry entry = m_.vmref_entry(ref, e);
-        const ObjectVmap& vm = m_.vmaps[std::size_t(entry.vmap)];
-        if (vm.is_uv()) {
-          const auto layer = std::size_t(layer_of_vmap_[std::size_t(entry.vmap)]);
-          if (has_layer[layer]) continue;  // the first entry of a layer wins
-          has_layer[layer] = true;
-          const float u = vm.value(std::size_t(entry.index), 0), v = vm.value(std::size_t(entry.index), 1);
-          p.uvs[layer][p.uvs[layer].size() - 2] = std::isfinite(u) ? u : 0.0f;
-          p.uvs[layer][p.uvs[layer].size() - 1] = std::isfinite(v) ? v : 0.0f;
-        } else if (vm.is_weight()) {
-          const int joint = joint_of_vmap_[std::size_t(entry.vmap)];
-          const float value = vm.value(std::size_t(entry.index), 0);
-          if (joint >= 0) w.emplace_back(joint, std::isfinite(value) ? value : 0.0f);
-        }
-      }
-      if (std::count(has_layer.begin(), has_layer.end(), false) != 0) ++missing_uv;
-      if (skinned && w.empty()) ++unweighted;
-      influences.push_back(std::move(w));
-      return it->second;
+      const VertexKey key{point, ref, {float_bits(n.x), float_bits(n.y), float_bits(n.z)}};
+      if (const std::uint32_t found = find_vertex(key); found != kNone) return found;
+      const auto v = static_cast<std::uint32_t>(keys_.size());
+      add_vertex(key, v);
+      return v;
     };
     for (std::size_t i = 0; i < sf.count; ++i) {
       const std::size_t face = sf.face(i);
       if (face >= m_.face_count) continue;
       const std::uint32_t a = corner(face, 0, false), b = corner(face, 1, false), c = corner(face, 2, false);
       // Mirroring Z turns the SDK's clockwise front faces counter-clockwise only with the order reversed.
-      p.indices.insert(p.indices.end(), {a, c, b});
+      p.indices[at] = a, p.indices[at + 1] = c, p.indices[at + 2] = b;
+      at += 3;
       groups.push_back(m_.smoothing_group(face));
       face_ids.push_back(static_cast<std::uint32_t>(face));
       if (doubled) {
         const std::uint32_t a2 = corner(face, 0, true), b2 = corner(face, 1, true), c2 = corner(face, 2, true);
-        p.indices.insert(p.indices.end(), {a2, b2, c2});
+        p.indices[at] = a2, p.indices[at + 1] = b2, p.indices[at + 2] = c2;
+        at += 3;
       }
     }
-    if (p.uvs.empty()) p.uvs.emplace_back(points.size() * 2, 0.0f);  // glTF materials sample TEXCOORD_0
-    json full_influences = json::array();  // vertices with more than four: every influence as stored
+    p.indices.resize(at);  // faces past the mesh are left out
+    // Pass 2: the vertices into arrays of their final size.
+    const std::size_t vertices = keys_.size();
+    std::vector<std::uint32_t> points(vertices);
+    p.positions.resize(vertices * 3);
+    p.normals.resize(vertices * 3);
+    for (auto& uv : p.uvs) uv.resize(vertices * 2);  // (0, 0) where a map has no value
     if (skinned) {
-      const std::size_t n = points.size();
-      p.joints.assign(n * 4, 0);
-      p.weights.assign(n * 4, 0.0f);
-      for (std::size_t v = 0; v < n; ++v) {
-        auto& w = influences[v];
-        std::stable_sort(w.begin(), w.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
-        for (std::size_t k = 0; k < w.size() && k < 4; ++k) {
-          p.joints[v * 4 + k] = static_cast<std::uint16_t>(w[k].first);
-          p.weights[v * 4 + k] = w[k].second;
-        }
-        if (w.size() > 4) {
-          json list = json::array();
-          for (const auto& [joint, weight] : w) list.push_back({joint, float_json(weight)});
-          full_influences.push_back({v, std::move(list)});
+      p.joints.resize(vertices * 4);
+      p.weights.resize(vertices * 4);
+    }
+    json full_influences = json::array();  // vertices with more than four: every influence as stored
+    std::size_t missing_uv = 0, unweighted = 0;
+    for (std::size_t v = 0; v < vertices; ++v) {
+      const VertexKey& key = keys_[v];
+      points[v] = key.point;
+      const Vec3 pos = m_.point(key.point);
+      float* position = p.positions.data() + 3 * v;
+      position[0] = pos.x, position[1] = pos.y, position[2] = -pos.z;
+      Vec3 n;
+      std::memcpy(&n.x, &key.n[0], 4), std::memcpy(&n.y, &key.n[1], 4), std::memcpy(&n.z, &key.n[2], 4);
+      const double len = std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
+      float* normal = p.normals.data() + 3 * v;
+      if (len > 0 && std::isfinite(len))
+        normal[0] = float(n.x / len), normal[1] = float(n.y / len), normal[2] = float(-n.z / len);
+      else
+        normal[0] = 0.0f, normal[1] = 1.0f, normal[2] = 0.0f;
+      if (++stamp_ == 0) std::fill(layer_seen_.begin(), layer_seen_.end(), 0), stamp_ = 1;
+      std::size_t layers_found = 0;
+      weights_.clear();
+      const std::uint32_t ref = key.vmref;
+      for (std::size_t e = 0; e < m_.vmref_size(ref); ++e) {
+        const VmrefEntry entry = m_.vmref_entry(ref, e);
+        const ObjectVmap& vm = m_.vmaps[std::size_t(entry.vmap)];
+        if (vm.is_uv()) {
+          const auto layer = std::size_t(layer_of_vmap_[std::size_t(entry.vmap)]);
+          if (layer_seen_[layer] == stamp_) continue;  // the first entry of a layer wins
+          layer_seen_[layer] = stamp_;
+          ++layers_found;
+          const float u = vm.value(std::size_t(entry.index), 0), w = vm.value(std::size_t(entry.index), 1);
+          float* out = p.uvs[layer].data() + 2 * v;
+          out[0] = std::isfinite(u) ? u : 0.0f;
+          out[1] = std::isfinite(w) ? w : 0.0f;
+        } else if (vm.is_weight()) {
+          const int joint = joint_of_vmap_[std::size_t(entry.vmap)];
+          const float value = vm.value(std::size_t(entry.index), 0);
+          if (joint >= 0) weights_.emplace_back(joint, std::isfinite(value) ? value : 0.0f);
         }
       }
-      scene::clean_weights(p);
+      if (layers_found != layers) ++missing_uv;
+      if (!skinned) continue;
+      if (weights_.empty()) ++unweighted;
+      // Heaviest first, ties in stored order (an insertion sort: a vertex has a few weights, and
+      // stable_sort would allocate its buffer for each).
+      const auto heavier = [](const auto& x, const auto& y) { return x.second > y.second; };
+      if (weights_.size() <= 16) {
+        for (std::size_t a = 1; a < weights_.size(); ++a)
+          for (std::size_t b = a; b > 0 && heavier(weights_[b], weights_[b - 1]); --b) std::swap(weights_[b], weights_[b - 1]);
+      } else {
+        std::stable_sort(weights_.begin(), weights_.end(), heavier);
+      }
+      for (std::size_t slot = 0; slot < 4 && slot < weights_.size(); ++slot) {
+        p.joints[4 * v + slot] = static_cast<std::uint16_t>(weights_[slot].first);
+        p.weights[4 * v + slot] = weights_[slot].second;
+      }
+      if (weights_.size() > 4) {
+        json list = json::array();
+        for (const auto& [joint, weight] : weights_) list.push_back({joint, float_json(weight)});
+        full_influences.push_back({v, std::move(list)});
+      }
     }
+    // The next primitive starts with no vertex on any point; only this one's points are reset.
+    for (const std::uint32_t point : points) first_of_point_[point] = kNone, on_point_[point] = 0;
+    if (p.uvs.empty()) p.uvs.emplace_back(points.size() * 2, 0.0f);  // glTF materials sample TEXCOORD_0
+    if (skinned) scene::clean_weights(p);
     const std::string where = m_.path() + " 0x1009 surface " + std::to_string(sface_index);
     if (missing_uv)
       warnings.add(Severity::warning, sf.offset, where, "corners without a value in every UV map: written as (0, 0)",
@@ -209,15 +282,14 @@ class MeshBuilder {
     if (unweighted)
       warnings.add(Severity::warning, sf.offset, where, "corners without weights: bound to the first bone", "a weight",
                    std::to_string(unweighted) + " vertices");
+    json& x = json_of(p.extras)["xray"];
+    x["mesh"] = m_.index;
+    x["surface"] = sface_index;
     if (o_.rebuild_extras) {
-      json x;
-      x["mesh"] = m_.index;
-      x["surface"] = sface_index;
-      x["points"] = points;
-      x["groups"] = groups;
-      x["faces"] = face_ids;
+      x["points"] = u32_column(points);
+      x["groups"] = u32_column(groups);
+      x["faces"] = u32_column(face_ids);
       if (!full_influences.empty()) x["influences"] = std::move(full_influences);
-      json_of(p.extras)["xray"] = std::move(x);
     }
     return p;
   }
@@ -230,6 +302,13 @@ class MeshBuilder {
   std::vector<Vec3> normals_;
   std::vector<std::string> layer_names_;
   std::vector<int> layer_of_vmap_, joint_of_vmap_;
+  // Scratch reused across a mesh's primitives and vertices (no allocation per vertex).
+  std::vector<std::uint32_t> first_of_point_, on_point_, next_on_point_;
+  std::vector<VertexKey> keys_;
+  std::unordered_map<VertexKey, std::uint32_t, VertexKeyHash> overflow_;
+  std::vector<std::uint32_t> layer_seen_;
+  std::uint32_t stamp_ = 0;
+  std::vector<std::pair<int, float>> weights_;
 };
 
 }  // namespace
@@ -248,7 +327,7 @@ Result<scene::Scene> object_to_scene(const ObjectFile& f, std::string_view name,
     j.parent = parents.value()[i];
     j.translation = to_gltf(b.rest_offset);
     j.rotation = to_gltf(bind_quaternion(b.bind_rotation()));
-    json_of(j.extras)["xray"] = object_extras::bone_json(b);
+    if (o.bone_extras) scene::set_json_text(j.extras, object_extras::bone_extras_text(b));
     s.skeleton.joints.push_back(std::move(j));
   }
   // Materials: one per surface the meshes use, in surface order.

@@ -29,7 +29,12 @@ std::uint64_t edge_key(std::uint32_t a, std::uint32_t b) {
 
 struct UnionFind {
   std::vector<std::uint32_t> parent;
-  explicit UnionFind(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+  UnionFind() = default;
+  explicit UnionFind(std::size_t n) { reset(n); }
+  void reset(std::size_t n) {
+    parent.resize(n);
+    std::iota(parent.begin(), parent.end(), 0u);
+  }
   std::uint32_t find(std::uint32_t x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
@@ -107,10 +112,11 @@ std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
   std::vector<Vec3> out(g.corners.size());
   // Scratch reused point by point (sorted vectors, not hash maps: clearing a map that once held a
   // point of 100k faces would cost its buckets again at every point).
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_group;  // group, entry
+  std::vector<std::uint64_t> by_group;  // group << 32 | entry
   std::vector<std::pair<std::uint64_t, std::uint32_t>> by_edge;   // edge, entry
   std::vector<std::pair<std::uint32_t, std::uint32_t>> by_face;   // face, entry
   std::vector<Vec3> sums;
+  UnionFind uf;
   for (std::size_t p = 0; p < g.positions.size(); ++p) {
     // The corners on this point in the SDK's adjacency order (a face once per corner on it).
     const std::uint32_t* list = pf.corners.data() + pf.start[p];
@@ -123,35 +129,43 @@ std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
       // the faces sharing a bit (a point with thousands of distinct masks, hostile data, is bounded
       // by kMaxMaskWork: beyond it only equal masks join).
       by_group.clear();
-      for (std::size_t i = 0; i < n; ++i) by_group.emplace_back(g.groups[face(i)], static_cast<std::uint32_t>(i));
-      std::stable_sort(by_group.begin(), by_group.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      sums.assign(n, Vec3{});
-      std::vector<Vec3> value(n);
+      for (std::size_t i = 0; i < n; ++i) by_group.push_back(std::uint64_t{g.groups[face(i)]} << 32 | i);
+      // By value, list order kept within one: (value, entry) keys are distinct, so sorting them
+      // gives that stable order (an insertion sort: a point has a few faces).
+      if (n <= 32) {
+        for (std::size_t a = 1; a < n; ++a)
+          for (std::size_t b = a; b > 0 && by_group[b] < by_group[b - 1]; --b) std::swap(by_group[b], by_group[b - 1]);
+      } else {
+        std::sort(by_group.begin(), by_group.end());
+      }
+      auto entry = [&](std::size_t j) { return static_cast<std::uint32_t>(by_group[j]); };
       constexpr std::size_t kMaxMaskWork = std::size_t{1} << 22;
       std::size_t work = 0;
+      const std::uint32_t flat = g.sg_mask ? 0u : 0xFFFFFFFFu;
       for (std::size_t k = 0; k < n;) {
         std::size_t e = k;
-        while (e < n && by_group[e].first == by_group[k].first) ++e;
-        const std::uint32_t group = by_group[k].first;
+        const std::uint32_t group = static_cast<std::uint32_t>(by_group[k] >> 32);
+        while (e < n && static_cast<std::uint32_t>(by_group[e] >> 32) == group) ++e;
+        if (group == flat) {  // flat faces keep their face normal
+          for (std::size_t j = k; j < e; ++j) out[list[entry(j)]] = fn[face(entry(j))];
+          k = e;
+          continue;
+        }
         Vec3 sum{};
         if (g.sg_mask && group != 0 && (work += n) <= kMaxMaskWork) {
           for (std::size_t j = 0; j < n; ++j)
             if (group & g.groups[face(j)]) sum = add(sum, fn[face(j)]);
         } else {
-          for (std::size_t j = k; j < e; ++j) sum = add(sum, fn[face(by_group[j].second)]);
+          for (std::size_t j = k; j < e; ++j) sum = add(sum, fn[face(entry(j))]);
         }
-        for (std::size_t j = k; j < e; ++j) value[by_group[j].second] = sum;
+        const Vec3 normal = finish(sum, fallback);  // once per value, shared by its corners
+        for (std::size_t j = k; j < e; ++j) out[list[entry(j)]] = normal;
         k = e;
-      }
-      const std::uint32_t flat = g.sg_mask ? 0u : 0xFFFFFFFFu;
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t f = face(i);
-        out[list[i]] = g.groups[f] == flat ? fn[f] : finish(value[i], fallback);
       }
     } else {
       // Edge flags: the faces reachable across soft edges that meet at this point (the SDK's
       // recursion over the point's faces; each face's entries count, as its list holds them).
-      UnionFind uf(n);
+      uf.reset(n);
       by_face.clear();
       for (std::size_t i = 0; i < n; ++i) by_face.emplace_back(face(i), static_cast<std::uint32_t>(i));
       std::sort(by_face.begin(), by_face.end());
@@ -191,7 +205,9 @@ std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
         const std::uint32_t root = uf.find(static_cast<std::uint32_t>(i));
         sums[root] = add(sums[root], fn[face(i)]);
       }
-      for (std::size_t i = 0; i < n; ++i) out[list[i]] = finish(sums[uf.find(static_cast<std::uint32_t>(i))], fallback);
+      for (std::size_t i = 0; i < n; ++i)  // once per set, shared by its corners
+        if (uf.find(static_cast<std::uint32_t>(i)) == i) sums[i] = finish(sums[i], fallback);
+      for (std::size_t i = 0; i < n; ++i) out[list[i]] = sums[uf.find(static_cast<std::uint32_t>(i))];
     }
   }
   return out;

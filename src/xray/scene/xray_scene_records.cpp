@@ -41,8 +41,9 @@ bool gltf_short_key(const QuatKey& k, std::array<std::int32_t, 4>& c) {
 double compact_float(float f) {
   char b[32];
   const auto r = std::to_chars(b, b + sizeof b, f);
-  *r.ptr = '\0';
-  const double d = std::strtod(b, nullptr);
+  double d = 0;
+  // from_chars rounds correctly as strtod does, without its locale work (a tenth of the time).
+  if (std::from_chars(b, r.ptr, d).ec != std::errc{}) return double(f);
   // The shortest decimal of the float, read as a double, prints as that decimal and reads back
   // to the same float; in the rare case where double rounding breaks that, the exact value.
   return static_cast<float>(d) == f || (std::isnan(f) && std::isnan(d)) ? d : double(f);

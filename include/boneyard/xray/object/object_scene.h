@@ -31,8 +31,12 @@ struct ObjectExportOptions {
   // A mesh with errors is left out with a warning instead of failing the export.
   bool keep_going = false;
   // Primitive extras that let an import rebuild meshes exactly (points, smoothing values): on for
-  // glTF, off where nothing reads them back (.ogf).
+  // glTF, off where nothing reads them back (.ogf, a template's export compared with a glTF). The
+  // tags naming each primitive's mesh and SFACE entry are always there.
   bool rebuild_extras = true;
+  // Each joint's bone data in its extras: off where only the bind pose is compared (a template's
+  // export).
+  bool bone_extras = true;
 };
 
 // An .object as a scene: its bones as joints (bind pose from each bone's BIND_POSE, setXYZi),
