@@ -128,6 +128,52 @@ std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
       // One sum per distinct value, each in list order: ids sum the faces with the same id; masks
       // the faces sharing a bit (a point with thousands of distinct masks, hostile data, is bounded
       // by kMaxMaskWork: beyond it only equal masks join).
+      const std::uint32_t flat = g.sg_mask ? 0u : 0xFFFFFFFFu;
+      // Most points have one value on all their faces: one sum in list order, no sorting.
+      const std::uint32_t first = g.groups[face(0)];
+      bool uniform = true;
+      for (std::size_t i = 1; i < n && uniform; ++i) uniform = g.groups[face(i)] == first;
+      if (uniform) {
+        if (first == flat) {
+          for (std::size_t i = 0; i < n; ++i) out[list[i]] = fn[face(i)];
+          continue;
+        }
+        Vec3 sum{};
+        for (std::size_t i = 0; i < n; ++i) sum = add(sum, fn[face(i)]);
+        const Vec3 normal = finish(sum, fallback);
+        for (std::size_t i = 0; i < n; ++i) out[list[i]] = normal;
+        continue;
+      }
+      if (n <= 16) {
+        // A few values: each corner's first corner of its value, the sums in list order per value
+        // (the order the sorted path below sums in; 16 x 16 mask tests stay under its bound).
+        std::uint8_t first_of[16];
+        Vec3 normal_of[16];
+        for (std::size_t i = 0; i < n; ++i) {
+          std::size_t r = 0;
+          while (g.groups[face(r)] != g.groups[face(i)]) ++r;
+          first_of[i] = static_cast<std::uint8_t>(r);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+          if (first_of[i] != i) continue;
+          const std::uint32_t group = g.groups[face(i)];
+          if (group == flat) continue;
+          Vec3 sum{};
+          if (g.sg_mask && group != 0) {  // a mask: every face sharing a bit with it
+            for (std::size_t j = 0; j < n; ++j)
+              if (group & g.groups[face(j)]) sum = add(sum, fn[face(j)]);
+          } else {
+            for (std::size_t j = i; j < n; ++j)
+              if (first_of[j] == i) sum = add(sum, fn[face(j)]);
+          }
+          normal_of[i] = finish(sum, fallback);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::uint32_t f = face(i);
+          out[list[i]] = g.groups[f] == flat ? fn[f] : normal_of[first_of[i]];
+        }
+        continue;
+      }
       by_group.clear();
       for (std::size_t i = 0; i < n; ++i) by_group.push_back(std::uint64_t{g.groups[face(i)]} << 32 | i);
       // By value, list order kept within one: (value, entry) keys are distinct, so sorting them
@@ -141,7 +187,6 @@ std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
       auto entry = [&](std::size_t j) { return static_cast<std::uint32_t>(by_group[j]); };
       constexpr std::size_t kMaxMaskWork = std::size_t{1} << 22;
       std::size_t work = 0;
-      const std::uint32_t flat = g.sg_mask ? 0u : 0xFFFFFFFFu;
       for (std::size_t k = 0; k < n;) {
         std::size_t e = k;
         const std::uint32_t group = static_cast<std::uint32_t>(by_group[k] >> 32);
