@@ -172,7 +172,7 @@ Result<std::vector<std::uint8_t>> template_body(const ObjectFile& tpl, const Bod
   ByteWriter w(body);
   bool refs_written = false;
   // New motions for a template without 0x916 go after its bones, where the SDK writes them.
-  bool motions_written = parts.motions.keep_template || !parts.motions.payload;
+  bool motions_written = parts.motions.keep_template || !parts.motions.payload || tpl.find(kObjMotions) != nullptr;
   auto write_motions_after = [&](std::uint32_t id) {
     if (motions_written || (id != kObjBones && id != kObjBonesOld)) return;
     motions_written = true;
