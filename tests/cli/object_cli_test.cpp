@@ -142,6 +142,23 @@ TEST_F(ObjectCli, EmbeddedMotionsAsAnimationsAndBack) {
   ASSERT_EQ(r.code, 0) << r.err;
   r = run_cli("info " + quote(dir_ / "draws.glb"));
   EXPECT_NE(r.out.find("2 animations"), std::string::npos) << r.out;
+  // The browser preview of the model plays its motions (the page's glTF holds them).
+  r = run_cli("view " + quote(detector) + " -o " + quote(dir_ / "detector.html"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string html = test::slurp(dir_ / "detector.html");
+  const std::size_t at = html.find("\"glb\":\"");
+  ASSERT_NE(at, std::string::npos);
+  std::string glb;  // the page's .glb, base64-decoded
+  unsigned bits = 0, acc = 0;
+  for (std::size_t i = at + 7; i < html.size() && html[i] != '"'; ++i) {
+    const char ch = html[i];
+    const auto pos = std::string_view("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/").find(ch);
+    if (pos == std::string_view::npos) continue;
+    acc = (acc << 6) | unsigned(pos), bits += 6;
+    if (bits >= 8) glb.push_back(char((acc >> (bits -= 8)) & 0xFF));
+  }
+  EXPECT_NE(glb.find("\"animations\""), std::string::npos);
+  EXPECT_NE(glb.find("dev_detector_1_knife_kick_2"), std::string::npos);
   // 0x916 cut in half.
   auto cut = bytes(arm);
   const fs::path trunc = write("trunc.object", [&] {
