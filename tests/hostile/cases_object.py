@@ -231,3 +231,14 @@ def _(d):
     body = _motion_header() + struct.pack("<H", 2) + _sz("b0") + bytes([0]) + bytes([1, 1]) + struct.pack("<H", 500)
     (d / "m.object").write_bytes(_with_motions(_chain_object(2), struct.pack("<I", 1) + body))
     return ["convert", "m.object", "-o", "m.glb", "--force"]
+
+
+@case("object_motion_of_a_million_frames_to_glb", why="a few bytes of 0x916 declaring a motion of 2^20 frames on a "
+      "64-bone object (1.8 GB of samples): the model converts, the motions are left out with a warning naming the "
+      "budget, nothing is sampled", exit=0, stderr=r"too long to sample", creates=[r"m\.glb"],
+      creates_required=[r"m\.glb"], max_seconds=2)
+def _(d):
+    motion = _sz("long") + struct.pack("<iifH", 0, (1 << 20) - 1, 30.0, 6) + struct.pack("<BH4f", 0, 0xFFFF, 1, 2, 2, 1)
+    motion += struct.pack("<H", 0)  # no bones: every bone in its rest pose at every frame
+    (d / "m.object").write_bytes(_with_motions(_chain_object(64), struct.pack("<I", 1) + motion))
+    return ["convert", "m.object", "-o", "m.glb"]

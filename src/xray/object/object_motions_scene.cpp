@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 
+#include "boneyard/core/limits.h"
 #include "boneyard/core/text.h"
 #include "boneyard/xray/skl/skl_convert.h"
 #include "boneyard/xray/skl/skl_scene.h"
@@ -120,6 +121,74 @@ std::optional<StoredMotions> stored_motions(const ObjectFile& tpl) {
   return out;
 }
 
+// The motion import takes animations as the glTF reader gives them: one timeline at 30 fps. A
+// scene made in memory (an exporter's own, handed to the import without glTF bytes in between)
+// keeps held channels on a timeline of their own: its animations are sampled on one timeline of
+// frames at 30 fps (linear; rotations normalised), which gives an exporter's keys back exactly.
+bool in_read_form(const scene::Scene& s) {
+  if (s.sampler) return true;
+  return std::all_of(s.animations.begin(), s.animations.end(), [](const auto& a) { return a.timelines.size() == 1; });
+}
+
+void sample_channel(const scene::Timeline& line, const scene::Channel& c, float t, std::size_t width, float* out) {
+  const auto& times = line.times;
+  const std::size_t keys = std::min(times.size(), c.values.size() / width);
+  if (keys == 0) return;
+  const std::size_t hi = static_cast<std::size_t>(std::upper_bound(times.begin(), times.begin() + std::ptrdiff_t(keys), t) - times.begin());
+  if (hi == 0 || hi >= keys || times[hi - 1] == t) {
+    const std::size_t k = hi == 0 ? 0 : hi - 1;
+    std::copy_n(c.values.begin() + std::ptrdiff_t(k * width), width, out);
+    return;
+  }
+  const float* a = c.values.data() + (hi - 1) * width;
+  const float* b = c.values.data() + hi * width;
+  const float u = (t - times[hi - 1]) / (times[hi] - times[hi - 1]);
+  float sign = 1;
+  if (width == 4 && a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0) sign = -1;
+  double len = 0;
+  for (std::size_t k = 0; k < width; ++k) {
+    out[k] = a[k] + (sign * b[k] - a[k]) * u;
+    len += double(out[k]) * out[k];
+  }
+  if (width == 4 && len > 0)
+    for (std::size_t k = 0; k < 4; ++k) out[k] = static_cast<float>(out[k] / std::sqrt(len));
+}
+
+scene::Scene read_form(const scene::Scene& s) {
+  scene::Scene out;
+  out.skeleton = s.skeleton;
+  out.extras = s.extras;
+  for (const auto& a : s.animations) {
+    scene::Animation r;
+    r.name = a.name;
+    r.extras = a.extras;
+    float end = 0;
+    for (const auto& line : a.timelines)
+      if (!line.times.empty() && std::isfinite(line.times.back())) end = std::max(end, line.times.back());
+    const double frames = std::round(double(end) * 30.0) + 1;
+    if (!(frames <= double(kMaxMotionFrames))) {
+      out.animations.push_back(a);  // the import names the limit
+      continue;
+    }
+    const auto n = static_cast<std::size_t>(frames);
+    scene::Timeline line;
+    line.times.resize(n);
+    for (std::size_t f = 0; f < n; ++f) line.times[f] = static_cast<float>(f) / 30.0f;
+    for (const auto& c : a.channels) {
+      if (c.timeline >= a.timelines.size()) continue;
+      const std::size_t width = c.path == scene::Channel::Path::rotation ? 4 : 3;
+      scene::Channel sampled{c.joint, c.path, 0, std::vector<float>(n * width, 0.0f), {}};
+      for (std::size_t f = 0; f < n; ++f) sample_channel(a.timelines[c.timeline], c, line.times[f], width, sampled.values.data() + f * width);
+      r.channels.push_back(std::move(sampled));
+    }
+    r.timelines = {std::move(line)};
+    r.duration = end;
+    r.frames = n;
+    out.animations.push_back(std::move(r));
+  }
+  return out;
+}
+
 bool has_xray_extras(const scene::Animation& a) {
   return import_detail::member(json_of(a.extras), "xray") != nullptr;
 }
@@ -146,6 +215,23 @@ void add_motions(const ObjectFile& f, const std::vector<std::string>& globs, sce
   if (!sk) {
     warnings.add(Severity::warning, sk.error().offset, sk.error().path,
                  "embedded motions left out of the export: " + sk.error().message, sk.error().expected, sk.error().found);
+    return;
+  }
+  // Every frame of every motion is sampled for every bone and held until the glTF is written: a
+  // few bytes of 0x916 can declare a million frames, so the samples have a budget (docs/safety.md).
+  std::uint64_t sampled = 0;
+  for (const auto& m : f.motions) {
+    const std::string name = cp1251_to_utf8(m.name);
+    if (!globs.empty() && std::none_of(globs.begin(), globs.end(), [&](const auto& g) { return glob_match(g, name); }))
+      continue;
+    const std::int64_t frames = std::int64_t{m.frame_end} - std::int64_t{m.frame_start} + 1;
+    if (frames > 0) sampled += static_cast<std::uint64_t>(frames) * (7 * std::uint64_t{sk->bones.size()} + 1) * 4;
+  }
+  if (sampled > kMaxSampledBytesPerAnimation) {
+    warnings.add(Severity::warning, chunk->offset, "0x916",
+                 "embedded motions too long to sample for glTF (frames x bones): exported without animations",
+                 "<= " + std::to_string(kMaxSampledBytesPerAnimation >> 20) + " MiB of samples",
+                 std::to_string(sampled >> 20) + " MiB");
     return;
   }
   SklExportOptions eo;
@@ -217,7 +303,9 @@ Result<MotionsChunk> motions_chunk(const scene::Scene& s, const std::vector<Bone
   if (!sk) return sk.error();
   SklImportOptions io;
   io.model = &sk.value();
-  auto incoming = scene_to_skl(s, io, warnings);
+  std::optional<scene::Scene> resampled;
+  if (!in_read_form(s)) resampled = read_form(s);
+  auto incoming = scene_to_skl(resampled ? *resampled : s, io, warnings);
   if (!incoming) {
     Finding e = incoming.error();
     e.message = "the glTF's animations as embedded motions: " + e.message;
