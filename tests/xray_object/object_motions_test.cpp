@@ -171,16 +171,28 @@ TEST(ObjectMotions, RemovedAndReorderedAnimationsAndAGltfWithoutAny) {
   auto now = stored_motion_bytes(object_of(back.value()));
   ASSERT_EQ(now.size(), 1u);
   EXPECT_EQ(now[0], original[1]);
-  // Swapped: both keep their bytes, in the new order.
+  // Swapped (Blender lists animations alphabetically): the template's order, the file unchanged.
   scene::Scene swapped = exported;
   std::swap(swapped.animations[0], swapped.animations[1]);
   back = import(swapped, &f, &st);
   ASSERT_TRUE(back) << back.error().message;
-  now = stored_motion_bytes(object_of(back.value()));
-  ASSERT_EQ(now.size(), 2u);
-  EXPECT_EQ(now[0], original[1]);
-  EXPECT_EQ(now[1], original[0]);
+  EXPECT_EQ(back.value(), bytes);
   EXPECT_EQ(st.motions_kept, 2u);
+  // A new animation (a copy of "walk" renamed) goes after the template's motions.
+  scene::Scene added_one = swapped;
+  added_one.animations.push_back(exported.animations[0]);
+  added_one.animations.back().name = "run";
+  json_of(added_one.animations.back().extras)["xray"]["name"] = "run";
+  back = import(added_one, &f, &st);
+  ASSERT_TRUE(back) << back.error().message;
+  const xray::ObjectFile three = object_of(back.value());
+  now = stored_motion_bytes(three);
+  ASSERT_EQ(now.size(), 3u);
+  EXPECT_EQ(now[0], original[0]);
+  EXPECT_EQ(now[1], original[1]);
+  EXPECT_EQ(three.motions[2].name, "run");
+  EXPECT_EQ(st.motions_rebuilt, 1u);
+  EXPECT_FALSE(xray::validate_object(three).has_errors());
   // A glTF without animations (a DCC tool that did not export them): the template's motions stay.
   scene::Scene none = exported;
   none.animations.clear();

@@ -341,12 +341,17 @@ Result<MotionsChunk> motions_chunk(const scene::Scene& s, const std::vector<Bone
     }
     keep[i] = same_header(m, original) && same_poses(m, original, sk.value());
   }
+  // The template's motions stay in its order (a DCC tool lists animations in an order of its own,
+  // Blender alphabetically), the glTF's new ones follow in its order.
+  std::vector<std::size_t> order;
+  if (stored)
+    for (std::size_t t = 0; t < tpl->motions.size(); ++t)
+      for (std::size_t i = 0; i < motions.size(); ++i)
+        if (source[i] == static_cast<int>(t)) order.push_back(i);
+  for (std::size_t i = 0; i < motions.size(); ++i)
+    if (source[i] < 0) order.push_back(i);
   const bool identity = stored && motions.size() == tpl->motions.size() &&
-                        std::all_of(keep.begin(), keep.end(), [](bool k) { return k; }) && [&] {
-                          for (std::size_t i = 0; i < source.size(); ++i)
-                            if (source[i] != static_cast<int>(i)) return false;
-                          return true;
-                        }();
+                        std::all_of(keep.begin(), keep.end(), [](bool k) { return k; });
   out.kept = static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true));
   out.rebuilt = motions.size() - out.kept;
   if (identity) return out;
@@ -356,7 +361,7 @@ Result<MotionsChunk> motions_chunk(const scene::Scene& s, const std::vector<Bone
   std::vector<std::uint8_t> payload(sizeof count);
   std::memcpy(payload.data(), &count, sizeof count);
   ByteWriter w(payload);
-  for (std::size_t i = 0; i < motions.size(); ++i) {
+  for (const std::size_t i : order) {
     if (keep[i]) {
       const auto [begin, end] = stored->spans[std::size_t(source[i])];
       w.bytes(stored->payload.subspan(begin, end - begin));
