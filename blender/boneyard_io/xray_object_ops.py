@@ -7,8 +7,8 @@ extras) and Blender's glTF importer reads it (xray_ops.import_xray, as for an .o
 custom property "object_template", and the glTF scene extras on the scene objects.
 Export: Blender's glTF exporter writes the model to a temporary .glb; boneyard builds the .object
 from it with the imported one as --template: meshes left as they were keep their bytes, edited
-ones are rebuilt in the template's layout, bones, surfaces and everything else keep theirs
-(docs/xray-object.md). Without a template (or with "Keep the original" off), a new object for the
+ones are rebuilt in the template's layout, bones, surfaces and everything else keep theirs, the
+actions become the embedded motions (0x916; unedited ones keep their bytes) (docs/xray-object.md). Without a template (or with "Keep the original" off), a new object for the
 chosen game."""
 import os
 
@@ -16,7 +16,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from . import cli, common, glb, gltf_bridge, xray_model_ops, xray_ops
+from . import cli, common, glb, gltf_bridge, props, xray_model_ops, xray_ops
 from .cli import BoneyardError
 
 TEMPLATE_PROPERTY = "object_template"
@@ -55,6 +55,21 @@ def import_object(context, filepath, textures="", smoothing="AUTO"):
     return messages
 
 
+def _motion_extras(document):
+    """Each exported action's motion header (name, params, flags, marks as the panel has them) in
+    its animation's extras, as the motion export writes them; Blender's scale channels left out
+    (X-Ray motions have none: boneyard would only warn)."""
+    # Blender's glTF import names an action "<motion>_<model>", its export the animation after
+    # the action or after the motion: both are looked up.
+    actions = {a.boneyard.name: a for a in bpy.data.actions if a.boneyard.is_motion}
+    actions.update({a.name: a for a in bpy.data.actions})
+    for animation in document.get("animations", []):
+        animation["channels"] = [c for c in animation.get("channels", []) if c.get("target", {}).get("path") != "scale"]
+        action = actions.get(animation.get("name"))
+        if action is not None and action.boneyard.is_motion:
+            animation["extras"] = {"xray": props.motion_extras(action.boneyard, 0)}
+
+
 def export_object(context, filepath, use_template=True, game="KEEP"):
     """Writes the imported model as an .object. Returns common.Messages."""
     exe = common.executable(context)
@@ -67,8 +82,11 @@ def export_object(context, filepath, use_template=True, game="KEEP"):
     with common.scratch(context) as tmp:
         exported = os.path.join(tmp, "blender.glb")
         with gltf_bridge.only_selected(context, objects):
-            gltf_bridge.export_glb(exported, animations=False)
+            # The actions go along: boneyard keeps each embedded motion that was not edited
+            # (docs/xray-object.md section 5) and makes the others from the animation.
+            gltf_bridge.export_glb(exported, animations=holder.type == "ARMATURE")
         document, binary = glb.read(exported)
+        _motion_extras(document)
         scene = (document.get("scenes") or [{}])[0]
         extras = scene.get("extras") if isinstance(scene.get("extras"), dict) else {}
         stored = holder.data.boneyard.scene_extras if holder.type == "ARMATURE" else holder.get(EXTRAS_PROPERTY, "")

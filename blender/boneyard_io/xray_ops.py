@@ -23,6 +23,8 @@ def _kind(path):
     low = path.lower()
     if low.endswith((".skls", ".skl")):
         return "skls"
+    if low.endswith(".object"):
+        return "object"
     if low.endswith((".omf", ".ogf")):
         return "omf" if low.endswith(".omf") else "ogf"
     head = common.read_bytes(path, "file")[:4]
@@ -36,7 +38,7 @@ def _templates(exe, source, kind, sets, tmp, messages):
     model's float-translation key sets have no .omf form: no template, said in a warning)."""
     if kind == "omf":
         return [(source, common.read_bytes(source, "motion file"))]
-    if kind == "skls":
+    if kind in ("skls", "object"):  # an .object's embedded motions come back through the .object itself
         return [(source, b"")]
     out = []
     for index, motion_set in enumerate(sets):

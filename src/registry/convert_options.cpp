@@ -136,7 +136,7 @@ const std::array kRows = {
                      .field = &S::float_rotations,
                      .help = "X-Ray to glTF: rotations as normalised floats instead of the stored 16-bit components"},
     ConvertOptionRow{.name = "motions",
-                     .reads = "omf>gltf ogf>gltf skls>gltf skl>gltf tree>gltf mar>gltf kms>gltf evm>gltf",
+                     .reads = "omf>gltf ogf>gltf object>gltf skls>gltf skl>gltf tree>gltf mar>gltf kms>gltf evm>gltf",
                      .field = &S::motions,
                      .help = "X-Ray, MGS2 .mar to glTF: export only the motions whose name matches GLOB (* and ?, "
                              "ignoring case; MGS2: the 6-digit hex strcode or the --names name; repeatable)",

@@ -68,6 +68,7 @@ class ObjectDocument final : public Document {
     xray::ObjectExportOptions e;
     e.style = smoothing_option(o);
     e.keep_going = o.settings.keep_going;
+    e.motion_globs = o.settings.motions;  // the embedded motions (0x916) --motions selects
     Diagnostics adapter;  // encode_gltf hands them on
     auto sc = xray::object_to_scene(file_, name, e, adapter);
     if (sc) attach_textures(sc.value(), xray_textures_root(o), adapter, o.texture_cache);

@@ -1,8 +1,10 @@
 // End-to-end on the SDK's real .object and .bones files: info, validate (the broken ones exit 1),
 // dump, convert to glTF (textured) and back (with --template byte for byte; without, for each
 // game's smoothing style), .object <-> .ogf, bone data in and out, the option table's refusals,
-// `boneyard object` edits and `convert --recursive` picking objects up. Skipped without
+// `boneyard object` edits and `convert --recursive` picking objects up; embedded motions as glTF
+// animations (the Khronos validator and three.js on them) and back. Skipped without
 // ../shared/samples.
+#include "../xray_object/object_motions_support.h"
 #include "cli_harness.h"
 #include "test_support.h"
 
@@ -95,6 +97,89 @@ TEST_F(ObjectCli, GlbAndBackWithAndWithoutTemplate) {
   r = run_cli("convert " + quote(sample("cop/protein.ogf")) + " -o " + quote(dir_ / "y.glb") + " --smoothing soc");
   EXPECT_EQ(r.code, 2);
   EXPECT_FALSE(fs::exists(dir_ / "x.glb") || fs::exists(dir_ / "y.glb"));
+}
+
+// The embedded motions (0x916) as animations: blender-xray's armature object and the detector HUD
+// model with its .skls embedded (made here), each checked by the Khronos validator and three.js
+// (when node_modules is there), back with the template byte for byte, without it with the
+// motions; --motions picks them; a truncated 0x916 is a validation error (exit 1) that --force
+// converts without animations.
+TEST_F(ObjectCli, EmbeddedMotionsAsAnimationsAndBack) {
+  BONEYARD_REQUIRE_SAMPLES("xray/sdk");
+  const fs::path arm = copy("sdk/blender-xray/test_fmt_armature.object", "arm.object");
+  const fs::path detector = write("detector.object", test::with_embedded_motions(
+      bytes(sample("sdk/mod/dev_detector_1_hud.object")), bytes(sample("sdk/mod/dev_detector_1_hud_animation.skls"))));
+  const fs::path src = test::source_dir();
+  const bool node = fs::is_directory(src / "node_modules" / "gltf-validator") && test::run_shell("node --version").code == 0;
+  struct Case {
+    fs::path object;
+    int joints, animations;
+  };
+  for (const Case& c : {Case{arm, 2, 1}, Case{detector, 6, 17}}) {
+    const fs::path glb = dir_ / (c.object.stem().string() + ".glb");
+    CliRun r = run_cli("convert " + quote(c.object) + " -o " + quote(glb));
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run_cli("info " + quote(glb));
+    EXPECT_NE(r.out.find(std::to_string(c.animations) + " animations"), std::string::npos) << r.out;
+    if (node) {
+      r = test::run_shell("node " + quote(src / "tests/gltf/check_gltf.mjs") + " " + quote(glb) + " --joints " +
+                          std::to_string(c.joints) + " --animations " + std::to_string(c.animations));
+      EXPECT_EQ(r.code, 0) << r.out << r.err;
+    }
+    const fs::path back = dir_ / (c.object.stem().string() + "_back.object");
+    r = run_cli("convert " + quote(glb) + " -o " + quote(back) + " --template " + quote(c.object));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(bytes(back), bytes(c.object));
+    const fs::path made = dir_ / (c.object.stem().string() + "_new.object");
+    r = run_cli("convert " + quote(glb) + " -o " + quote(made));
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run_cli("info " + quote(made));
+    EXPECT_NE(r.out.find("embedded motions (0x916): " + std::to_string(c.animations)), std::string::npos) << r.out;
+    EXPECT_EQ(run_cli("validate " + quote(made)).code, 0);
+  }
+  if (!node) std::cerr << "note: node_modules missing, the Khronos validator check was skipped\n";
+  CliRun r = run_cli("convert " + quote(detector) + " -o " + quote(dir_ / "draws.glb") + " --motions 'DEV_DETECTOR_1_DRAW*'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_cli("info " + quote(dir_ / "draws.glb"));
+  EXPECT_NE(r.out.find("2 animations"), std::string::npos) << r.out;
+  // The browser preview of the model plays its motions (the page's glTF holds them).
+  r = run_cli("view " + quote(detector) + " -o " + quote(dir_ / "detector.html"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string html = test::slurp(dir_ / "detector.html");
+  const std::size_t at = html.find("\"glb\":\"");
+  ASSERT_NE(at, std::string::npos);
+  std::string glb;  // the page's .glb, base64-decoded
+  unsigned bits = 0, acc = 0;
+  for (std::size_t i = at + 7; i < html.size() && html[i] != '"'; ++i) {
+    const char ch = html[i];
+    const auto pos = std::string_view("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/").find(ch);
+    if (pos == std::string_view::npos) continue;
+    acc = (acc << 6) | unsigned(pos), bits += 6;
+    if (bits >= 8) glb.push_back(char((acc >> (bits -= 8)) & 0xFF));
+  }
+  EXPECT_NE(glb.find("\"animations\""), std::string::npos);
+  EXPECT_NE(glb.find("dev_detector_1_knife_kick_2"), std::string::npos);
+  // 0x916 cut in half.
+  auto cut = bytes(arm);
+  const fs::path trunc = write("trunc.object", [&] {
+    const xray::ObjectFile f = [&] {
+      auto read = xray::read_object(FileData::from_vector(cut));
+      return std::move(read).value();
+    }();
+    const Chunk* c = f.find(xray::kObjMotions);
+    const std::vector<std::uint8_t> half(c->payload.begin(), c->payload.begin() + std::ptrdiff_t(c->payload.size() / 2));
+    return test::with_embedded_motions(cut, half);
+  }());
+  r = run_cli("convert " + quote(trunc) + " -o " + quote(dir_ / "trunc.glb"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("0x916 motion 0"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "trunc.glb"));
+  r = run_cli("convert " + quote(trunc) + " -o " + quote(dir_ / "trunc.glb") + " --force");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("embedded motions do not read: the model is exported without animations"), std::string::npos) << r.err;
+  r = run_cli("info " + quote(dir_ / "trunc.glb"));
+  EXPECT_NE(r.out.find("1 meshes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 animations"), std::string::npos) << r.out;
 }
 
 TEST_F(ObjectCli, OgfAndObjectBothWaysAndBoneData) {

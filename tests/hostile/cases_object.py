@@ -202,3 +202,43 @@ def _(d):
     glb += struct.pack("<II", len(text), 0x4E4F534A) + text + struct.pack("<II", len(binary), 0x004E4942) + binary
     (d / "edit.glb").write_bytes(glb)
     return ["convert", "edit.glb", "-o", "out.object", "--template", "tpl.object"]
+
+
+def _with_motions(obj, payload):
+    """`obj` (one 0x7777 chunk) with a 0x916 (embedded motions) chunk appended to its body."""
+    body = obj[8:] + _chunk(0x916, payload)
+    return _chunk(0x7777, body)
+
+
+def _motion_header(name="m"):
+    """A v6 motion's header (name, frames 0-1 at 30 fps, flags, bone or part, params)."""
+    return _sz(name) + struct.pack("<iifH", 0, 1, 30.0, 6) + struct.pack("<BH4f", 0, 0xFFFF, 1, 2, 2, 1)
+
+
+@case("object_motion_count_past_the_bytes", why="an object whose 0x916 declares 4 billion motions in a few bytes is "
+      "a validation error naming the chunk; nothing is allocated for them", exit=1, stdout=r"0x916",
+      max_seconds=1)
+def _(d):
+    (d / "m.object").write_bytes(_with_motions(_chain_object(2), struct.pack("<I", 0xFFFFFFFF) + _motion_header()))
+    return ["validate", "m.object"]
+
+
+@case("object_truncated_motions_to_glb", why="an object whose embedded motions are cut short converts with --force "
+      "to a glTF of its model without animations, saying why", exit=0, stderr=r"embedded motions do not read",
+      creates=[r"m\.glb"], creates_required=[r"m\.glb"], max_seconds=2)
+def _(d):
+    # One motion declared with 2 bones, cut inside the first bone's envelopes.
+    body = _motion_header() + struct.pack("<H", 2) + _sz("b0") + bytes([0]) + bytes([1, 1]) + struct.pack("<H", 500)
+    (d / "m.object").write_bytes(_with_motions(_chain_object(2), struct.pack("<I", 1) + body))
+    return ["convert", "m.object", "-o", "m.glb", "--force"]
+
+
+@case("object_motion_of_a_million_frames_to_glb", why="a few bytes of 0x916 declaring a motion of 2^20 frames on a "
+      "64-bone object (1.8 GB of samples): the model converts, the motions are left out with a warning naming the "
+      "budget, nothing is sampled", exit=0, stderr=r"too long to sample", creates=[r"m\.glb"],
+      creates_required=[r"m\.glb"], max_seconds=2)
+def _(d):
+    motion = _sz("long") + struct.pack("<iifH", 0, (1 << 20) - 1, 30.0, 6) + struct.pack("<BH4f", 0, 0xFFFF, 1, 2, 2, 1)
+    motion += struct.pack("<H", 0)  # no bones: every bone in its rest pose at every frame
+    (d / "m.object").write_bytes(_with_motions(_chain_object(64), struct.pack("<I", 1) + motion))
+    return ["convert", "m.object", "-o", "m.glb"]

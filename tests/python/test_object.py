@@ -69,3 +69,20 @@ def test_convert_both_ways_and_bone_data(handflash, tmp_path):
     o = boneyard.Object(handflash)
     assert o.load_bones(tmp_path / "h.bones") == []  # its own bone data: nothing changes
     assert o.to_bytes() == handflash.read_bytes()
+
+
+def test_embedded_motions_through_convert(tmp_path):
+    """An .object's embedded motions (0x916) as glTF animations and back, through the registry
+    route the CLI takes; --motions is `motions=`."""
+    arm = tmp_path / "arm.object"
+    arm.write_bytes((SAMPLES / "sdk" / "blender-xray" / "test_fmt_armature.object").read_bytes())
+    glb = tmp_path / "arm.glb"
+    boneyard.convert(arm, glb)
+    assert "1 animations" in boneyard.open(glb).info()
+    assert "  11 frames, 4 channels: Action" in boneyard.open(glb).info()
+    boneyard.convert(glb, tmp_path / "back.object", template=arm)
+    assert (tmp_path / "back.object").read_bytes() == arm.read_bytes()
+    boneyard.convert(glb, tmp_path / "new.object")
+    assert "embedded motions (0x916): 1" in boneyard.open(tmp_path / "new.object").info()
+    boneyard.convert(arm, tmp_path / "none.glb", motions=["walk*"])
+    assert "0 animations" in boneyard.open(tmp_path / "none.glb").info()

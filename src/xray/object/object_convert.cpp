@@ -127,6 +127,7 @@ Result<std::vector<std::uint8_t>> object_to_ogf_bytes(const ObjectFile& object, 
   eo.style = style;
   eo.two_sided_copies = true;
   eo.rebuild_extras = false;
+  eo.motions = false;  // the .ogf gets motion refs; its embedded motions would need the compiler
   auto s = object_to_scene(object, name, eo, warnings);
   if (!s) return s.error();
   for (std::uint32_t j = 0; j < s->skeleton.joints.size(); ++j) s->skeleton.skin.push_back(j);

@@ -15,6 +15,7 @@
 #include "object_extras.h"
 #include "object_import_internal.h"
 #include "object_import_body.h"
+#include "object_motions.h"
 #include "xray/ogf/ogf_bones.h"
 #include "xray/ogf/ogf_import_internal.h"
 #include "scene/extras_json.h"
@@ -144,6 +145,12 @@ class Importer {
     parts.bones = bones_;
     parts.edited_bones = edited_bones_;
     parts.style = style_;
+    auto motions = object_motions::motions_chunk(s_, bones_, tpl_ ? std::nullopt : object_import::new_actor_transform(s_, !bones_.empty()),
+                                                 tpl_, warnings_);
+    if (!motions) return motions.error();
+    parts.motions = std::move(motions).value();
+    st_.motions_kept = parts.motions.kept;
+    st_.motions_rebuilt = parts.motions.rebuilt;
     return tpl_ ? object_import::template_body(*tpl_, parts, s_, o_, warnings_, st_)
                 : object_import::new_body(parts, s_, o_, warnings_);
   }
@@ -185,6 +192,7 @@ class Importer {
     eo.keep_going = true;
     eo.rebuild_extras = false;  // compared by its arrays, tags and bind pose only
     eo.bone_extras = false;
+    eo.motions = false;  // compared as motions (object_motions.h), not as animations
     auto exported = object_to_scene(*tpl_, "template", eo, scratch);
     if (!exported) return exported.error();
     template_scene_ = std::move(exported).value();

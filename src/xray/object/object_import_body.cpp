@@ -88,7 +88,25 @@ void meshes_chunk(ByteWriter& w, std::uint32_t raw_id, const std::vector<OutputM
   });
 }
 
+std::uint32_t new_flags(const json* obj, bool skeletal) {
+  std::uint32_t flags = skeletal ? 1u : 0u;  // eoDynamic for a skeleton
+  if (obj)
+    if (auto f = import_detail::number<std::uint32_t>(*obj, "flags")) flags = *f;
+  return flags;
+}
+
 }  // namespace
+
+std::optional<std::array<Vec3, 2>> new_actor_transform(const scene::Scene& scene, bool skeletal) {
+  const json* obj = object_extras_of(scene);
+  if ((new_flags(obj, skeletal) & 1u) == 0) return std::nullopt;
+  std::array<Vec3, 2> t{};
+  if (const auto* x = obj ? import_detail::member(*obj, "actor_transform") : nullptr) {
+    t[0] = object_extras::vec3(*x, "position").value_or(Vec3{});
+    t[1] = object_extras::vec3(*x, "rotation").value_or(Vec3{});
+  }
+  return t;
+}
 
 std::vector<std::uint8_t> surfaces_payload(const std::vector<ObjectSurface>& surfaces, std::uint32_t id) {
   std::vector<std::uint8_t> out;
@@ -153,6 +171,13 @@ Result<std::vector<std::uint8_t>> template_body(const ObjectFile& tpl, const Bod
   body.reserve(tpl.body.size() + 1024);
   ByteWriter w(body);
   bool refs_written = false;
+  // New motions for a template without 0x916 go after its bones, where the SDK writes them.
+  bool motions_written = parts.motions.keep_template || !parts.motions.payload || tpl.find(kObjMotions) != nullptr;
+  auto write_motions_after = [&](std::uint32_t id) {
+    if (motions_written || (id != kObjBones && id != kObjBonesOld)) return;
+    motions_written = true;
+    write_chunk(w, kObjMotions, *parts.motions.payload);
+  };
   auto write_refs = [&](std::uint32_t id) {
     refs_written = true;
     if (!refs->empty()) write_chunk(w, id, motion_refs_payload(*refs, id));
@@ -177,13 +202,18 @@ Result<std::vector<std::uint8_t>> template_body(const ObjectFile& tpl, const Bod
         }
         w.bytes(original.trailing);
       });
+    } else if (id == kObjMotions && !parts.motions.keep_template) {
+      motions_written = true;
+      if (parts.motions.payload) write_chunk(w, c.raw_id, *parts.motions.payload);
     } else if ((id == kObjMotionRefsSoc || id == kObjMotionRefs) && refs) {
       if (!refs_written) write_refs(id);
     } else {
       if (id == kObjDescription && refs && !refs_written) write_refs(refs_chunk_for(o.game == Game::keep ? Game::cop : o.game, nullptr));
       write_chunk(w, c.raw_id, c.payload);
     }
+    write_motions_after(id);
   }
+  if (!motions_written) write_chunk(w, kObjMotions, *parts.motions.payload);
   if (refs && !refs_written) write_refs(refs_chunk_for(o.game == Game::keep ? Game::cop : o.game, nullptr));
   w.bytes(tpl.chunks.trailing);
   if (any_bone_edited && tpl.bones_chunk == kObjBonesOld)
@@ -206,9 +236,7 @@ Result<std::vector<std::uint8_t>> new_body(const BodyParts& parts, const scene::
   auto refs = refs_for(scene, o);
   if (!refs) return refs.error();
   const bool skeletal = !parts.bones.empty();
-  std::uint32_t flags = skeletal ? 1u : 0u;  // eoDynamic for a skeleton
-  if (obj)
-    if (auto f = import_detail::number<std::uint32_t>(*obj, "flags")) flags = *f;
+  const std::uint32_t flags = new_flags(obj, skeletal);
   std::vector<std::uint8_t> body;
   ByteWriter w(body);
   write_chunk_with(w, kObjVersion, [&] { w.u16(kObjectVersion); });
@@ -221,6 +249,7 @@ Result<std::vector<std::uint8_t>> new_body(const BodyParts& parts, const scene::
     write_chunk_with(w, kObjBones, [&] {
       for (std::size_t i = 0; i < parts.bones.size(); ++i) write_chunk(w, std::uint32_t(i), bone_payload(parts.bones[i], true));
     });
+  if (parts.motions.payload) write_chunk(w, kObjMotions, *parts.motions.payload);
   if (!refs->empty()) {
     const std::uint32_t id = refs_chunk_for(o.game, obj);
     write_chunk(w, id, motion_refs_payload(*refs, id));
@@ -250,12 +279,9 @@ Result<std::vector<std::uint8_t>> new_body(const BodyParts& parts, const scene::
     }
     write_chunk(w, kBonePartsChunk, bone_parts_payload(bp));
   }
-  if (flags & 1u) {
-    Vec3 position, rotation;
-    if (const auto* t = obj ? import_detail::member(*obj, "actor_transform") : nullptr) {
-      position = object_extras::vec3(*t, "position").value_or(Vec3{});
-      rotation = object_extras::vec3(*t, "rotation").value_or(Vec3{});
-    }
+  if (const auto actor = new_actor_transform(scene, skeletal)) {
+    const Vec3& position = (*actor)[0];
+    const Vec3& rotation = (*actor)[1];
     write_chunk_with(w, kObjActorTransform, [&] {
       w.f32(position.x), w.f32(position.y), w.f32(position.z);
       w.f32(rotation.x), w.f32(rotation.y), w.f32(rotation.z);

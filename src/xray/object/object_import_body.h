@@ -8,6 +8,7 @@
 #include "boneyard/core/diagnostics.h"
 #include "boneyard/scene/scene.h"
 #include "boneyard/xray/object/object_scene.h"
+#include "object_motions.h"
 
 namespace boneyard::xray::object_import {
 
@@ -24,7 +25,11 @@ struct BodyParts {
   std::vector<BoneData> bones;
   std::vector<bool> edited_bones;  // template bones whose data the scene changed
   SmoothingStyle style = SmoothingStyle::cscop;
+  object_motions::MotionsChunk motions;  // 0x916
 };
+
+// The ACTORTRANSFORM a new object gets (a dynamic one: the extras', else zero); nullopt for none.
+std::optional<std::array<Vec3, 2>> new_actor_transform(const scene::Scene& scene, bool skeletal);
 
 // The 0x907 (or 0x906, 0x905 + 0x918) payloads of `surfaces`.
 std::vector<std::uint8_t> surfaces_payload(const std::vector<ObjectSurface>& surfaces, std::uint32_t chunk);

@@ -12,6 +12,7 @@
 #include "boneyard/xray/object/object_scene.h"
 #include "boneyard/xray/xray_scene.h"
 #include "object_extras.h"
+#include "object_motions.h"
 #include "object_smoothing.h"
 #include "xray/scene/xray_scene_internal.h"
 
@@ -379,6 +380,7 @@ Result<scene::Scene> object_to_scene(const ObjectFile& f, std::string_view name,
     x["motion_refs"] = std::move(refs);
   }
   if (f.user_data && !f.user_data->empty()) put_name(x, "user_data", *f.user_data);
+  if (o.motions) object_motions::add_motions(f, o.motion_globs, s, warnings);
   return s;
 }
 

@@ -37,12 +37,17 @@ struct ObjectExportOptions {
   // Each joint's bone data in its extras: off where only the bind pose is compared (a template's
   // export).
   bool bone_extras = true;
+  // The embedded motions (0x916) as animations (docs/xray-object.md "Motions"): on for glTF.
+  bool motions = true;
+  std::vector<std::string> motion_globs;  // --motions: UTF-8 globs (empty: all)
 };
 
 // An .object as a scene: its bones as joints (bind pose from each bone's BIND_POSE, setXYZi),
 // each mesh a scene mesh (skinned when the object has bones) with one primitive per surface it
 // uses (SFACE order), every UV map and every weight of each corner's vmref, normals from the
-// smoothing groups by the SDK's rules. Static objects hang their meshes on the root node. Errors:
+// smoothing groups by the SDK's rules; the embedded motions as animations on the joints (the
+// .skls export on the object's skeleton; motions that do not read or convert are left out with a
+// warning). Static objects hang their meshes on the root node. Errors:
 // a bone tree the scene cannot hold (duplicate names, unknown parents, cycles), a broken mesh
 // (unless keep_going).
 Result<scene::Scene> object_to_scene(const ObjectFile& object, std::string_view name, const ObjectExportOptions& options,
@@ -70,6 +75,8 @@ struct ObjectImportStats {
   std::size_t removed = 0;  // template meshes the scene no longer has
   std::size_t smoothing_conflicts = 0;  // faces whose normals the written smoothing groups do not give back
   bool bones_kept = false;  // the template's bone chunk kept as stored
+  std::size_t motions_kept = 0;     // embedded motions whose stored bytes were kept
+  std::size_t motions_rebuilt = 0;  // embedded motions made from the scene's animations
 };
 
 // The scene as .object bytes, read back and validated (checked_object_bytes; a template's own
