@@ -1,14 +1,19 @@
 #include "boneyard/core/bytes.h"
-#include "core/byte_reader.h"
 
+#include <charconv>
 #include <cstdio>
+
+#include "core/byte_reader.h"
 
 namespace boneyard {
 
 std::string hex(std::uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llX", static_cast<unsigned long long>(v));
-  return b;
+  // "0x%llX" without printf's format parsing (readers name every chunk they open with it).
+  char b[24] = {'0', 'x'};
+  char* end = std::to_chars(b + 2, b + sizeof b, v, 16).ptr;
+  for (char* c = b + 2; c != end; ++c)
+    if (*c >= 'a') *c = static_cast<char>(*c - 'a' + 'A');
+  return std::string(b, end);
 }
 
 void ByteReader::short_read(std::size_t n, std::string_view what) const {
