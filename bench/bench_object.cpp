@@ -23,6 +23,7 @@
 #include "boneyard/xray/ogf/ogf.h"
 #include "boneyard/xray/ogf/ogf_import.h"
 #include "boneyard/xray/xray_scene.h"
+#include "xray/object/object_smoothing.h"
 
 namespace {
 
@@ -165,6 +166,26 @@ void BM_PhaseObjectToScene(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_PhaseObjectToScene)->Unit(benchmark::kMillisecond);
+
+void BM_PhaseObjectMeshValidation(benchmark::State& state) {
+  const auto object = xray::read_object(pair().object);
+  for (auto _ : state)
+    for (const auto& m : object.value().meshes) {
+      Diagnostics d;
+      xray::validate_object_mesh(object.value(), m, d);
+      benchmark::DoNotOptimize(d);
+    }
+}
+BENCHMARK(BM_PhaseObjectMeshValidation)->Unit(benchmark::kMillisecond);
+
+void BM_PhaseObjectNormals(benchmark::State& state) {
+  const auto object = xray::read_object(pair().object);
+  const auto style = xray::detect_smoothing(object.value());
+  for (auto _ : state)
+    for (const auto& m : object.value().meshes)
+      benchmark::DoNotOptimize(xray::object_smoothing::corner_normals(xray::object_smoothing::geometry_of(m), style));
+}
+BENCHMARK(BM_PhaseObjectNormals)->Unit(benchmark::kMillisecond);
 
 void BM_PhaseObjectSceneToGlb(benchmark::State& state) {
   const auto object = xray::read_object(pair().object);

@@ -133,8 +133,9 @@ std::size_t clean_weights(Primitive& p, std::uint16_t fallback_joint) {
     for (int a = 1; a < 4; ++a)
       for (int b = a; b > 0 && w[b] > w[b - 1]; --b) std::swap(w[b], w[b - 1]), std::swap(j[b], j[b - 1]);
     float total = 0;
+    const bool unit = sum == 1.0;  // a rigid vertex's one weight of 1: dividing changes nothing
     for (int k = 0; k < 4; ++k) {
-      w[k] = static_cast<float>(w[k] / sum);
+      if (!unit) w[k] = static_cast<float>(w[k] / sum);
       if (w[k] == 0) j[k] = 0;
       total += w[k];
     }

@@ -8,9 +8,9 @@
 #include <unordered_map>
 
 #include "boneyard/core/text.h"
-#include "core/base64.h"
 #include "boneyard/xray/object/object_scene.h"
 #include "boneyard/xray/xray_scene.h"
+#include "scene/extras_text.h"
 #include "object_extras.h"
 #include "object_motions.h"
 #include "object_smoothing.h"
@@ -56,12 +56,6 @@ Result<std::vector<int>> bone_parents(const ObjectFile& f) {
         return Finding{Severity::error, f.bones[i].offset, f.bones[i].path, "bone is part of a parent cycle", "a tree", "a cycle"};
   }
   return parent;
-}
-
-// Per-vertex and per-triangle columns of the primitive extras as base64 of their u32 LE bytes (the
-// host is little-endian, core/bytes.h).
-std::string u32_column(const std::vector<std::uint32_t>& values) {
-  return to_b64(reinterpret_cast<const std::uint8_t*>(values.data()), values.size() * sizeof(std::uint32_t));
 }
 
 std::uint32_t float_bits(float f) {
@@ -283,15 +277,21 @@ class MeshBuilder {
     if (unweighted)
       warnings.add(Severity::warning, sf.offset, where, "corners without weights: bound to the first bone", "a weight",
                    std::to_string(unweighted) + " vertices");
-    json& x = json_of(p.extras)["xray"];
-    x["mesh"] = m_.index;
-    x["surface"] = sface_index;
+    // As text (scene/extras_text.h): the columns are most of the extras, and their base64 needs no
+    // escaping, so printing them through a JSON document would only copy them twice more.
+    scene::ObjectText x;
+    scene::append_uint(x.value("mesh"), m_.index);
+    scene::append_uint(x.value("surface"), sface_index);
     if (o_.rebuild_extras) {
-      x["points"] = u32_column(points);
-      x["groups"] = u32_column(groups);
-      x["faces"] = u32_column(face_ids);
-      if (!full_influences.empty()) x["influences"] = std::move(full_influences);
+      const auto column = [&](std::string_view key, const std::vector<std::uint32_t>& values) {
+        scene::append_b64(x.value(key), reinterpret_cast<const std::uint8_t*>(values.data()), values.size() * 4);
+      };
+      column("points", points);
+      column("groups", groups);
+      column("faces", face_ids);
+      if (!full_influences.empty()) x.value("influences").append(full_influences.dump());
     }
+    scene::set_json_text(p.extras, x.inside("xray"));
     return p;
   }
 
