@@ -10,6 +10,7 @@ numpy.bool = bool  # Debian's numpy 1.24 lacks np.bool, which Blender 3.4's glTF
 import os
 import subprocess
 import sys
+import types
 
 import bpy
 
@@ -56,6 +57,25 @@ def reset(fps=30):
     bpy.ops.wm.read_factory_settings(use_empty=True)
     bpy.context.scene.render.fps = fps
     bpy.context.scene.render.fps_base = 1.0
+
+
+def blender_xray(args):
+    """blender-xray's checkout, the folder holding io_scene_xray/ under the peers folder (the last
+    ARG, CMake BONEYARD_PEERS_DIR), put on sys.path; the test is skipped without it."""
+    parent = os.path.join(args.extra[0], "blender-xray")
+    if not os.path.isdir(os.path.join(parent, "io_scene_xray")):
+        skip("blender-xray checkout not found at %s (io_scene_xray/)" % parent)
+    sys.modules.setdefault("requests", types.ModuleType("requests"))  # its updater imports it
+    sys.path.insert(0, parent)
+    return parent
+
+
+def reset_with_blender_xray(parent):
+    """A factory scene (which disables add-ons) with blender-xray enabled again."""
+    import addon_utils
+    reset()
+    if addon_utils.enable("io_scene_xray", default_set=True, handle_error=None) is None:
+        fail("blender-xray could not be enabled from %s" % parent)
 
 
 def import_gltf(path, **settings):

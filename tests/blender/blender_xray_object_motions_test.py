@@ -18,26 +18,19 @@ import math
 import os
 import struct
 import sys
-import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blender_common as bc  # noqa: E402
 
-import addon_utils  # noqa: E402
 import bpy  # noqa: E402
 
 args = bc.Args()
-peers = args.extra[0]
-addon_parent = os.path.join(peers, "blender-xray")
-if not os.path.isdir(os.path.join(addon_parent, "io_scene_xray")):
-    bc.skip("blender-xray checkout not found at %s (io_scene_xray/)" % addon_parent)
+addon_parent = bc.blender_xray(args)
 ARMATURE = args.sample("sdk/blender-xray/test_fmt_armature.object")
 DETECTOR = args.sample("sdk/mod/dev_detector_1_hud.object")
 DETECTOR_SKLS = args.sample("sdk/mod/dev_detector_1_hud_animation.skls")
 if ARMATURE is None or DETECTOR is None or DETECTOR_SKLS is None:
     bc.skip("real samples not found under %s" % args.samples_dir)
-sys.modules.setdefault("requests", types.ModuleType("requests"))
-sys.path.insert(0, addon_parent)
 out = args.out("motions")
 os.makedirs(out, exist_ok=True)
 POSE = 1e-4
@@ -58,9 +51,7 @@ def with_motions(obj_bytes, motion_list):
 
 
 def reset_with_addon():
-    bc.reset()
-    if addon_utils.enable("io_scene_xray", default_set=True, handle_error=None) is None:
-        bc.fail("blender-xray could not be enabled from %s" % addon_parent)
+    bc.reset_with_blender_xray(addon_parent)
 
 
 def poses(path, style, ranges):

@@ -26,24 +26,17 @@ import os
 import shutil
 import struct
 import sys
-import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blender_common as bc  # noqa: E402
 
-import addon_utils  # noqa: E402
 import bpy  # noqa: E402
 import mathutils  # noqa: E402
 
 args = bc.Args()
-peers = args.extra[0]
-addon_parent = os.path.join(peers, "blender-xray")
-if not os.path.isdir(os.path.join(addon_parent, "io_scene_xray")):
-    bc.skip("blender-xray checkout not found at %s (io_scene_xray/)" % addon_parent)
+addon_parent = bc.blender_xray(args)
 if not args.sample("soc/wpn_binoculars_hud.ogf"):
     bc.skip("real samples not found under %s" % args.samples_dir)
-sys.modules.setdefault("requests", types.ModuleType("requests"))  # its updater imports it
-sys.path.insert(0, addon_parent)
 
 POSE = 1e-4       # pose matrix entries (rotation) and metres: float precision of both paths
 out = args.out("sdk")
@@ -56,9 +49,7 @@ B = mathutils.Matrix(((1, 0, 0, 0), (0, 0, 1, 0), (0, 1, 0, 0), (0, 0, 0, 1)))
 
 
 def reset_with_addon():
-    bc.reset()
-    if addon_utils.enable("io_scene_xray", default_set=True, handle_error=None) is None:
-        bc.fail("blender-xray could not be enabled from %s" % addon_parent)
+    bc.reset_with_blender_xray(addon_parent)
 
 
 def dump(path):

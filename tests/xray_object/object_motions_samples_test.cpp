@@ -32,21 +32,6 @@ std::vector<std::uint8_t> detector_with_motions() {
   return with_embedded_motions(read_file(sdk("mod/dev_detector_1_hud.object")), skls);
 }
 
-// Rotation channels of `joint` in animation `a` turned by `angle` about Y.
-void turn_joint(scene::Scene& s, std::size_t a, const std::string& joint, float angle) {
-  const float c = std::cos(angle / 2), sn = std::sin(angle / 2);
-  for (auto& ch : s.animations[a].channels) {
-    if (ch.path != scene::Channel::Path::rotation || s.skeleton.joints[ch.joint].name != joint) continue;
-    for (std::size_t k = 0; k + 3 < ch.values.size(); k += 4) {
-      const float x = ch.values[k], y = ch.values[k + 1], z = ch.values[k + 2], w = ch.values[k + 3];
-      ch.values[k] = c * x + sn * z;
-      ch.values[k + 1] = c * y + sn * w;
-      ch.values[k + 2] = c * z - sn * x;
-      ch.values[k + 3] = c * w - sn * y;
-    }
-    ch.shorts.clear();
-  }
-}
 
 TEST(ObjectMotionSamples, ArmatureMotionIsAnAnimationOnTheSkinAndComesBack) {
   BONEYARD_REQUIRE_SAMPLES("xray/sdk");

@@ -22,7 +22,8 @@ std::vector<std::uint8_t> motion_list() {
   return sdk::skls_of({sdk::motion_body(7, 2, true, "walk"), sdk::motion_body(6, 2, false, "idle")});
 }
 
-std::vector<std::uint8_t> fixture_object(const std::vector<std::uint8_t>& list) {
+// A skinned quad on two bones, one part: the object the motions play on.
+ObjFile two_bone_object() {
   ObjFile o;
   o.meshes = {quad_mesh()};
   o.flags = 1;
@@ -34,25 +35,13 @@ std::vector<std::uint8_t> fixture_object(const std::vector<std::uint8_t>& list) 
   spine.offset = {0, 0.5f, 0};
   o.bones = {root, spine};
   o.parts = {{"default", {"bip01", "bip01_spine"}}};
-  return with_embedded_motions(obj_bytes(o), list);
+  return o;
 }
 
-// Turns every rotation key of `joint` in animation `a` by `angle` about Y.
-void turn_joint(scene::Scene& s, std::size_t a, const std::string& joint, float angle) {
-  const float c = std::cos(angle / 2), sn = std::sin(angle / 2);
-  for (auto& ch : s.animations[a].channels) {
-    if (ch.path != scene::Channel::Path::rotation || s.skeleton.joints[ch.joint].name != joint) continue;
-    for (std::size_t k = 0; k + 3 < ch.values.size(); k += 4) {
-      const float x = ch.values[k], y = ch.values[k + 1], z = ch.values[k + 2], w = ch.values[k + 3];
-      // (0, sn, 0, c) * (x, y, z, w)
-      ch.values[k] = c * x + sn * z;
-      ch.values[k + 1] = c * y + sn * w;
-      ch.values[k + 2] = c * z - sn * x;
-      ch.values[k + 3] = c * w - sn * y;
-    }
-    ch.shorts.clear();
-  }
+std::vector<std::uint8_t> fixture_object(const std::vector<std::uint8_t>& list) {
+  return with_embedded_motions(obj_bytes(two_bone_object()), list);
 }
+
 
 Result<std::vector<std::uint8_t>> import(const scene::Scene& s, const xray::ObjectFile* tpl, xray::ObjectImportStats* st,
                                          Diagnostics* warnings = nullptr) {
@@ -204,18 +193,7 @@ TEST(ObjectMotions, RemovedAndReorderedAnimationsAndAGltfWithoutAny) {
   for (const auto& x : w.findings()) warned |= x.message.find("kept as stored") != std::string::npos;
   EXPECT_TRUE(warned);
   // A template without motions gets them after its bones, where the SDK writes them.
-  ObjFile plain;
-  plain.meshes = {quad_mesh()};
-  plain.flags = 1;
-  ObjBone root;
-  root.name = root.wmap = "bip01";
-  ObjBone spine;
-  spine.name = spine.wmap = "bip01_spine";
-  spine.parent = "bip01";
-  spine.offset = {0, 0.5f, 0};
-  plain.bones = {root, spine};
-  plain.parts = {{"default", {"bip01", "bip01_spine"}}};
-  const xray::ObjectFile bare = object_of(obj_bytes(plain));
+  const xray::ObjectFile bare = object_of(obj_bytes(two_bone_object()));
   back = import(exported, &bare, &st);
   ASSERT_TRUE(back) << back.error().message;
   const xray::ObjectFile added = object_of(back.value());
