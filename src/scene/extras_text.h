@@ -118,6 +118,15 @@ inline void append_double(std::string& out, double v) {
     return;
   }
   char b[64];
+  // An integral value (most of a bone's data: zeros, ones, masses) is its digits and ".0" as
+  // nlohmann prints every integral double below 10^15, without the shortest-digits search.
+  if (std::fabs(v) < 1e15 && v == std::trunc(v)) {
+    char* end = b;
+    if (std::signbit(v)) *end++ = '-';
+    end = std::to_chars(end, b + sizeof b, static_cast<std::int64_t>(std::fabs(v))).ptr;
+    out.append(b, end).append(".0");
+    return;
+  }
   out.append(b, nlohmann::detail::to_chars(b, b + sizeof b, v));
 }
 

@@ -119,6 +119,11 @@ std::size_t clean_weights(Primitive& p, std::uint16_t fallback_joint) {
   for (std::size_t v = 0; v < vertices; ++v) {
     std::uint16_t* j = &p.joints[v * 4];
     float* w = &p.weights[v * 4];
+    if (w[1] == 0 && w[2] == 0 && w[3] == 0 && w[0] > 0 && std::isfinite(w[0])) {
+      // One influence (a rigid vertex): what the steps below give it, without the divisions.
+      w[0] = 1, j[1] = j[2] = j[3] = 0;
+      continue;
+    }
     bool changed = false;
     for (int k = 0; k < 4; ++k)
       if (!(w[k] >= 0)) w[k] = 0, changed = true;  // negative or NaN

@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <limits>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "scene/extras_json.h"
+#include "scene/extras_text.h"
 #include "boneyard/mgs2/evm/evm.h"
 #include "boneyard/mgs2/kms/kms.h"
 #include "boneyard/mgs2/mgs2_scene.h"
@@ -47,6 +49,30 @@ void expect_canonical_extras(const scene::Scene& s) {
 
 // A packet whose every vertex restarts the strip (it draws nothing, so it goes to the mesh
 // extras whole), and a normal that normalising changes (its stored triple goes to extras).
+// The shared printers (scene/extras_text.h) against nlohmann's own: numbers (integral ones take a
+// shortcut), and strings with and without characters to escape.
+TEST(ExtrasText, NumbersAndStringsPrintAsNlohmannWould) {
+  const double values[] = {0.0, -0.0, 1.0, -1.0, 10.0, 0.5, -2.25, 1e-5, 123456789.0, 1e14, 999999999999999.0, 1e15,
+                           -1e15, 1e16, 3.4028234663852886e38, 1.401298464324817e-45, 0.1, 100.5, 4096.0, -7e-3,
+                           std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()};
+  for (const double v : values) {
+    std::string text;
+    scene::append_double(text, v);
+    EXPECT_EQ(text, Json(v).dump()) << v;
+  }
+  for (int i = -3000; i <= 3000; ++i) {
+    const double v = i * 0.25;
+    std::string text;
+    scene::append_double(text, v);
+    EXPECT_EQ(text, Json(v).dump()) << v;
+  }
+  for (const std::string& s : std::initializer_list<std::string>{"plain", "", "quote \" in", "back\\slash", "tab\t", std::string("nul\0x", 5), "cyrillic \xd0\xb1"}) {
+    std::string text;
+    scene::append_string(text, s);
+    EXPECT_EQ(text, Json(s).dump()) << s;
+  }
+}
+
 TEST(Mgs2ExtrasText, KmsPacketsAndMeshesPrintAsNlohmannWould) {
   for (bool mc : {false, true})
     for (bool multitex : {false, true}) {
