@@ -356,7 +356,7 @@ Result<scene::Scene> object_to_scene(const ObjectFile& f, std::string_view name,
   const SmoothingStyle style = o.style ? *o.style : detect_smoothing(f);
   for (const auto& m : f.meshes) {
     Diagnostics d;
-    validate_object_mesh(f, m, d);
+    validate_object_mesh(f, m, d, /*errors_only=*/true);
     const Finding* error = nullptr;
     for (const auto& x : d.findings())
       if (x.severity == Severity::error && error == nullptr) error = &x;

@@ -113,7 +113,8 @@ void validate_motions(const ObjectFile& f, Diagnostics& d) {
 
 }  // namespace
 
-void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics& d) {
+void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics& d, bool errors_only) {
+  const bool warnings = !errors_only;
   const std::string base = m.path() + (m.name.empty() ? "" : " (" + printable(m.name) + ")");
   if (!m.readable) {
     d.add(m.readable.error());
@@ -174,7 +175,7 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
     };
     const std::size_t bad_points = past(vm.points, m.point_count), bad_faces = past(vm.faces, m.face_count);
     std::size_t non_finite = 0, negative = 0;
-    const std::size_t values = vm.values.size() / 4;
+    const std::size_t values = warnings ? vm.values.size() / 4 : 0;
     for (std::size_t i = 0; i < values; ++i) {
       const std::uint32_t bits = load_le<std::uint32_t>(vm.values.data() + 4 * i);
       non_finite += (bits & 0x7F800000u) == 0x7F800000u;
@@ -221,6 +222,7 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
           if (bad++ == 0) first = "vmref " + std::to_string(r) + " entry " + std::to_string(k) + " (" + std::to_string(vmap) + ", " + std::to_string(index) + ")";
           continue;
         }
+        if (!warnings) continue;  // the rest serves the corner warnings
         const MapInfo& mi = maps[std::size_t(vmap)];
         ri.uv = ri.uv || mi.uv;
         ri.weight = ri.weight || mi.weight;
@@ -250,7 +252,7 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
         continue;
       }
       const RefInfo& ri = refs[r];
-      if (!ri.ok) continue;
+      if (!ri.ok || !warnings) continue;
       if (!ri.uv) ++no_uv;
       if (skinned && !ri.weight) ++no_weight;
       if (ri.point >= 0) {
@@ -286,7 +288,7 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
     add(d, Severity::warning, m.offset, base + " 0x1008", "vmref entries whose vertex map value belongs to another point",
         "the corner's point", std::to_string(point_mismatch) + " entries");
   // Surfaces.
-  std::vector<int> surface_of(m.face_count, -1);
+  std::vector<int> surface_of(warnings ? m.face_count : 0, -1);
   std::size_t doubled = 0;
   for (std::size_t s = 0; s < m.surfaces.size(); ++s) {
     const SurfaceFaces& sf = m.surfaces[s];
@@ -301,13 +303,14 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
         ++past;
         continue;
       }
+      if (!warnings) continue;
       if (surface_of[fi] >= 0 && surface_of[fi] != int(s)) ++doubled;
       surface_of[fi] = int(s);
     }
     if (past) add(d, Severity::error, sf.offset, where, "surface faces past the mesh", "< " + std::to_string(m.face_count), std::to_string(past) + " faces");
   }
   const auto loose = static_cast<std::size_t>(std::count(surface_of.begin(), surface_of.end(), -1));
-  if (loose && m.face_count)
+  if (loose && warnings)
     add(d, Severity::warning, m.offset, base + " 0x1009", "faces in no surface (the SDK exports only the surfaces' faces)",
         "every face in a surface", std::to_string(loose) + " faces");
   if (doubled)

@@ -228,7 +228,8 @@ Result<std::vector<std::uint8_t>> rewrite_object(const ObjectFile& file);
 SmoothingStyle detect_smoothing(const ObjectFile& file, bool* decided = nullptr);
 
 Diagnostics validate_object(const ObjectFile& file);
-// Mesh findings for one mesh (validate_object reports them for every mesh).
-void validate_object_mesh(const ObjectFile& file, const ObjectMesh& mesh, Diagnostics& out);
+// Mesh findings for one mesh (validate_object reports them for every mesh). `errors_only`: the
+// errors alone (what an export needs to know), without the work that only warnings need.
+void validate_object_mesh(const ObjectFile& file, const ObjectMesh& mesh, Diagnostics& out, bool errors_only = false);
 
 }  // namespace boneyard::xray
