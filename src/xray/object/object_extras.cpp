@@ -86,11 +86,19 @@ void name_text(scene::ObjectText& x, std::string_view key, std::string_view hex_
   h.push_back('"');
 }
 
+void float_text(std::string& out, float f) {
+  // An integral float below 10^7 is exactly the double its shortest text reads as: printed
+  // without the text round trip of compact_float (most of a bone's data: zeros, ones, masses).
+  if (std::fabs(f) < 1e7f && f == std::trunc(f))
+    scene::append_double(out, f);
+  else
+    scene::append_double(out, compact_float(f));
+}
 void floats_text(std::string& out, const float* v, std::size_t n) {
   out.push_back('[');
   for (std::size_t i = 0; i < n; ++i) {
     if (i) out.push_back(',');
-    scene::append_double(out, compact_float(v[i]));
+    float_text(out, v[i]);
   }
   out.push_back(']');
 }
@@ -98,7 +106,6 @@ void vec3_text(std::string& out, const Vec3& v) {
   const float f[3] = {v.x, v.y, v.z};
   floats_text(out, f, 3);
 }
-void float_text(std::string& out, float f) { scene::append_double(out, compact_float(f)); }
 
 }  // namespace
 

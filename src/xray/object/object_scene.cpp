@@ -75,16 +75,15 @@ class MeshBuilder {
     normals_ = object_smoothing::corner_normals(g, style_);
     // UV layers: one per distinct UV map name (a name's continuous and discontinuous maps are one
     // layer), in vmap order.
-    layer_of_vmap_.assign(m_.vmaps.size(), -1);
-    joint_of_vmap_.assign(m_.vmaps.size(), -1);
+    vmap_use_.assign(m_.vmaps.size(), VmapUse{});
     for (std::size_t v = 0; v < m_.vmaps.size(); ++v) {
       const ObjectVmap& vm = m_.vmaps[v];
       if (vm.is_uv()) {
         auto it = std::find(layer_names_.begin(), layer_names_.end(), vm.name);
         if (it == layer_names_.end()) it = layer_names_.insert(layer_names_.end(), vm.name);
-        layer_of_vmap_[v] = int(it - layer_names_.begin());
+        vmap_use_[v] = {vm.values.data(), VmapUse::kUv, int(it - layer_names_.begin())};
       } else if (vm.is_weight()) {
-        joint_of_vmap_[v] = f_.bone_of_weight_map(vm.name);
+        vmap_use_[v] = {vm.values.data(), VmapUse::kWeight, f_.bone_of_weight_map(vm.name)};
       }
     }
     layer_seen_.assign(layer_names_.size(), 0);
@@ -228,20 +227,20 @@ class MeshBuilder {
       const std::uint32_t ref = key.vmref;
       for (std::size_t e = 0; e < m_.vmref_size(ref); ++e) {
         const VmrefEntry entry = m_.vmref_entry(ref, e);
-        const ObjectVmap& vm = m_.vmaps[std::size_t(entry.vmap)];
-        if (vm.is_uv()) {
-          const auto layer = std::size_t(layer_of_vmap_[std::size_t(entry.vmap)]);
+        const VmapUse& use = vmap_use_[std::size_t(entry.vmap)];
+        if (use.kind == VmapUse::kUv) {
+          const auto layer = std::size_t(use.target);
           if (layer_seen_[layer] == stamp_) continue;  // the first entry of a layer wins
           layer_seen_[layer] = stamp_;
           ++layers_found;
-          const float u = vm.value(std::size_t(entry.index), 0), w = vm.value(std::size_t(entry.index), 1);
+          const float u = load_le<float>(use.values + 8 * std::size_t(entry.index));
+          const float w = load_le<float>(use.values + 8 * std::size_t(entry.index) + 4);
           float* out = p.uvs[layer].data() + 2 * v;
           out[0] = std::isfinite(u) ? u : 0.0f;
           out[1] = std::isfinite(w) ? w : 0.0f;
-        } else if (vm.is_weight()) {
-          const int joint = joint_of_vmap_[std::size_t(entry.vmap)];
-          const float value = vm.value(std::size_t(entry.index), 0);
-          if (joint >= 0) weights_.emplace_back(joint, std::isfinite(value) ? value : 0.0f);
+        } else if (use.kind == VmapUse::kWeight && use.target >= 0) {
+          const float value = load_le<float>(use.values + 4 * std::size_t(entry.index));
+          weights_.emplace_back(use.target, std::isfinite(value) ? value : 0.0f);
         }
       }
       if (layers_found != layers) ++missing_uv;
@@ -302,7 +301,15 @@ class MeshBuilder {
   const std::vector<std::uint32_t>& material_of_surface_;
   std::vector<Vec3> normals_;
   std::vector<std::string> layer_names_;
-  std::vector<int> layer_of_vmap_, joint_of_vmap_;
+  // Per vertex map what a vmref entry into it gives (read from here rather than from the
+  // vertex map records, which are large): a UV of layer `target`, or a weight of joint `target`.
+  struct VmapUse {
+    enum Kind : std::uint8_t { kNone, kUv, kWeight };
+    const std::uint8_t* values = nullptr;
+    Kind kind = kNone;
+    int target = -1;
+  };
+  std::vector<VmapUse> vmap_use_;
   // Scratch reused across a mesh's primitives and vertices (no allocation per vertex).
   std::vector<std::uint32_t> first_of_point_, on_point_, next_on_point_;
   std::vector<VertexKey> keys_;
