@@ -41,12 +41,13 @@ class ObjectDocument final : public Document {
   std::string info() const override { return xray::describe_object(file_); }
   void dump(JsonWriter& out, const DumpOptions& o) const override { xray::dump_object(out, file_, o.raw); }
   Diagnostics validate() const override { return xray::validate_object(file_); }
-  std::vector<std::string> convert_targets() const override { return {".object", ".ogf", ".bones", ".glb", ".gltf"}; }
+  std::vector<std::string> convert_targets() const override { return {".object", ".ogf", ".bones", ".skls", ".glb", ".gltf"}; }
   Status convert(std::string_view ext, const ConvertOptions& o, ConvertOutputs& out) const override {
     Diagnostics scratch;
     Diagnostics& warnings = o.warnings ? *o.warnings : scratch;
     const std::string name = path_to_utf8(o.input.stem());
     if (ext == ".bones") return write_converted(xray::bones_of_object(file_), out);
+    if (ext == ".skls") return write_converted(xray::motions_of_object(file_), out);
     if (ext == ".object" || ext == ".ogf") {
       // --bones: the bone data goes into the model first (the Actor Editor's Bones > Load).
       std::optional<xray::ObjectFile> with_bones;

@@ -138,6 +138,14 @@ TEST_F(ObjectCli, EmbeddedMotionsAsAnimationsAndBack) {
     EXPECT_EQ(run_cli("validate " + quote(made)).code, 0);
   }
   if (!node) std::cerr << "note: node_modules missing, the Khronos validator check was skipped\n";
+  // The Actor Editor's Motions > Save: the embedded motions as the .skls they were made of.
+  CliRun saved = run_cli("convert " + quote(detector) + " -o " + quote(dir_ / "saved.skls"));
+  ASSERT_EQ(saved.code, 0) << saved.err;
+  EXPECT_EQ(bytes(dir_ / "saved.skls"), bytes(sample("sdk/mod/dev_detector_1_hud_animation.skls")));
+  saved = run_cli("convert " + quote(sample("sdk/mod/handflash_hud.object")) + " -o " + quote(dir_ / "none.skls"));
+  EXPECT_EQ(saved.code, 1) << saved.err;
+  EXPECT_NE(saved.err.find("no embedded motions"), std::string::npos) << saved.err;
+  EXPECT_FALSE(fs::exists(dir_ / "none.skls"));
   CliRun r = run_cli("convert " + quote(detector) + " -o " + quote(dir_ / "draws.glb") + " --motions 'DEV_DETECTOR_1_DRAW*'");
   ASSERT_EQ(r.code, 0) << r.err;
   r = run_cli("info " + quote(dir_ / "draws.glb"));

@@ -127,5 +127,24 @@ TEST(ObjectMotionSamples, DetectorWithItsSklsEmbeddedEditAndBack) {
   EXPECT_EQ(differing_samples(exported, through_glb(object_scene(h)), 1e-5), 0u);
 }
 
+// The Actor Editor's Motions > Save: the embedded motions as a .skls are the .skls they were made
+// of, byte for byte; an object without them is refused.
+TEST(ObjectMotionSamples, EmbeddedMotionsSaveAsTheirSkls) {
+  BONEYARD_REQUIRE_SAMPLES("xray/sdk");
+  const xray::ObjectFile detector = object_of(detector_with_motions());
+  auto skls = xray::motions_of_object(detector);
+  ASSERT_TRUE(skls) << skls.error().message;
+  EXPECT_EQ(skls.value(), read_file(sdk("mod/dev_detector_1_hud_animation.skls")));
+  const xray::ObjectFile armature = load_object(sdk("blender-xray/test_fmt_armature.object"));
+  auto one = xray::motions_of_object(armature);
+  ASSERT_TRUE(one) << one.error().message;
+  auto read = xray::read_skls(FileData::from_vector(one.value()));
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->motions.size(), 1u);
+  auto none = xray::motions_of_object(load_object(sdk("mod/handflash_hud.object")));
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("no embedded motions"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace boneyard::test

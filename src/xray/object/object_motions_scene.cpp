@@ -9,6 +9,7 @@
 
 #include "boneyard/core/limits.h"
 #include "boneyard/core/text.h"
+#include "boneyard/xray/object/object_scene.h"
 #include "boneyard/xray/skl/skl_convert.h"
 #include "boneyard/xray/skl/skl_scene.h"
 #include "object_extras.h"
@@ -375,3 +376,21 @@ Result<MotionsChunk> motions_chunk(const scene::Scene& s, const std::vector<Bone
 }
 
 }  // namespace boneyard::xray::object_motions
+
+namespace boneyard::xray {
+
+Result<std::vector<std::uint8_t>> motions_of_object(const ObjectFile& object) {
+  const Chunk* chunk = object.find(kObjMotions);
+  if (chunk == nullptr)
+    return Finding{Severity::error, 0, "", "the object has no embedded motions to save as a .skls file", "motions (0x916)",
+                   "none"};
+  if (!object.motions_error) return object.motions_error.error();
+  std::vector<std::uint8_t> bytes(chunk->payload.begin(), chunk->payload.end());
+  // The motions as stored: their own findings are not held against the copy.
+  auto as_read = read_skls(FileData::from_vector(bytes));
+  if (!as_read) return as_read.error();
+  const Diagnostics own = validate_skl(as_read.value());
+  return checked_skl_bytes(std::move(bytes), SklContainer::skls, &own);
+}
+
+}  // namespace boneyard::xray

@@ -107,6 +107,11 @@ BoneData bone_data_of(const OgfBone& bone);
 // shape, joint and mass, and the parts (an object's 0x923/0x919; an .ogf's embedded motion parts
 // when it has them).
 Result<std::vector<std::uint8_t>> bones_of_object(const ObjectFile& object);
+
+// An object's embedded motions (0x916) as a .skls (the Actor Editor's Motions > Save): the chunk's
+// payload is a .skls body (count, then the motions), so the file is those bytes as stored, read
+// back and checked. Error: no 0x916 chunk.
+Result<std::vector<std::uint8_t>> motions_of_object(const ObjectFile& object);
 Result<std::vector<std::uint8_t>> bones_of_ogf(const OgfFile& ogf);
 
 // The Actor Editor's Bones > Load: each bone of the model named in `bones` (lower-cased names)
