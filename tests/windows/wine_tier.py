@@ -211,7 +211,7 @@ def per_file_cases(inputs, rel, group, textures=None):
     targets = {
         "omf": [".glb", ".gltf", ".omf", ".skls"],
         "ogf": [".glb", ".gltf", ".omf", ".object", ".bones"],
-        "object": [".glb", ".gltf", ".object", ".ogf", ".bones"],
+        "object": [".glb", ".gltf", ".object", ".ogf", ".bones", ".skls"],
         "bones": [".bones"],
         "skls": [".skls", ".omf", ".glb"],
         "skl": [".skl", ".skls", ".omf", ".glb"],
