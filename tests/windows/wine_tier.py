@@ -680,6 +680,7 @@ def main():
     counts = {"identical": 0, "separators": 0, "different": 0, "skipped": 0, "expected": 0}
     failed = []
     lines = []
+    failure_lines = []
     for c in cases:
         _, lin, win = results[c.name]
         if lin is None:
@@ -703,9 +704,9 @@ def main():
         if status == "different":
             failed.append(c.name)
             shown = c.argv("linux", sides["linux"] / "cases" / folder_name) if callable(c.argv) else c.argv
-            lines.append(f"     command: {' '.join(map(str, shown))}")
-            for p in problems:
-                lines.append("     " + p)
+            block = [lines[-1], f"     command: {' '.join(map(str, shown))}"] + ["     " + p for p in problems]
+            lines.extend(block[1:])
+            failure_lines.extend(block)
         elif status == "expected" and problems:
             lines.append("     " + problems[0])
 
@@ -714,6 +715,7 @@ def main():
         if snapshot(root / "in") != snapshot(inputs):
             failed.append(f"{side}: in/ changed")
             lines.append(f"FAIL {side}: the shared inputs in/ were changed or got new files")
+            failure_lines.append(lines[-1])
 
     print("\n".join(lines))
     print()
@@ -721,6 +723,9 @@ def main():
         print("SKIP (not testable under wine): " + r)
     if samples_note:
         print(samples_note)
+    if failed:
+        # Repeated last: a CI log that keeps only its head and tail still shows what differed.
+        print("\ndifferent under wine:\n" + "\n".join(failure_lines))
     print(f"\nwine tier: {len(cases)} cases in {time.monotonic() - t0:.0f} s: {counts['identical']} identical, "
           f"{counts['separators']} identical apart from path separators, {counts['expected']} with the expected "
           f"Windows behaviour, {counts['skipped']} skipped, {counts['different']} different")
