@@ -2,6 +2,7 @@
 // GenerateSVertices), with the offset and path of each problem.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -15,6 +16,27 @@ namespace {
 void add(Diagnostics& d, Severity s, std::uint64_t offset, std::string path, std::string message, std::string expected = {},
          std::string found = {}) {
   d.add(s, offset, std::move(path), std::move(message), std::move(expected), std::move(found));
+}
+
+// Of a column of floats, how many are not finite and how many are below zero (-0 and NaN are not),
+// counted from their bits without branches, eight at a time so that the compiler can use vectors:
+// a mesh holds tens of thousands of values.
+std::pair<std::size_t, std::size_t> float_counts(Bytes column) {
+  const auto count = [](std::uint32_t bits, auto& non_finite, auto& negative) {
+    non_finite += (bits & 0x7F800000u) == 0x7F800000u;
+    negative += bits - 0x80000001u < 0x7F800000u;  // sign set: from the smallest below -0 to -infinity
+  };
+  std::size_t non_finite = 0, negative = 0;
+  const std::size_t n = column.size() / 4;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint32_t bits[8], nf = 0, neg = 0;
+    std::memcpy(bits, column.data() + 4 * i, sizeof bits);
+    for (const std::uint32_t b : bits) count(b, nf, neg);
+    non_finite += nf, negative += neg;
+  }
+  for (; i < n; ++i) count(load_le<std::uint32_t>(column.data() + 4 * i), non_finite, negative);
+  return {non_finite, negative};
 }
 
 void validate_surfaces(const ObjectFile& f, Diagnostics& d) {
@@ -174,15 +196,8 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
       return n;
     };
     const std::size_t bad_points = past(vm.points, m.point_count), bad_faces = past(vm.faces, m.face_count);
-    std::size_t non_finite = 0, negative = 0;
-    const std::size_t values = warnings ? vm.values.size() / 4 : 0;
-    for (std::size_t i = 0; i < values; ++i) {
-      const std::uint32_t bits = load_le<std::uint32_t>(vm.values.data() + 4 * i);
-      non_finite += (bits & 0x7F800000u) == 0x7F800000u;
-      const bool nan = (bits & 0x7FFFFFFFu) > 0x7F800000u;
-      negative += (bits >> 31) & (bits != 0x80000000u) & !nan;
-    }
-    if (!vm.is_weight()) negative = 0;
+    const auto [non_finite, negative_any] = warnings ? float_counts(vm.values) : std::pair<std::size_t, std::size_t>{};
+    const std::size_t negative = vm.is_weight() ? negative_any : 0;
     if (bad_points) add(d, Severity::error, vm.offset, where, "vertex map entries name points past the mesh", "< " + std::to_string(m.point_count), std::to_string(bad_points) + " entries");
     if (bad_faces) add(d, Severity::error, vm.offset, where, "vertex map entries name faces past the mesh", "< " + std::to_string(m.face_count), std::to_string(bad_faces) + " entries");
     if (non_finite) add(d, Severity::warning, vm.offset, where, "non-finite vertex map values", "finite numbers", std::to_string(non_finite) + " values");
@@ -190,48 +205,54 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
   }
   // Vmrefs.
   // Per vmref, what the corners using it need (computed once, not per corner): whether every entry
-  // exists, whether it has a UV and a weight, and the point its entries' values belong to:
-  // kNoPoint when no entry's map names points, kPoints when the entries disagree (then checked
-  // entry by entry), with how many entries name one.
-  constexpr std::int64_t kNoPoint = -1, kPoints = -2;
+  // exists, whether it has a UV and a weight, and the point its entries' values belong to: one
+  // point, or several (then checked entry by entry), with how many entries name one. Eight bytes
+  // each: the faces read them at random.
+  enum : std::uint8_t { kOk = 1, kUv = 2, kWeight = 4, kOnePoint = 8, kPoints = 16 };
   struct RefInfo {
-    std::int64_t point = kNoPoint;
-    std::uint8_t pointed = 0;
-    bool ok = true, uv = false, weight = false;
+    std::uint32_t point = 0;
+    std::uint8_t pointed = 0, flags = kOk;
   };
-  std::vector<RefInfo> refs(m.vmref_count);
+  std::vector<RefInfo> refs(warnings ? m.vmref_count : 0);
   {
     struct MapInfo {
       std::uint32_t size;
-      bool uv, weight;
-      const ObjectVmap* with_points;
+      std::uint8_t flags;
+      const std::uint8_t* points;
     };
     std::vector<MapInfo> maps;
     maps.reserve(m.vmaps.size());
-    for (const auto& vm : m.vmaps) maps.push_back({std::uint32_t(vm.size), vm.is_uv(), vm.is_weight(), vm.points.empty() ? nullptr : &vm});
+    for (const auto& vm : m.vmaps)
+      maps.push_back({std::uint32_t(vm.size), std::uint8_t((vm.is_uv() ? kUv : 0) | (vm.is_weight() ? kWeight : 0)),
+                      vm.points.empty() ? nullptr : vm.points.data()});
     std::size_t bad = 0;
     std::string first;
     for (std::size_t r = 0; r < m.vmref_count; ++r) {
-      RefInfo& ri = refs[r];
       const std::uint8_t* entry = m.vmrefs.data() + m.vmref_at[r];
       const std::size_t n = *entry++;
+      RefInfo ri;
       for (std::size_t k = 0; k < n; ++k, entry += 8) {
-        const std::int32_t vmap = load_le<std::int32_t>(entry), index = load_le<std::int32_t>(entry + 4);
-        if (vmap < 0 || std::size_t(vmap) >= maps.size() || index < 0 || std::uint32_t(index) >= maps[std::size_t(vmap)].size) {
-          ri.ok = false;
-          if (bad++ == 0) first = "vmref " + std::to_string(r) + " entry " + std::to_string(k) + " (" + std::to_string(vmap) + ", " + std::to_string(index) + ")";
+        // Read as unsigned, a negative map or index is past the end too.
+        const std::uint32_t vmap = load_le<std::uint32_t>(entry), index = load_le<std::uint32_t>(entry + 4);
+        if (vmap >= maps.size() || index >= maps[vmap].size) {
+          ri.flags = 0;
+          if (bad++ == 0)
+            first = "vmref " + std::to_string(r) + " entry " + std::to_string(k) + " (" + std::to_string(std::int32_t(vmap)) +
+                    ", " + std::to_string(std::int32_t(index)) + ")";
           continue;
         }
         if (!warnings) continue;  // the rest serves the corner warnings
-        const MapInfo& mi = maps[std::size_t(vmap)];
-        ri.uv = ri.uv || mi.uv;
-        ri.weight = ri.weight || mi.weight;
-        if (mi.with_points == nullptr) continue;
-        const std::int64_t q = std::uint32_t(mi.with_points->point(std::size_t(index)));
+        const MapInfo& mi = maps[vmap];
+        ri.flags |= mi.flags;
+        if (mi.points == nullptr) continue;
+        const std::uint32_t q = load_le<std::uint32_t>(mi.points + 4 * std::size_t(index));
         ++ri.pointed;
-        if (ri.point == kNoPoint) ri.point = q;
-        else if (ri.point != q) ri.point = kPoints;
+        if (!(ri.flags & (kOnePoint | kPoints)))
+          ri.point = q, ri.flags |= kOnePoint;
+        else if ((ri.flags & kOnePoint) && ri.point != q)
+          ri.flags = std::uint8_t((ri.flags & ~kOnePoint) | kPoints);
       }
+      if (warnings) refs[r] = (ri.flags & kOk) ? ri : RefInfo{0, 0, 0};
     }
     if (bad)
       add(d, Severity::error, m.offset, base + " 0x1008", "vmref entries name a vertex map or value that does not exist",
@@ -239,27 +260,27 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
   }
   // Faces.
   std::size_t bad_points = 0, bad_refs = 0, degenerate = 0, no_uv = 0, no_weight = 0, point_mismatch = 0;
-  std::string first_degenerate;
+  std::size_t first_degenerate = 0;
   const bool skinned = !f.bones.empty();
   for (std::size_t fi = 0; fi < m.face_count; ++fi) {
     std::uint32_t p[3];
     for (int k = 0; k < 3; ++k) {
       p[k] = m.corner_point(fi, k);
       const std::uint32_t r = m.corner_vmref(fi, k);
-      if (p[k] >= m.point_count) ++bad_points;
+      bad_points += p[k] >= m.point_count;
       if (r >= m.vmref_count) {
         ++bad_refs;
         continue;
       }
-      const RefInfo& ri = refs[r];
-      if (!ri.ok || !warnings) continue;
-      if (!ri.uv) ++no_uv;
-      if (skinned && !ri.weight) ++no_weight;
-      if (ri.point >= 0) {
-        if (ri.point != std::int64_t{p[k]}) point_mismatch += ri.pointed;
+      if (!warnings) continue;
+      const RefInfo ri = refs[r];  // flags 0 for a vmref with a missing entry: nothing counted
+      no_uv += (ri.flags & (kOk | kUv)) == kOk;
+      no_weight += skinned & ((ri.flags & (kOk | kWeight)) == kOk);
+      if (ri.flags & kOnePoint) {
+        point_mismatch += ri.point != p[k] ? ri.pointed : 0;
         continue;
       }
-      if (ri.point == kNoPoint) continue;
+      if (!(ri.flags & kPoints)) continue;
       for (std::size_t k2 = 0; k2 < m.vmref_size(r); ++k2) {
         const VmrefEntry e = m.vmref_entry(r, k2);
         const ObjectVmap& vm = m.vmaps[std::size_t(e.vmap)];
@@ -267,7 +288,7 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
       }
     }
     if (p[0] == p[1] || p[1] == p[2] || p[0] == p[2])
-      if (degenerate++ == 0) first_degenerate = std::to_string(fi);
+      if (degenerate++ == 0) first_degenerate = fi;
   }
   if (bad_points)
     add(d, Severity::error, m.offset, base + " 0x1006", "faces name points past the mesh", "< " + std::to_string(m.point_count), std::to_string(bad_points) + " corners");
@@ -275,8 +296,8 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
     add(d, Severity::error, m.offset, base + " 0x1006", "faces name vmrefs past the list", "< " + std::to_string(m.vmref_count), std::to_string(bad_refs) + " corners");
   if (degenerate) {
     const Chunk* c = m.chunks.find(kMeshFaces);
-    add(d, Severity::error, c ? c->payload_offset() + 4 + 24 * std::stoull(first_degenerate) : m.offset,
-        base + " 0x1006 face " + first_degenerate,
+    add(d, Severity::error, c ? c->payload_offset() + 4 + 24 * first_degenerate : m.offset,
+        base + " 0x1006 face " + std::to_string(first_degenerate),
         "invalid face: a point used twice (no area and no normal; blender-xray reports \"Invalid face\")",
         "three different points", std::to_string(degenerate) + " face(s)");
   }
