@@ -76,7 +76,9 @@ class ObjectText {
       order_[i] = i;
       bytes += members_[i].key.size() + 4 + end(i) - members_[i].start;
     }
-    std::sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return members_[a].key < members_[b].key; });
+    // Adapters that add their members in key order skip the sort.
+    const auto by_key = [&](std::size_t a, std::size_t b) { return members_[a].key < members_[b].key; };
+    if (!std::is_sorted(order_.begin(), order_.end(), by_key)) std::sort(order_.begin(), order_.end(), by_key);
     out.reserve(out.size() + bytes);
     out.push_back('{');
     for (std::size_t k = 0; k < n; ++k) {

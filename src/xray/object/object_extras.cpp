@@ -75,6 +75,11 @@ namespace {
 // The members put_name adds, as text: the UTF-8 name, and its stored bytes in hex when they have
 // no cp1251 form to come back through.
 void name_text(scene::ObjectText& x, std::string_view key, std::string_view hex_key, const std::string& raw) {
+  // ASCII is its own UTF-8 and comes back unchanged: no conversion either way.
+  if (std::all_of(raw.begin(), raw.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    scene::append_string(x.value(key), raw);
+    return;
+  }
   const std::string utf8 = cp1251_to_utf8(raw);
   scene::append_string(x.value(key), utf8);
   const auto back = utf8_to_cp1251(utf8);
@@ -110,20 +115,21 @@ void vec3_text(std::string& out, const Vec3& v) {
 }  // namespace
 
 std::string bone_extras_text(const BoneData& b) {
+  // Members in key order (ObjectText then prints them without sorting).
   scene::ObjectText x;
-  name_text(x, "name", "name_hex", b.name);
-  if (b.game_mtl) name_text(x, "game_mtl", "game_mtl_hex", *b.game_mtl);
-  vec3_text(x.value("bind_rotation"), b.bind_rotation());
   vec3_text(x.value("bind_position"), b.rest_offset);
-  float_text(x.value("rest_length"), b.rest_length);
-  name_text(x, "weight_map", "weight_map_hex", b.wmap);
-  if (b.mass) {
-    float_text(x.value("mass"), *b.mass);
-    vec3_text(x.value("center_of_mass"), b.center_of_mass);
+  vec3_text(x.value("bind_rotation"), b.bind_rotation());
+  if (b.break_limits) {
+    float_text(x.value("break_force"), (*b.break_limits)[0]);
+    float_text(x.value("break_torque"), (*b.break_limits)[1]);
   }
+  if (b.mass) vec3_text(x.value("center_of_mass"), b.center_of_mass);
+  if (b.friction) float_text(x.value("friction"), *b.friction);
+  if (b.game_mtl) name_text(x, "game_mtl", "game_mtl_hex", *b.game_mtl);
+  if (b.ik_flags) scene::append_uint(x.value("ik_flags"), *b.ik_flags);
   if (b.joint) {
-    scene::append_uint(x.value("joint_type"), b.joint->type);
     scene::ObjectText joint;
+    float_text(joint.value("damping"), b.joint->damping);
     std::string& limits = joint.value("limits");
     limits.push_back('[');
     for (std::size_t k = 0; k < b.joint->limits.size(); ++k) {
@@ -132,31 +138,29 @@ std::string bone_extras_text(const BoneData& b) {
     }
     limits.push_back(']');
     float_text(joint.value("spring"), b.joint->spring);
-    float_text(joint.value("damping"), b.joint->damping);
     joint.append_to(x.value("joint"));
+    scene::append_uint(x.value("joint_type"), b.joint->type);
   }
+  if (b.mass) float_text(x.value("mass"), *b.mass);
+  name_text(x, "name", "name_hex", b.name);
+  float_text(x.value("rest_length"), b.rest_length);
   if (b.shape) {
     const BoneShape& s = *b.shape;
     scene::ObjectText shape;
-    scene::append_uint(shape.value("type"), s.type);
-    scene::append_uint(shape.value("flags"), s.flags);
+    vec3_text(shape.value("box_halfsize"), s.box_halfsize);
     floats_text(shape.value("box_rotate"), s.box_rotate.data(), 9);
     vec3_text(shape.value("box_translate"), s.box_translate);
-    vec3_text(shape.value("box_halfsize"), s.box_halfsize);
-    vec3_text(shape.value("sphere_center"), s.sphere_center);
-    float_text(shape.value("sphere_radius"), s.sphere_radius);
     vec3_text(shape.value("cylinder_center"), s.cylinder_center);
     vec3_text(shape.value("cylinder_direction"), s.cylinder_direction);
     float_text(shape.value("cylinder_height"), s.cylinder_height);
     float_text(shape.value("cylinder_radius"), s.cylinder_radius);
+    scene::append_uint(shape.value("flags"), s.flags);
+    vec3_text(shape.value("sphere_center"), s.sphere_center);
+    float_text(shape.value("sphere_radius"), s.sphere_radius);
+    scene::append_uint(shape.value("type"), s.type);
     shape.append_to(x.value("shape"));
   }
-  if (b.ik_flags) scene::append_uint(x.value("ik_flags"), *b.ik_flags);
-  if (b.break_limits) {
-    float_text(x.value("break_force"), (*b.break_limits)[0]);
-    float_text(x.value("break_torque"), (*b.break_limits)[1]);
-  }
-  if (b.friction) float_text(x.value("friction"), *b.friction);
+  name_text(x, "weight_map", "weight_map_hex", b.wmap);
   return x.inside("xray");
 }
 
