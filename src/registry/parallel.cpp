@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -14,11 +15,18 @@ void run_parallel(std::size_t count, unsigned threads, const std::function<bool(
                   const std::function<void(std::size_t)>& finished) {
   std::atomic<std::size_t> next{0};
   std::mutex report;
+  // Items finish in any order; they are reported in index order, so that what a batch prints does
+  // not depend on the threads (nor on the system: Linux and Windows print the same).
+  enum : std::uint8_t { kPending, kReport, kSilent };
+  std::vector<std::uint8_t> state(count, kPending);
+  std::size_t reported = 0;
   auto worker = [&] {
     for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < count;) {
-      if (!work(i)) continue;
+      const bool report_it = work(i);
       std::lock_guard lock(report);
-      if (finished) finished(i);
+      state[i] = report_it ? kReport : kSilent;
+      for (; reported < count && state[reported] != kPending; ++reported)
+        if (state[reported] == kReport && finished) finished(reported);
     }
   };
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
