@@ -7,7 +7,9 @@
 
 #include "boneyard/core/lzhuf.h"
 #include "boneyard/xray/bones/bones.h"
+#include "boneyard/core/file_io.h"
 #include "boneyard/xray/object/object.h"
+#include "boneyard/xray/object/object_scene.h"
 #include "object_fixture.h"
 
 namespace boneyard::test {
@@ -244,6 +246,31 @@ TEST(Bones, ReadValidateRewriteAndMake) {
   const Diagnostics d = xray::validate_bones(o.value());
   EXPECT_NE(find_message(d, "part names a bone", Severity::warning), nullptr);
   EXPECT_NE(find_message(d, "bones in no part", Severity::warning), nullptr);
+}
+
+// Corners on one point whose vmrefs give the same UV and weights share a vertex (as the SDK's export
+// welds them); a UV that differs keeps its own. The quad's six corners each have a vmref, and the
+// two corners on each of the diagonal's points carry equal values.
+TEST(ObjectScene, CornersWithEqualValuesShareOneVertex) {
+  const auto vertices = [](const ObjFile& o) {
+    const xray::ObjectFile f = object_from(obj_bytes(o));
+    Diagnostics w;
+    auto s = xray::object_to_scene(f, "model", {}, w);
+    EXPECT_TRUE(s);
+    const scene::Primitive& p = s.value().meshes.at(0).primitives.at(0);
+    EXPECT_EQ(p.indices.size(), 6u);
+    for (const auto i : p.indices) EXPECT_LT(i, p.vertex_count());
+    return p.vertex_count();
+  };
+  ObjFile o = skinned_quad();
+  EXPECT_EQ(vertices(o), 4u);
+  o.meshes[0].vmaps[0].values[8] = 0.5f;  // the second face's corner on point 2: another U
+  EXPECT_EQ(vertices(o), 5u);
+  o = skinned_quad();
+  o.meshes[0].vmaps[1].values.push_back(0.5f);  // that corner's weight entry: another weight
+  o.meshes[0].vmaps[1].points.push_back(2);
+  o.meshes[0].vmrefs[4][1] = {1, 4};
+  EXPECT_EQ(vertices(o), 5u);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // .object -> scene (glTF conventions): bones as joints on their bind pose, each mesh a scene mesh
-// with one primitive per surface, corners split into vertices where their point, vmref or normal
+// with one primitive per surface, corners split into vertices where their point, values or normal
 // differ, every UV map and weight of the vmrefs, normals by the SDK's smoothing rules. What glTF
 // has no place for goes to extras (docs/xray-object.md "Extras").
 #include <algorithm>
@@ -150,6 +150,26 @@ class MeshBuilder {
     ++on_point_[key.point];
   }
 
+  // Pass 2's weld: the kept vertices of a point are chained (at most kChain of them are looked at,
+  // so that hostile data stays linear); equal means the same bits in every attribute.
+  std::uint32_t find_equal(const scene::Primitive& p, std::uint32_t point, std::size_t v, bool skinned) const {
+    for (std::uint32_t u = first_of_point_[point]; u != kNone; u = next_on_point_[u]) {
+      bool equal = std::memcmp(p.normals.data() + 3 * u, p.normals.data() + 3 * v, 12) == 0;
+      for (std::size_t l = 0; equal && l < p.uvs.size(); ++l) equal = std::memcmp(p.uvs[l].data() + 2 * u, p.uvs[l].data() + 2 * v, 8) == 0;
+      if (equal && skinned)
+        equal = std::memcmp(p.joints.data() + 4 * u, p.joints.data() + 4 * v, 8) == 0 &&
+                std::memcmp(p.weights.data() + 4 * u, p.weights.data() + 4 * v, 16) == 0;
+      if (equal) return u;
+    }
+    return kNone;
+  }
+  void link_final(std::uint32_t point, std::uint32_t v) {
+    if (on_point_[point] >= kChain) return;
+    next_on_point_[v] = first_of_point_[point];
+    first_of_point_[point] = v;
+    ++on_point_[point];
+  }
+
   scene::Primitive primitive(const SurfaceFaces& sf, int surface, std::size_t sface_index, bool skinned, Diagnostics& warnings) {
     scene::Primitive p;
     p.material = surface >= 0 ? material_of_surface_[std::size_t(surface)] : scene::kNoMaterial;
@@ -195,20 +215,24 @@ class MeshBuilder {
       }
     }
     p.indices.resize(at);  // faces past the mesh are left out
-    // Pass 2: the vertices into arrays of their final size.
-    const std::size_t vertices = keys_.size();
-    std::vector<std::uint32_t> points(vertices);
-    p.positions.resize(vertices * 3);
-    p.normals.resize(vertices * 3);
-    for (auto& uv : p.uvs) uv.resize(vertices * 2);  // (0, 0) where a map has no value
+    // Pass 2: each vertex's attributes; a vertex whose attributes equal those of an earlier one on
+    // its point (other vmrefs with the same values, as the SDK's own export welds them) becomes
+    // that one. The arrays are sized for every vertex of pass 1 and cut to the ones kept.
+    const std::size_t candidates = keys_.size();
+    for (const VertexKey& key : keys_) first_of_point_[key.point] = kNone, on_point_[key.point] = 0;
+    std::vector<std::uint32_t> points(candidates), final_of(candidates);
+    p.positions.resize(candidates * 3);
+    p.normals.resize(candidates * 3);
+    for (auto& uv : p.uvs) uv.resize(candidates * 2);
     if (skinned) {
-      p.joints.resize(vertices * 4);
-      p.weights.resize(vertices * 4);
+      p.joints.resize(candidates * 4);
+      p.weights.resize(candidates * 4);
     }
     json full_influences = json::array();  // vertices with more than four: every influence as stored
-    std::size_t missing_uv = 0, unweighted = 0;
-    for (std::size_t v = 0; v < vertices; ++v) {
-      const VertexKey& key = keys_[v];
+    std::size_t missing_uv = 0, unweighted = 0, kept = 0;
+    for (std::size_t c = 0; c < candidates; ++c) {
+      const VertexKey& key = keys_[c];
+      const std::size_t v = kept;  // written in the next free place, kept there unless welded
       points[v] = key.point;
       const Vec3 pos = m_.point(key.point);
       float* position = p.positions.data() + 3 * v;
@@ -222,6 +246,7 @@ class MeshBuilder {
       else
         normal[0] = 0.0f, normal[1] = 1.0f, normal[2] = 0.0f;
       if (++stamp_ == 0) std::fill(layer_seen_.begin(), layer_seen_.end(), 0), stamp_ = 1;
+      for (auto& uv : p.uvs) uv[2 * v] = uv[2 * v + 1] = 0.0f;  // (0, 0) where a map has no value
       std::size_t layers_found = 0;
       weights_.clear();
       const std::uint32_t ref = key.vmref;
@@ -243,27 +268,49 @@ class MeshBuilder {
           weights_.emplace_back(use.target, std::isfinite(value) ? value : 0.0f);
         }
       }
+      if (skinned) {
+        // Heaviest first, ties in stored order (an insertion sort: a vertex has a few weights, and
+        // stable_sort would allocate its buffer for each).
+        const auto heavier = [](const auto& x, const auto& y) { return x.second > y.second; };
+        if (weights_.size() <= 16) {
+          for (std::size_t i = 1; i < weights_.size(); ++i)
+            for (std::size_t j = i; j > 0 && heavier(weights_[j], weights_[j - 1]); --j) std::swap(weights_[j], weights_[j - 1]);
+        } else {
+          std::stable_sort(weights_.begin(), weights_.end(), heavier);
+        }
+        for (std::size_t slot = 0; slot < 4; ++slot) {
+          const bool used = slot < weights_.size();
+          p.joints[4 * v + slot] = used ? static_cast<std::uint16_t>(weights_[slot].first) : 0;
+          p.weights[4 * v + slot] = used ? weights_[slot].second : 0.0f;
+        }
+      }
+      // A vertex of more than four influences keeps them in the extras by its index: never welded.
+      const bool all_in_slots = weights_.size() <= 4;
+      if (all_in_slots)
+        if (const std::uint32_t same = find_equal(p, key.point, v, skinned); same != kNone) {
+          final_of[c] = same;
+          continue;
+        }
+      final_of[c] = static_cast<std::uint32_t>(v);
+      ++kept;
+      if (all_in_slots) link_final(key.point, static_cast<std::uint32_t>(v));
       if (layers_found != layers) ++missing_uv;
       if (!skinned) continue;
       if (weights_.empty()) ++unweighted;
-      // Heaviest first, ties in stored order (an insertion sort: a vertex has a few weights, and
-      // stable_sort would allocate its buffer for each).
-      const auto heavier = [](const auto& x, const auto& y) { return x.second > y.second; };
-      if (weights_.size() <= 16) {
-        for (std::size_t a = 1; a < weights_.size(); ++a)
-          for (std::size_t b = a; b > 0 && heavier(weights_[b], weights_[b - 1]); --b) std::swap(weights_[b], weights_[b - 1]);
-      } else {
-        std::stable_sort(weights_.begin(), weights_.end(), heavier);
-      }
-      for (std::size_t slot = 0; slot < 4 && slot < weights_.size(); ++slot) {
-        p.joints[4 * v + slot] = static_cast<std::uint16_t>(weights_[slot].first);
-        p.weights[4 * v + slot] = weights_[slot].second;
-      }
-      if (weights_.size() > 4) {
+      if (!all_in_slots) {
         json list = json::array();
         for (const auto& [joint, weight] : weights_) list.push_back({joint, float_json(weight)});
         full_influences.push_back({v, std::move(list)});
       }
+    }
+    for (auto& i : p.indices) i = final_of[i];
+    points.resize(kept);
+    p.positions.resize(kept * 3);
+    p.normals.resize(kept * 3);
+    for (auto& uv : p.uvs) uv.resize(kept * 2);
+    if (skinned) {
+      p.joints.resize(kept * 4);
+      p.weights.resize(kept * 4);
     }
     // The next primitive starts with no vertex on any point; only this one's points are reset.
     for (const std::uint32_t point : points) first_of_point_[point] = kNone, on_point_[point] = 0;
