@@ -220,14 +220,18 @@ class MeshBuilder {
     // that one. The arrays are sized for every vertex of pass 1 and cut to the ones kept.
     const std::size_t candidates = keys_.size();
     for (const VertexKey& key : keys_) first_of_point_[key.point] = kNone, on_point_[key.point] = 0;
-    std::vector<std::uint32_t> points(candidates), final_of(candidates);
-    p.positions.resize(candidates * 3);
-    p.normals.resize(candidates * 3);
-    for (auto& uv : p.uvs) uv.resize(candidates * 2);
-    if (skinned) {
-      p.joints.resize(candidates * 4);
-      p.weights.resize(candidates * 4);
-    }
+    std::vector<std::uint32_t> points, final_of(candidates);
+    const auto size_vertices = [&](std::size_t n) {
+      points.resize(n);
+      p.positions.resize(n * 3);
+      p.normals.resize(n * 3);
+      for (auto& uv : p.uvs) uv.resize(n * 2);
+      if (skinned) {
+        p.joints.resize(n * 4);
+        p.weights.resize(n * 4);
+      }
+    };
+    size_vertices(candidates);
     json full_influences = json::array();  // vertices with more than four: every influence as stored
     std::size_t missing_uv = 0, unweighted = 0, kept = 0;
     for (std::size_t c = 0; c < candidates; ++c) {
@@ -304,14 +308,7 @@ class MeshBuilder {
       }
     }
     for (auto& i : p.indices) i = final_of[i];
-    points.resize(kept);
-    p.positions.resize(kept * 3);
-    p.normals.resize(kept * 3);
-    for (auto& uv : p.uvs) uv.resize(kept * 2);
-    if (skinned) {
-      p.joints.resize(kept * 4);
-      p.weights.resize(kept * 4);
-    }
+    size_vertices(kept);
     // The next primitive starts with no vertex on any point; only this one's points are reset.
     for (const std::uint32_t point : points) first_of_point_[point] = kNone, on_point_[point] = 0;
     if (p.uvs.empty()) p.uvs.emplace_back(points.size() * 2, 0.0f);  // glTF materials sample TEXCOORD_0
