@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <span>
 #include <unordered_map>
 
 #include "boneyard/core/chunks.h"
@@ -248,9 +249,35 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
   // UV maps: per layer a continuous map (one value per point: its first corner's) and a
   // discontinuous one for the corners whose value differs.
   std::vector<Vmap> vmaps;
-  std::vector<std::uint32_t> corner_ref(nf * 3);
-  // vmref contents per corner, built map by map: (vmap, index) pairs.
-  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> refs(nf * 3);
+  // Per vertex, its bones of positive weight (the weights on one bone summed, in the scene's order),
+  // by bone: one flat list with offsets.
+  std::vector<std::uint32_t> bones_begin(nv + 1, 0);
+  std::vector<std::pair<std::uint32_t, float>> vertex_bones;
+  for (std::size_t v = 0; v < nv; ++v) {
+    const std::size_t begin = vertex_bones.size();
+    for (const auto& [bone, weight] : soup.influences[v])
+      if (bone < weight_maps.size() && weight > 0) vertex_bones.emplace_back(bone, weight);
+    // By bone, each bone's weights in the scene's order, then summed in that order.
+    const auto first = vertex_bones.begin() + std::ptrdiff_t(begin);
+    std::stable_sort(first, vertex_bones.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto kept = first;
+    for (auto it = first; it != vertex_bones.end(); ++it) {
+      if (it != first && it->first == (kept - 1)->first) (kept - 1)->second += it->second;
+      else *kept++ = {it->first, 0.0f + it->second};
+    }
+    vertex_bones.erase(kept, vertex_bones.end());
+    bones_begin[v + 1] = std::uint32_t(vertex_bones.size());
+  }
+  // Per corner, its vmref entries (vmap, index) in vmap order, in one flat list: UV maps first, then
+  // weight maps by bone.
+  const std::size_t corners = nf * 3;
+  std::vector<std::size_t> ref_begin(corners + 1, 0);
+  for (std::size_t c = 0; c < corners; ++c) {
+    const std::uint32_t v = soup.triangles[c / 3].v[c % 3];
+    ref_begin[c + 1] = ref_begin[c] + layers + (bones_begin[v + 1] - bones_begin[v]);
+  }
+  std::vector<std::pair<std::int32_t, std::int32_t>> ref_entries(ref_begin[corners]);
+  std::vector<std::size_t> ref_cursor(ref_begin.begin(), ref_begin.end() - 1);
   for (std::size_t l = 0; l < layers; ++l) {
     const std::string name = l < layout.uv_names.size() ? layout.uv_names[l] : (l == 0 ? "Texture" : "Texture" + std::to_string(l));
     Vmap cont{name, 2, 0, kVmapUv, {}, {}, {}};
@@ -259,6 +286,8 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
     for (const auto& t : soup.triangles)
       for (std::uint32_t v : t.v)
         if (first[point_of[v]] < 0) first[point_of[v]] = v;
+    cont.values.reserve(2 * points.size());
+    cont.points.reserve(points.size());
     for (std::size_t p = 0; p < points.size(); ++p) {
       const std::size_t v = std::size_t(std::max<std::int64_t>(first[p], 0));
       cont.values.push_back(soup.uvs[l][2 * v]);
@@ -267,76 +296,98 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
     }
     const auto cont_index = std::int32_t(vmaps.size());
     const auto disc_index = cont_index + 1;
-    for (std::size_t f = 0; f < nf; ++f)
-      for (int k = 0; k < 3; ++k) {
-        const std::uint32_t v = soup.triangles[f].v[k];
-        const std::uint32_t p = point_of[v];
-        const std::size_t holder = std::size_t(first[p]);
-        if (float_bits(soup.uvs[l][2 * v]) == float_bits(soup.uvs[l][2 * holder]) &&
-            float_bits(soup.uvs[l][2 * v + 1]) == float_bits(soup.uvs[l][2 * holder + 1])) {
-          refs[3 * f + std::size_t(k)].emplace_back(cont_index, std::int32_t(p));
-          continue;
-        }
-        refs[3 * f + std::size_t(k)].emplace_back(disc_index, std::int32_t(disc.points.size()));
-        disc.values.push_back(soup.uvs[l][2 * v]);
-        disc.values.push_back(soup.uvs[l][2 * v + 1]);
-        disc.points.push_back(std::int32_t(p));
-        disc.faces.push_back(std::int32_t(f));
+    for (std::size_t c = 0; c < corners; ++c) {
+      const std::uint32_t v = soup.triangles[c / 3].v[c % 3];
+      const std::uint32_t p = point_of[v];
+      const std::size_t holder = std::size_t(first[p]);
+      if (float_bits(soup.uvs[l][2 * v]) == float_bits(soup.uvs[l][2 * holder]) &&
+          float_bits(soup.uvs[l][2 * v + 1]) == float_bits(soup.uvs[l][2 * holder + 1])) {
+        ref_entries[ref_cursor[c]++] = {cont_index, std::int32_t(p)};
+        continue;
       }
+      ref_entries[ref_cursor[c]++] = {disc_index, std::int32_t(disc.points.size())};
+      disc.values.push_back(soup.uvs[l][2 * v]);
+      disc.values.push_back(soup.uvs[l][2 * v + 1]);
+      disc.points.push_back(std::int32_t(p));
+      disc.faces.push_back(std::int32_t(c / 3));
+    }
     vmaps.push_back(std::move(cont));
     if (!disc.points.empty()) vmaps.push_back(std::move(disc));
   }
   // Weight maps: per bone a continuous map (the weight of each point's first corner on it) and,
-  // when some corner of a point weighs otherwise, a discontinuous one.
+  // when some corner of a point weighs otherwise, a discontinuous one. The corners on each bone, in
+  // corner order, with their weight.
+  std::vector<std::size_t> bone_begin(weight_maps.size() + 1, 0);
+  for (std::size_t c = 0; c < corners; ++c) {
+    const std::uint32_t v = soup.triangles[c / 3].v[c % 3];
+    for (std::uint32_t i = bones_begin[v]; i < bones_begin[v + 1]; ++i) ++bone_begin[vertex_bones[i].first + 1];
+  }
+  for (std::size_t b = 0; b < weight_maps.size(); ++b) bone_begin[b + 1] += bone_begin[b];
+  std::vector<std::pair<std::uint32_t, float>> bone_corners(bone_begin[weight_maps.size()]);
+  {
+    std::vector<std::size_t> cursor(bone_begin.begin(), bone_begin.end() - 1);
+    for (std::size_t c = 0; c < corners; ++c) {
+      const std::uint32_t v = soup.triangles[c / 3].v[c % 3];
+      for (std::uint32_t i = bones_begin[v]; i < bones_begin[v + 1]; ++i)
+        bone_corners[cursor[vertex_bones[i].first]++] = {std::uint32_t(c), vertex_bones[i].second};
+    }
+  }
+  std::vector<std::int32_t> entry(points.size(), -1);
+  std::vector<float> value(points.size(), 0.0f);
   for (std::size_t b = 0; b < weight_maps.size(); ++b) {
+    if (bone_begin[b] == bone_begin[b + 1]) continue;
     Vmap cont{weight_maps[b], 1, 0, kVmapWeight, {}, {}, {}};
     Vmap disc{weight_maps[b], 1, 1, kVmapWeight, {}, {}, {}};
-    std::vector<std::int32_t> entry(points.size(), -1);
-    std::vector<float> value(points.size(), 0.0f);
-    std::vector<std::pair<std::size_t, std::int32_t>> pending;  // corner, entry in disc
-    for (std::size_t f = 0; f < nf; ++f)
-      for (int k = 0; k < 3; ++k) {
-        const std::uint32_t v = soup.triangles[f].v[k];
-        float w = 0;
-        bool has = false;
-        for (const auto& [bone, weight] : soup.influences[v])
-          if (bone == b && weight > 0) w += weight, has = true;
-        if (!has) continue;
-        const std::uint32_t p = point_of[v];
-        if (entry[p] < 0) {
-          entry[p] = std::int32_t(cont.points.size());
-          value[p] = w;
-          cont.values.push_back(w);
-          cont.points.push_back(std::int32_t(p));
-        }
-        if (float_bits(value[p]) == float_bits(w)) {
-          refs[3 * f + std::size_t(k)].emplace_back(-1 - std::int32_t(b), entry[p]);  // resolved below
-        } else {
-          pending.emplace_back(3 * f + std::size_t(k), std::int32_t(disc.points.size()));
-          refs[3 * f + std::size_t(k)].emplace_back(-1 - std::int32_t(weight_maps.size() + b), std::int32_t(disc.points.size()));
-          disc.values.push_back(w);
-          disc.points.push_back(std::int32_t(p));
-          disc.faces.push_back(std::int32_t(f));
-        }
-      }
-    if (cont.points.empty()) continue;
     const auto cont_index = std::int32_t(vmaps.size());
-    const bool with_disc = !disc.points.empty();
-    vmaps.push_back(std::move(cont));
-    if (with_disc) vmaps.push_back(std::move(disc));
-    for (auto& r : refs)
-      for (auto& [map, index] : r) {
-        if (map == -1 - std::int32_t(b)) map = cont_index;
-        else if (map == -1 - std::int32_t(weight_maps.size() + b)) map = cont_index + 1;
+    std::fill(entry.begin(), entry.end(), -1);
+    for (std::size_t i = bone_begin[b]; i < bone_begin[b + 1]; ++i) {
+      const auto [c, w] = bone_corners[i];
+      const std::uint32_t p = point_of[soup.triangles[c / 3].v[c % 3]];
+      if (entry[p] < 0) {
+        entry[p] = std::int32_t(cont.points.size());
+        value[p] = w;
+        cont.values.push_back(w);
+        cont.points.push_back(std::int32_t(p));
       }
+      if (float_bits(value[p]) == float_bits(w)) {
+        ref_entries[ref_cursor[c]++] = {cont_index, entry[p]};
+      } else {
+        ref_entries[ref_cursor[c]++] = {cont_index + 1, std::int32_t(disc.points.size())};
+        disc.values.push_back(w);
+        disc.points.push_back(std::int32_t(p));
+        disc.faces.push_back(std::int32_t(c / 3));
+      }
+    }
+    vmaps.push_back(std::move(cont));
+    if (!disc.points.empty()) vmaps.push_back(std::move(disc));
   }
-  // Vmrefs, shared by the corners that hold the same entries.
-  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> ref_list;
+  // Vmrefs, shared by the corners that hold the same entries, in the order corners first use them.
+  auto entries_of = [&](std::size_t c) {
+    return std::span<const std::pair<std::int32_t, std::int32_t>>(ref_entries.data() + ref_begin[c], ref_begin[c + 1] - ref_begin[c]);
+  };
+  std::vector<std::uint32_t> corner_ref(corners);
+  std::vector<std::uint32_t> ref_list;  // per vmref, the first corner that holds it
   {
-    std::map<std::vector<std::pair<std::int32_t, std::int32_t>>, std::uint32_t> ref_index;
-    for (std::size_t c = 0; c < refs.size(); ++c) {
-      const auto [it, fresh] = ref_index.emplace(refs[c], static_cast<std::uint32_t>(ref_list.size()));
-      if (fresh) ref_list.push_back(refs[c]);
+    struct Hash {
+      const decltype(entries_of)& of;
+      std::size_t operator()(std::uint32_t c) const {
+        std::uint64_t h = 0x9E3779B97F4A7C15ull;
+        for (const auto& [map, index] : of(c))
+          h = (h ^ (std::uint64_t(std::uint32_t(map)) << 32 | std::uint32_t(index))) * 0xC2B2AE3D27D4EB4Full, h ^= h >> 29;
+        return std::size_t(h);
+      }
+    };
+    struct Equal {
+      const decltype(entries_of)& of;
+      bool operator()(std::uint32_t a, std::uint32_t b) const {
+        const auto x = of(a), y = of(b);
+        return std::equal(x.begin(), x.end(), y.begin(), y.end());
+      }
+    };
+    std::unordered_map<std::uint32_t, std::uint32_t, Hash, Equal> ref_index(corners, Hash{entries_of}, Equal{entries_of});
+    for (std::size_t c = 0; c < corners; ++c) {
+      const auto [it, fresh] = ref_index.emplace(std::uint32_t(c), static_cast<std::uint32_t>(ref_list.size()));
+      if (fresh) ref_list.push_back(std::uint32_t(c));
       corner_ref[c] = it->second;
     }
   }
@@ -439,7 +490,8 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
       case kMeshVmrefs:
         write_chunk_with(w, id, [&] {
           w.u32(std::uint32_t(ref_list.size()));
-          for (const auto& r : ref_list) {
+          for (const std::uint32_t c : ref_list) {
+            const auto r = entries_of(c);
             w.u8(std::uint8_t(r.size()));
             for (const auto& [map, index] : r) w.s32(map), w.s32(index);
           }
