@@ -17,13 +17,17 @@ constexpr std::size_t base64_size(std::size_t size) { return (size + 2) / 3 * 4;
 // Standard base64 of `size` bytes, padding included, into `o` (base64_size(size) chars).
 inline void write_base64(char* o, const std::uint8_t* data, std::size_t size) {
   static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  // The two characters of every 12 bits: two lookups per 3 bytes instead of four.
+  static constexpr std::array<char, 8192> kPairs = [] {
+    std::array<char, 8192> t{};
+    for (std::size_t i = 0; i < 4096; ++i) t[2 * i] = kAlphabet[i >> 6], t[2 * i + 1] = kAlphabet[i & 63];
+    return t;
+  }();
   std::size_t i = 0;
   for (; i + 3 <= size; i += 3, o += 4) {
     const std::uint32_t v = (std::uint32_t(data[i]) << 16) | (std::uint32_t(data[i + 1]) << 8) | data[i + 2];
-    o[0] = kAlphabet[(v >> 18) & 63];
-    o[1] = kAlphabet[(v >> 12) & 63];
-    o[2] = kAlphabet[(v >> 6) & 63];
-    o[3] = kAlphabet[v & 63];
+    std::memcpy(o, kPairs.data() + 2 * (v >> 12), 2);
+    std::memcpy(o + 2, kPairs.data() + 2 * (v & 4095), 2);
   }
   if (i < size) {  // one or two bytes left, then '=' padding
     const std::uint32_t v = (std::uint32_t(data[i]) << 16) | (i + 1 < size ? std::uint32_t(data[i + 1]) << 8 : 0);

@@ -9,21 +9,6 @@ namespace boneyard::xray {
 
 std::string ObjectMesh::path() const { return hex(kObjMeshes) + "/" + std::to_string(index); }
 
-Vec3 ObjectMesh::point(std::size_t i) const {
-  const std::uint8_t* p = points.data() + 12 * i;
-  return {load_le<float>(p), load_le<float>(p + 4), load_le<float>(p + 8)};
-}
-
-std::uint32_t ObjectMesh::smoothing_group(std::size_t face) const {
-  if (has_smoothing && 4 * face + 4 <= smoothing.size()) return load_le<std::uint32_t>(smoothing.data() + 4 * face);
-  return sg_mask() ? 0u : 0xFFFFFFFFu;
-}
-
-VmrefEntry ObjectMesh::vmref_entry(std::size_t ref, std::size_t k) const {
-  const std::uint8_t* p = vmrefs.data() + vmref_at[ref] + 1 + 8 * k;
-  return {load_le<std::int32_t>(p), load_le<std::int32_t>(p + 4)};
-}
-
 namespace object_detail {
 
 namespace {

@@ -199,20 +199,20 @@ class MeshBuilder {
       add_vertex(key, v);
       return v;
     };
+    const int sides = doubled ? 2 : 1;
     for (std::size_t i = 0; i < sf.count; ++i) {
       const std::size_t face = sf.face(i);
       if (face >= m_.face_count) continue;
-      const std::uint32_t a = corner(face, 0, false), b = corner(face, 1, false), c = corner(face, 2, false);
-      // Mirroring Z turns the SDK's clockwise front faces counter-clockwise only with the order reversed.
-      p.indices[at] = a, p.indices[at + 1] = c, p.indices[at + 2] = b;
-      at += 3;
-      groups.push_back(m_.smoothing_group(face));
-      face_ids.push_back(static_cast<std::uint32_t>(face));
-      if (doubled) {
-        const std::uint32_t a2 = corner(face, 0, true), b2 = corner(face, 1, true), c2 = corner(face, 2, true);
-        p.indices[at] = a2, p.indices[at + 1] = b2, p.indices[at + 2] = c2;
+      for (int side = 0; side < sides; ++side) {
+        std::uint32_t v[3];
+        for (int k = 0; k < 3; ++k) v[k] = corner(face, k, side == 1);  // one call: inlined
+        // Mirroring Z turns the SDK's clockwise front faces counter-clockwise only with the order
+        // reversed; the flipped copy keeps the stored order.
+        p.indices[at] = v[0], p.indices[at + 1] = v[side == 1 ? 1 : 2], p.indices[at + 2] = v[side == 1 ? 2 : 1];
         at += 3;
       }
+      groups.push_back(m_.smoothing_group(face));
+      face_ids.push_back(static_cast<std::uint32_t>(face));
     }
     p.indices.resize(at);  // faces past the mesh are left out
     // Pass 2: each vertex's attributes; a vertex whose attributes equal those of an earlier one on

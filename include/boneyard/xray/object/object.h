@@ -134,7 +134,10 @@ struct ObjectMesh {
   Status readable;
 
   std::string path() const;  // "0x910/0"
-  Vec3 point(std::size_t i) const;
+  Vec3 point(std::size_t i) const {
+    const std::uint8_t* p = points.data() + 12 * i;
+    return {load_le<float>(p), load_le<float>(p + 4), load_le<float>(p + 8)};
+  }
   std::uint32_t corner_point(std::size_t face, int k) const {
     return load_le<std::uint32_t>(faces.data() + 24 * face + 8 * static_cast<std::size_t>(k));
   }
@@ -142,10 +145,16 @@ struct ObjectMesh {
     return load_le<std::uint32_t>(faces.data() + 24 * face + 8 * static_cast<std::size_t>(k) + 4);
   }
   // The face's smoothing value as the SDK loads it: stored, else 0 with the SG mask flag, else -1.
-  std::uint32_t smoothing_group(std::size_t face) const;
+  std::uint32_t smoothing_group(std::size_t face) const {
+    if (has_smoothing && 4 * face + 4 <= smoothing.size()) return load_le<std::uint32_t>(smoothing.data() + 4 * face);
+    return sg_mask() ? 0u : 0xFFFFFFFFu;
+  }
   bool sg_mask() const { return flags && (*flags & kMeshFlagSgMask) != 0; }
   std::size_t vmref_size(std::size_t ref) const { return vmrefs[vmref_at[ref]]; }
-  VmrefEntry vmref_entry(std::size_t ref, std::size_t k) const;
+  VmrefEntry vmref_entry(std::size_t ref, std::size_t k) const {
+    const std::uint8_t* p = vmrefs.data() + vmref_at[ref] + 1 + 8 * k;
+    return {load_le<std::int32_t>(p), load_le<std::int32_t>(p + 4)};
+  }
 };
 
 // 0x922 as the SDK writes it: creator, time, modifier, time. The files hold 4-byte times (BX, XRE);
