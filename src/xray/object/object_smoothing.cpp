@@ -56,18 +56,6 @@ int edge_of(const Geometry& g, std::size_t f, std::uint32_t a, std::uint32_t b) 
 
 }  // namespace
 
-Vec3 face_normal(const Vec3& p0, const Vec3& p1, const Vec3& p2) {
-  const Vec3 v01{p1.x - p0.x, p1.y - p0.y, p1.z - p0.z};
-  const Vec3 v12{p2.x - p1.x, p2.y - p1.y, p2.z - p1.z};
-  Vec3 n{v01.y * v12.z - v01.z * v12.y, v01.z * v12.x - v01.x * v12.z, v01.x * v12.y - v01.y * v12.x};
-  float m = n.x * n.x + n.y * n.y + n.z * n.z;
-  if (m > std::numeric_limits<float>::min()) {
-    m = std::sqrt(1 / m);
-    n.x *= m, n.y *= m, n.z *= m;
-  }
-  return n;
-}
-
 bool cop_soft_edge(std::uint32_t flags, int edge) {
   const int e = (flags & 8u) ? (4 - edge) % 3 : edge;
   return (flags & (1u << e)) == 0;
@@ -105,9 +93,10 @@ Geometry geometry_of(const ObjectMesh& m) {
 
 std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
   const std::size_t faces = g.corners.size() / 3;
-  std::vector<Vec3> fn(faces);
+  std::vector<Vec3> fn;
+  fn.reserve(faces);
   for (std::size_t f = 0; f < faces; ++f)
-    fn[f] = face_normal(g.positions[g.corners[3 * f]], g.positions[g.corners[3 * f + 1]], g.positions[g.corners[3 * f + 2]]);
+    fn.push_back(face_normal(g.positions[g.corners[3 * f]], g.positions[g.corners[3 * f + 1]], g.positions[g.corners[3 * f + 2]]));
   const PointFaces pf = point_faces(g.corners, g.positions.size());
   std::vector<Vec3> out(g.corners.size());
   // Scratch reused point by point (sorted vectors, not hash maps: clearing a map that once held a
@@ -148,7 +137,6 @@ std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
         // A few values: each corner's first corner of its value, the sums in list order per value
         // (the order the sorted path below sums in; 16 x 16 mask tests stay under its bound).
         std::uint8_t first_of[16];
-        Vec3 normal_of[16];
         for (std::size_t i = 0; i < n; ++i) {
           std::size_t r = 0;
           while (g.groups[face(r)] != g.groups[face(i)]) ++r;
@@ -157,7 +145,11 @@ std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
         for (std::size_t i = 0; i < n; ++i) {
           if (first_of[i] != i) continue;
           const std::uint32_t group = g.groups[face(i)];
-          if (group == flat) continue;
+          if (group == flat) {  // flat faces keep their face normal
+            for (std::size_t j = i; j < n; ++j)
+              if (first_of[j] == i) out[list[j]] = fn[face(j)];
+            continue;
+          }
           Vec3 sum{};
           if (g.sg_mask && group != 0) {  // a mask: every face sharing a bit with it
             for (std::size_t j = 0; j < n; ++j)
@@ -166,11 +158,9 @@ std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
             for (std::size_t j = i; j < n; ++j)
               if (first_of[j] == i) sum = add(sum, fn[face(j)]);
           }
-          normal_of[i] = finish(sum, fallback);
-        }
-        for (std::size_t i = 0; i < n; ++i) {
-          const std::uint32_t f = face(i);
-          out[list[i]] = g.groups[f] == flat ? fn[f] : normal_of[first_of[i]];
+          const Vec3 normal = finish(sum, fallback);
+          for (std::size_t j = i; j < n; ++j)
+            if (first_of[j] == i) out[list[j]] = normal;
         }
         continue;
       }

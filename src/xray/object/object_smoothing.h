@@ -3,7 +3,9 @@
 // a mesh's normals back. Rules and their sources: docs/xray-object.md "Smoothing groups".
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "boneyard/core/math.h"
@@ -12,7 +14,18 @@
 namespace boneyard::xray::object_smoothing {
 
 // Fvector::mknormal: (p1 - p0) x (p2 - p1), normalised when its squared length exceeds FLT_MIN.
-Vec3 face_normal(const Vec3& p0, const Vec3& p1, const Vec3& p2);
+// Inline: it runs once per face of every mesh exported.
+inline Vec3 face_normal(const Vec3& p0, const Vec3& p1, const Vec3& p2) {
+  const Vec3 v01{p1.x - p0.x, p1.y - p0.y, p1.z - p0.z};
+  const Vec3 v12{p2.x - p1.x, p2.y - p1.y, p2.z - p1.z};
+  Vec3 n{v01.y * v12.z - v01.z * v12.y, v01.z * v12.x - v01.x * v12.z, v01.x * v12.y - v01.y * v12.x};
+  float m = n.x * n.x + n.y * n.y + n.z * n.z;
+  if (m > std::numeric_limits<float>::min()) {
+    m = std::sqrt(1 / m);
+    n.x *= m, n.y *= m, n.z *= m;
+  }
+  return n;
+}
 
 // CS/CoP face flags (face_smoth_flags.h): bit 3 marks a back face, which reads edge e as
 // (4 - e) % 3; bit e (after that) marks edge e (corner e to corner e + 1) hard.
