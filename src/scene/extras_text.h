@@ -61,6 +61,8 @@ class ObjectText {
     members_.clear();
     values_.clear();
   }
+  // Room for `bytes` of value text (an item whose size is known grows its text once).
+  void reserve(std::size_t bytes) { values_.reserve(bytes); }
   // Starts the member `key`; its value's text is appended to the string returned, up to the
   // next value() or print.
   std::string& value(std::string_view key) {
@@ -125,8 +127,9 @@ inline void append_double(std::string& out, double v) {
   if (std::fabs(v) < 1e15 && v == std::trunc(v)) {
     char* end = b;
     if (std::signbit(v)) *end++ = '-';
-    end = std::to_chars(end, b + sizeof b, static_cast<std::int64_t>(std::fabs(v))).ptr;
-    out.append(b, end).append(".0");
+    end = std::to_chars(end, b + sizeof b - 2, static_cast<std::int64_t>(std::fabs(v))).ptr;
+    *end++ = '.', *end++ = '0';
+    out.append(b, end);
     return;
   }
   out.append(b, nlohmann::detail::to_chars(b, b + sizeof b, v));

@@ -117,6 +117,7 @@ void vec3_text(std::string& out, const Vec3& v) {
 std::string bone_extras_text(const BoneData& b) {
   // Members in key order (ObjectText then prints them without sorting).
   scene::ObjectText x;
+  x.reserve(1024);  // a bone with shape and joint prints about 700 bytes
   vec3_text(x.value("bind_position"), b.rest_offset);
   vec3_text(x.value("bind_rotation"), b.bind_rotation());
   if (b.break_limits) {
@@ -129,6 +130,7 @@ std::string bone_extras_text(const BoneData& b) {
   if (b.ik_flags) scene::append_uint(x.value("ik_flags"), *b.ik_flags);
   if (b.joint) {
     scene::ObjectText joint;
+    joint.reserve(256);
     float_text(joint.value("damping"), b.joint->damping);
     std::string& limits = joint.value("limits");
     limits.push_back('[');
@@ -147,6 +149,7 @@ std::string bone_extras_text(const BoneData& b) {
   if (b.shape) {
     const BoneShape& s = *b.shape;
     scene::ObjectText shape;
+    shape.reserve(512);
     vec3_text(shape.value("box_halfsize"), s.box_halfsize);
     floats_text(shape.value("box_rotate"), s.box_rotate.data(), 9);
     vec3_text(shape.value("box_translate"), s.box_translate);
