@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <unordered_map>
@@ -79,13 +80,19 @@ PointFaces point_faces(const std::vector<std::uint32_t>& corners, std::size_t po
 
 Geometry geometry_of(const ObjectMesh& m) {
   Geometry g;
-  g.positions.reserve(m.point_count);
-  for (std::size_t i = 0; i < m.point_count; ++i) g.positions.push_back(m.point(i));
-  g.corners.reserve(std::size_t{m.face_count} * 3);
-  g.groups.reserve(m.face_count);
-  for (std::size_t f = 0; f < m.face_count; ++f) {
-    for (int k = 0; k < 3; ++k) g.corners.push_back(m.corner_point(f, k));
-    g.groups.push_back(m.smoothing_group(f));
+  // The points and the stored smoothing values are the file's little-endian arrays (the host's
+  // layout, core/bytes.h): copied whole.
+  static_assert(sizeof(Vec3) == 12);
+  g.positions.resize(std::min<std::size_t>(m.point_count, m.points.size() / 12));
+  if (!g.positions.empty()) std::memcpy(g.positions.data(), m.points.data(), 12 * g.positions.size());
+  g.corners.resize(std::size_t{m.face_count} * 3);
+  for (std::size_t c = 0; c < g.corners.size(); ++c) g.corners[c] = m.corner_point(c / 3, int(c % 3));
+  if (m.has_smoothing && m.smoothing.size() >= 4 * std::size_t{m.face_count}) {
+    g.groups.resize(m.face_count);
+    if (m.face_count) std::memcpy(g.groups.data(), m.smoothing.data(), 4 * std::size_t{m.face_count});
+  } else {
+    g.groups.resize(m.face_count);
+    for (std::size_t f = 0; f < g.groups.size(); ++f) g.groups[f] = m.smoothing_group(f);
   }
   g.sg_mask = m.sg_mask();
   return g;
