@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 
 #include "boneyard/core/lzhuf.h"
 #include "boneyard/xray/bones/bones.h"
@@ -271,6 +272,45 @@ TEST(ObjectScene, CornersWithEqualValuesShareOneVertex) {
   o.meshes[0].vmaps[1].points.push_back(2);
   o.meshes[0].vmrefs[4][1] = {1, 4};
   EXPECT_EQ(vertices(o), 5u);
+}
+
+// The import's weight maps: one bone named twice in a vertex's influences is one entry of their
+// sum; a bone no corner uses has no map; the corners on a bone name its map.
+TEST(ObjectImport, InfluencesOnOneBoneAreSummedIntoItsWeightMap) {
+  const xray::ObjectFile f = object_from(obj_bytes(skinned_quad()));
+  Diagnostics w;
+  auto exported = xray::object_to_scene(f, "model", {}, w);
+  ASSERT_TRUE(exported);
+  scene::Scene s = std::move(exported).value();
+  s.skeleton.skin = {0, 1};  // what a glTF's skin gives the import (the export leaves it to the writer)
+  scene::Primitive& p = s.meshes.at(0).primitives.at(0);
+  ASSERT_EQ(p.joints.size(), 4 * p.vertex_count());
+  for (std::size_t v = 0; v < p.vertex_count(); ++v) {
+    // Vertex 0 hangs on "child" twice (0.25 + 0.25) and on "root" (0.5); the rest on "root".
+    const std::uint16_t joints[4] = {std::uint16_t(v == 0 ? 1 : 0), 1, 0, 0};
+    const float weights[4] = {v == 0 ? 0.25f : 1.0f, v == 0 ? 0.25f : 0.0f, v == 0 ? 0.5f : 0.0f, 0.0f};
+    std::memcpy(p.joints.data() + 4 * v, joints, sizeof joints);
+    std::memcpy(p.weights.data() + 4 * v, weights, sizeof weights);
+  }
+  Diagnostics iw;
+  auto bytes = xray::scene_to_object_bytes(s, {}, iw);
+  ASSERT_TRUE(bytes) << bytes.error().message;
+  const xray::ObjectFile back = object_from(bytes.value());
+  ASSERT_EQ(back.meshes.size(), 1u);
+  const xray::ObjectMesh& m = back.meshes[0];
+  std::map<std::string, std::vector<std::pair<std::int32_t, float>>> weights;  // map name -> (point, weight)
+  for (const auto& vm : m.vmaps)
+    if (vm.is_weight())
+      for (std::size_t i = 0; i < vm.size; ++i) weights[vm.name].emplace_back(vm.point(i), vm.value(i, 0));
+  ASSERT_EQ(weights.count("child"), 1u);
+  ASSERT_EQ(weights.count("root"), 1u);
+  ASSERT_EQ(weights["child"].size(), 1u);  // one point, one entry: the two influences summed
+  EXPECT_EQ(weights["child"][0].second, 0.5f);
+  const std::int32_t point = weights["child"][0].first;
+  bool root_half = false;
+  for (const auto& [pt, value] : weights["root"]) root_half = root_half || (pt == point && value == 0.5f);
+  EXPECT_TRUE(root_half);
+  EXPECT_EQ(weights["root"].size(), std::size_t(m.point_count));
 }
 
 }  // namespace

@@ -339,7 +339,6 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
     Vmap cont{weight_maps[b], 1, 0, kVmapWeight, {}, {}, {}};
     Vmap disc{weight_maps[b], 1, 1, kVmapWeight, {}, {}, {}};
     const auto cont_index = std::int32_t(vmaps.size());
-    std::fill(entry.begin(), entry.end(), -1);
     for (std::size_t i = bone_begin[b]; i < bone_begin[b + 1]; ++i) {
       const auto [c, w] = bone_corners[i];
       const std::uint32_t p = point_of[soup.triangles[c / 3].v[c % 3]];
@@ -358,6 +357,8 @@ MeshWriteResult write_mesh(const MeshSoup& soup, const MeshLayout& layout, const
         disc.faces.push_back(std::int32_t(c / 3));
       }
     }
+    // Only this bone's points are reset: thousands of bones cost their corners, not their points.
+    for (const std::int32_t p : cont.points) entry[std::size_t(p)] = -1;
     vmaps.push_back(std::move(cont));
     if (!disc.points.empty()) vmaps.push_back(std::move(disc));
   }

@@ -348,9 +348,9 @@ class MeshBuilder {
   // Per vertex map what a vmref entry into it gives (read from here rather than from the
   // vertex map records, which are large): a UV of layer `target`, or a weight of joint `target`.
   struct VmapUse {
-    enum Kind : std::uint8_t { kNone, kUv, kWeight };
+    enum Kind : std::uint8_t { kUnused, kUv, kWeight };
     const std::uint8_t* values = nullptr;
-    Kind kind = kNone;
+    Kind kind = kUnused;
     int target = -1;
   };
   std::vector<VmapUse> vmap_use_;
