@@ -89,6 +89,9 @@ py::object run_tree(const BatchOptions& options, const py::object& progress) {
   o.progress = [&handoff](std::size_t done, std::size_t total, const BatchItem& item) {
     handoff.finished(done, total, item);
   };
+  // Each file is shown as it finishes: the worker waits for Python, so an exception from
+  // `progress` stops the batch after the files in progress, whatever the machine's speed.
+  o.progress_as_finished = true;
   BatchResult result;
   std::exception_ptr batch_failure;     // what the batch thread threw (it never should)
   std::exception_ptr callback_failure;  // a C++ exception on this thread (casting an item for `progress`)

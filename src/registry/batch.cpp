@@ -211,7 +211,7 @@ BatchResult convert_tree(const BatchOptions& o) {
   }, [&](std::size_t i) {
     ++done;
     if (o.progress) o.progress(done, total, result.items[i]);
-  });
+  }, o.progress_as_finished ? registry::ReportOrder::completion : registry::ReportOrder::index);
 
   for (const auto& item : result.items) {
     if (item.status == BatchItem::Status::converted) ++result.converted;

@@ -12,11 +12,11 @@
 namespace boneyard::registry {
 
 void run_parallel(std::size_t count, unsigned threads, const std::function<bool(std::size_t)>& work,
-                  const std::function<void(std::size_t)>& finished) {
+                  const std::function<void(std::size_t)>& finished, ReportOrder order) {
   std::atomic<std::size_t> next{0};
   std::mutex report;
-  // Items finish in any order; they are reported in index order, so that what a batch prints does
-  // not depend on the threads (nor on the system: Linux and Windows print the same).
+  // Items finish in any order; by index, they are reported in index order, so that what a batch
+  // prints does not depend on the threads (nor on the system: Linux and Windows print the same).
   enum : std::uint8_t { kPending, kReport, kSilent };
   std::vector<std::uint8_t> state(count, kPending);
   std::size_t reported = 0;
@@ -24,6 +24,10 @@ void run_parallel(std::size_t count, unsigned threads, const std::function<bool(
     for (std::size_t i; !interrupted() && (i = next.fetch_add(1)) < count;) {
       const bool report_it = work(i);
       std::lock_guard lock(report);
+      if (order == ReportOrder::completion) {
+        if (report_it && finished) finished(i);
+        continue;
+      }
       state[i] = report_it ? kReport : kSilent;
       for (; reported < count && state[reported] != kPending; ++reported)
         if (state[reported] == kReport && finished) finished(reported);

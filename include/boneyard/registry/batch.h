@@ -34,8 +34,12 @@ struct BatchOptions {
   // Without `meshes`, each model's motion refs are looked up under its nearest "meshes" ancestor,
   // else under input_dir.
   ConvertSettings settings;
-  // Called once per finished item, never concurrently (the batch holds a lock around it).
+  // Called once per finished item, never concurrently (the batch holds a lock around it): in input
+  // order (the CLI's output is the same on every run), or, with `progress_as_finished`, as each
+  // item finishes (Python's callback, whose exception then stops the batch after the files in
+  // progress).
   std::function<void(std::size_t done, std::size_t total, const BatchItem& item)> progress;
+  bool progress_as_finished = false;
 };
 
 struct BatchResult {
