@@ -87,11 +87,10 @@ Geometry geometry_of(const ObjectMesh& m) {
   if (!g.positions.empty()) std::memcpy(g.positions.data(), m.points.data(), 12 * g.positions.size());
   g.corners.resize(std::size_t{m.face_count} * 3);
   for (std::size_t c = 0; c < g.corners.size(); ++c) g.corners[c] = m.corner_point(c / 3, int(c % 3));
-  if (m.has_smoothing && m.smoothing.size() >= 4 * std::size_t{m.face_count}) {
-    g.groups.resize(m.face_count);
-    if (m.face_count) std::memcpy(g.groups.data(), m.smoothing.data(), 4 * std::size_t{m.face_count});
+  g.groups.resize(m.face_count);
+  if (m.has_smoothing && m.smoothing.size() >= 4 * g.groups.size()) {
+    if (!g.groups.empty()) std::memcpy(g.groups.data(), m.smoothing.data(), 4 * g.groups.size());
   } else {
-    g.groups.resize(m.face_count);
     for (std::size_t f = 0; f < g.groups.size(); ++f) g.groups[f] = m.smoothing_group(f);
   }
   g.sg_mask = m.sg_mask();
