@@ -319,8 +319,13 @@ async function testPage(label, files, extra, cases) {
       await tab.waitForTimeout(Math.min(1000, (expected[m].frames / 30) * 400));
       await tab.click('#play');
       const frame = Number(await tab.inputValue('#frame'));
-      const moved = await shot();
-      const diff = pixelDiff(paused, moved);
+      // The paused pose is drawn at the page's next animation frame, which a loaded machine can
+      // delay: look again for up to 3 s before calling the image unchanged.
+      let diff = 0;
+      for (let tries = 0; tries < 30 && diff === 0; ++tries) {
+        await tab.waitForTimeout(100);
+        diff = pixelDiff(paused, await shot());
+      }
       check(frame > 0 && diff > 0, `playing ${expected[m].name} moves it (frame ${frame}, ${diff} pixels changed)`);
       await tab.fill('#frame', '0');
       await tab.dispatchEvent('#frame', 'input');
