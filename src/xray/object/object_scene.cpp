@@ -112,6 +112,9 @@ class MeshBuilder {
 
  private:
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  // A normal whose squared length is this close to 1 is unit already (float rounding of the
+  // rules' division leaves it within a few 1e-7).
+  static constexpr float kUnitTolerance = 1e-5f;
   // A point's first vertices are found by walking its chain; beyond kChain of them (hostile data:
   // thousands of corners on one point, each with another vmref) a hash map takes the rest, so the
   // walk stays bounded.
@@ -243,12 +246,17 @@ class MeshBuilder {
       position[0] = pos.x, position[1] = pos.y, position[2] = -pos.z;
       Vec3 n;
       std::memcpy(&n.x, &key.n[0], 4), std::memcpy(&n.y, &key.n[1], 4), std::memcpy(&n.z, &key.n[2], 4);
-      const double len = std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
       float* normal = p.normals.data() + 3 * v;
-      if (len > 0 && std::isfinite(len))
+      // The rules' sums and face normals come out unit length within float rounding: written as
+      // they are. Others (a degenerate face's) are normalised, a zero or non-finite one is +Y.
+      if (const float m = n.x * n.x + n.y * n.y + n.z * n.z; std::fabs(m - 1.0f) <= kUnitTolerance) {
+        normal[0] = n.x, normal[1] = n.y, normal[2] = -n.z;
+      } else if (const double len = std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
+                 len > 0 && std::isfinite(len)) {
         normal[0] = float(n.x / len), normal[1] = float(n.y / len), normal[2] = float(-n.z / len);
-      else
+      } else {
         normal[0] = 0.0f, normal[1] = 1.0f, normal[2] = 0.0f;
+      }
       if (++stamp_ == 0) std::fill(layer_seen_.begin(), layer_seen_.end(), 0), stamp_ = 1;
       for (auto& uv : p.uvs) uv[2 * v] = uv[2 * v + 1] = 0.0f;  // (0, 0) where a map has no value
       std::size_t layers_found = 0;

@@ -99,10 +99,10 @@ Geometry geometry_of(const ObjectMesh& m) {
 
 std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
   const std::size_t faces = g.corners.size() / 3;
-  std::vector<Vec3> fn;
-  fn.reserve(faces);
+  // Sized with their first values: every face has a normal and every corner is on a point.
+  std::vector<Vec3> fn(faces);
   for (std::size_t f = 0; f < faces; ++f)
-    fn.push_back(face_normal(g.positions[g.corners[3 * f]], g.positions[g.corners[3 * f + 1]], g.positions[g.corners[3 * f + 2]]));
+    fn[f] = face_normal(g.positions[g.corners[3 * f]], g.positions[g.corners[3 * f + 1]], g.positions[g.corners[3 * f + 2]]);
   const PointFaces pf = point_faces(g.corners, g.positions.size());
   std::vector<Vec3> out(g.corners.size());
   // Scratch reused point by point (sorted vectors, not hash maps: clearing a map that once held a
