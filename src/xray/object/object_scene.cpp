@@ -235,6 +235,8 @@ class MeshBuilder {
       }
     };
     size_vertices(candidates);
+    std::vector<float*> uv_out;  // each layer's array, sized for every candidate above
+    for (auto& uv : p.uvs) uv_out.push_back(uv.data());
     json full_influences = json::array();  // vertices with more than four: every influence as stored
     std::size_t missing_uv = 0, unweighted = 0, kept = 0;
     for (std::size_t c = 0; c < candidates; ++c) {
@@ -258,7 +260,7 @@ class MeshBuilder {
         normal[0] = 0.0f, normal[1] = 1.0f, normal[2] = 0.0f;
       }
       if (++stamp_ == 0) std::fill(layer_seen_.begin(), layer_seen_.end(), 0), stamp_ = 1;
-      for (auto& uv : p.uvs) uv[2 * v] = uv[2 * v + 1] = 0.0f;  // (0, 0) where a map has no value
+      for (float* uv : uv_out) uv[2 * v] = uv[2 * v + 1] = 0.0f;  // (0, 0) where a map has no value
       std::size_t layers_found = 0;
       weights_.clear();
       const std::uint32_t ref = key.vmref;
@@ -272,7 +274,7 @@ class MeshBuilder {
           ++layers_found;
           const float u = load_le<float>(use.values + 8 * std::size_t(entry.index));
           const float w = load_le<float>(use.values + 8 * std::size_t(entry.index) + 4);
-          float* out = p.uvs[layer].data() + 2 * v;
+          float* out = uv_out[layer] + 2 * v;
           out[0] = std::isfinite(u) ? u : 0.0f;
           out[1] = std::isfinite(w) ? w : 0.0f;
         } else if (use.kind == VmapUse::kWeight && use.target >= 0) {
@@ -290,11 +292,12 @@ class MeshBuilder {
         } else {
           std::stable_sort(weights_.begin(), weights_.end(), heavier);
         }
-        for (std::size_t slot = 0; slot < 4; ++slot) {
-          const bool used = slot < weights_.size();
-          p.joints[4 * v + slot] = used ? static_cast<std::uint16_t>(weights_[slot].first) : 0;
-          p.weights[4 * v + slot] = used ? weights_[slot].second : 0.0f;
-        }
+        std::uint16_t joints[4] = {};
+        float weights[4] = {};
+        for (std::size_t slot = 0; slot < 4 && slot < weights_.size(); ++slot)
+          joints[slot] = static_cast<std::uint16_t>(weights_[slot].first), weights[slot] = weights_[slot].second;
+        std::memcpy(p.joints.data() + 4 * v, joints, sizeof joints);
+        std::memcpy(p.weights.data() + 4 * v, weights, sizeof weights);
       }
       // A vertex of more than four influences keeps them in the extras by its index: never welded.
       const bool all_in_slots = weights_.size() <= 4;
