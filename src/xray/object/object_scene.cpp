@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 
 #include "boneyard/core/text.h"
@@ -155,13 +156,13 @@ class MeshBuilder {
 
   // Pass 2's weld: the kept vertices of a point are chained (at most kChain of them are looked at,
   // so that hostile data stays linear); equal means the same bits in every attribute.
-  std::uint32_t find_equal(const scene::Primitive& p, std::uint32_t point, std::size_t v, bool skinned) const {
+  std::uint32_t find_equal(std::uint32_t point, std::size_t v, bool skinned) const {
     for (std::uint32_t u = first_of_point_[point]; u != kNone; u = next_on_point_[u]) {
-      bool equal = std::memcmp(p.normals.data() + 3 * u, p.normals.data() + 3 * v, 12) == 0;
-      for (std::size_t l = 0; equal && l < p.uvs.size(); ++l) equal = std::memcmp(p.uvs[l].data() + 2 * u, p.uvs[l].data() + 2 * v, 8) == 0;
+      bool equal = std::memcmp(rows_.normals.get() + 3 * u, rows_.normals.get() + 3 * v, 12) == 0;
+      for (std::size_t l = 0; equal && l < rows_.layers; ++l) equal = std::memcmp(rows_.uv(l) + 2 * u, rows_.uv(l) + 2 * v, 8) == 0;
       if (equal && skinned)
-        equal = std::memcmp(p.joints.data() + 4 * u, p.joints.data() + 4 * v, 8) == 0 &&
-                std::memcmp(p.weights.data() + 4 * u, p.weights.data() + 4 * v, 16) == 0;
+        equal = std::memcmp(rows_.joints.get() + 4 * u, rows_.joints.get() + 4 * v, 8) == 0 &&
+                std::memcmp(rows_.weights.get() + 4 * u, rows_.weights.get() + 4 * v, 16) == 0;
       if (equal) return u;
     }
     return kNone;
@@ -220,23 +221,13 @@ class MeshBuilder {
     p.indices.resize(at);  // faces past the mesh are left out
     // Pass 2: each vertex's attributes; a vertex whose attributes equal those of an earlier one on
     // its point (other vmrefs with the same values, as the SDK's own export welds them) becomes
-    // that one. The arrays are sized for every vertex of pass 1 and cut to the ones kept.
+    // that one. The rows have room for every vertex of pass 1; the kept ones are copied out.
     const std::size_t candidates = keys_.size();
     for (const VertexKey& key : keys_) first_of_point_[key.point] = kNone, on_point_[key.point] = 0;
-    std::vector<std::uint32_t> points, final_of(candidates);
-    const auto size_vertices = [&](std::size_t n) {
-      points.resize(n);
-      p.positions.resize(n * 3);
-      p.normals.resize(n * 3);
-      for (auto& uv : p.uvs) uv.resize(n * 2);
-      if (skinned) {
-        p.joints.resize(n * 4);
-        p.weights.resize(n * 4);
-      }
-    };
-    size_vertices(candidates);
-    std::vector<float*> uv_out;  // each layer's array, sized for every candidate above
-    for (auto& uv : p.uvs) uv_out.push_back(uv.data());
+    std::vector<std::uint32_t> points(candidates), final_of(candidates);
+    rows_.fit(candidates, layers);
+    std::vector<float*> uv_out;  // each layer's rows
+    for (std::size_t l = 0; l < layers; ++l) uv_out.push_back(rows_.uv(l));
     json full_influences = json::array();  // vertices with more than four: every influence as stored
     std::size_t missing_uv = 0, unweighted = 0, kept = 0;
     for (std::size_t c = 0; c < candidates; ++c) {
@@ -244,11 +235,11 @@ class MeshBuilder {
       const std::size_t v = kept;  // written in the next free place, kept there unless welded
       points[v] = key.point;
       const Vec3 pos = m_.point(key.point);
-      float* position = p.positions.data() + 3 * v;
+      float* position = rows_.positions.get() + 3 * v;
       position[0] = pos.x, position[1] = pos.y, position[2] = -pos.z;
       Vec3 n;
       std::memcpy(&n.x, &key.n[0], 4), std::memcpy(&n.y, &key.n[1], 4), std::memcpy(&n.z, &key.n[2], 4);
-      float* normal = p.normals.data() + 3 * v;
+      float* normal = rows_.normals.get() + 3 * v;
       // The rules' sums and face normals come out unit length within float rounding: written as
       // they are. Others (a degenerate face's) are normalised, a zero or non-finite one is +Y.
       if (const float m = n.x * n.x + n.y * n.y + n.z * n.z; std::fabs(m - 1.0f) <= kUnitTolerance) {
@@ -296,13 +287,13 @@ class MeshBuilder {
         float weights[4] = {};
         for (std::size_t slot = 0; slot < 4 && slot < weights_.size(); ++slot)
           joints[slot] = static_cast<std::uint16_t>(weights_[slot].first), weights[slot] = weights_[slot].second;
-        std::memcpy(p.joints.data() + 4 * v, joints, sizeof joints);
-        std::memcpy(p.weights.data() + 4 * v, weights, sizeof weights);
+        std::memcpy(rows_.joints.get() + 4 * v, joints, sizeof joints);
+        std::memcpy(rows_.weights.get() + 4 * v, weights, sizeof weights);
       }
       // A vertex of more than four influences keeps them in the extras by its index: never welded.
       const bool all_in_slots = weights_.size() <= 4;
       if (all_in_slots)
-        if (const std::uint32_t same = find_equal(p, key.point, v, skinned); same != kNone) {
+        if (const std::uint32_t same = find_equal(key.point, v, skinned); same != kNone) {
           final_of[c] = same;
           continue;
         }
@@ -319,7 +310,14 @@ class MeshBuilder {
       }
     }
     for (auto& i : p.indices) i = final_of[i];
-    size_vertices(kept);
+    points.resize(kept);
+    p.positions.assign(rows_.positions.get(), rows_.positions.get() + 3 * kept);
+    p.normals.assign(rows_.normals.get(), rows_.normals.get() + 3 * kept);
+    for (std::size_t l = 0; l < layers; ++l) p.uvs[l].assign(rows_.uv(l), rows_.uv(l) + 2 * kept);
+    if (skinned) {
+      p.joints.assign(rows_.joints.get(), rows_.joints.get() + 4 * kept);
+      p.weights.assign(rows_.weights.get(), rows_.weights.get() + 4 * kept);
+    }
     // The next primitive starts with no vertex on any point; only this one's points are reset.
     for (const std::uint32_t point : points) first_of_point_[point] = kNone, on_point_[point] = 0;
     if (p.uvs.empty()) p.uvs.emplace_back(points.size() * 2, 0.0f);  // glTF materials sample TEXCOORD_0
@@ -372,6 +370,28 @@ class MeshBuilder {
   std::vector<std::uint32_t> layer_seen_;
   std::uint32_t stamp_ = 0;
   std::vector<std::pair<int, float>> weights_;
+  // Pass 2's vertex rows, left uninitialised (every row is written before it is read) and reused by
+  // a mesh's primitives: sizing a primitive's own arrays for every candidate zero-filled them.
+  struct Rows {
+    std::unique_ptr<float[]> positions, normals, weights, uvs;  // uvs: layer after layer
+    std::unique_ptr<std::uint16_t[]> joints;
+    std::size_t capacity = 0, layers = 0;
+    void fit(std::size_t n, std::size_t layer_count) {
+      layers = layer_count;
+      if (n <= capacity && layer_count * capacity <= uv_room) return;
+      capacity = std::max(n, capacity);
+      uv_room = layer_count * capacity;
+      positions = std::make_unique_for_overwrite<float[]>(3 * capacity);
+      normals = std::make_unique_for_overwrite<float[]>(3 * capacity);
+      weights = std::make_unique_for_overwrite<float[]>(4 * capacity);
+      joints = std::make_unique_for_overwrite<std::uint16_t[]>(4 * capacity);
+      uvs = std::make_unique_for_overwrite<float[]>(2 * uv_room);
+    }
+    float* uv(std::size_t layer) const { return uvs.get() + 2 * layer * capacity; }
+   private:
+    std::size_t uv_room = 0;
+  };
+  Rows rows_;
 };
 
 }  // namespace
