@@ -178,6 +178,18 @@ void BM_PhaseObjectMeshValidation(benchmark::State& state) {
 }
 BENCHMARK(BM_PhaseObjectMeshValidation)->Unit(benchmark::kMillisecond);
 
+// The export's own check of each mesh (errors only, before any index is followed).
+void BM_PhaseObjectMeshErrorCheck(benchmark::State& state) {
+  const auto object = xray::read_object(pair().object);
+  for (auto _ : state)
+    for (const auto& m : object.value().meshes) {
+      Diagnostics d;
+      xray::validate_object_mesh(object.value(), m, d, /*errors_only=*/true);
+      benchmark::DoNotOptimize(d);
+    }
+}
+BENCHMARK(BM_PhaseObjectMeshErrorCheck)->Unit(benchmark::kMillisecond);
+
 void BM_PhaseObjectNormals(benchmark::State& state) {
   const auto object = xray::read_object(pair().object);
   const auto style = xray::detect_smoothing(object.value());
