@@ -3,6 +3,7 @@
 // and hostile inputs failing with one clear finding.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <map>
 
@@ -272,6 +273,38 @@ TEST(ObjectScene, CornersWithEqualValuesShareOneVertex) {
   o.meshes[0].vmaps[1].points.push_back(2);
   o.meshes[0].vmrefs[4][1] = {1, 4};
   EXPECT_EQ(vertices(o), 5u);
+}
+
+// Normals are unit length: the smoothing rules' own results are written as they are, a face too
+// small for the rules to normalise (squared length under FLT_MIN) is normalised by the export,
+// and a face without area gives +Y.
+TEST(ObjectScene, NormalsAreUnitLengthEvenForTinyOrFlatFaces) {
+  const auto normals = [](const ObjFile& o) {
+    const xray::ObjectFile f = object_from(obj_bytes(o));
+    Diagnostics w;
+    xray::ObjectExportOptions eo;
+    eo.style = xray::SmoothingStyle::soc;  // -1: each corner takes its face's normal
+    auto s = xray::object_to_scene(f, "model", eo, w);
+    EXPECT_TRUE(s);
+    return s ? s.value().meshes.at(0).primitives.at(0).normals : std::vector<float>{};
+  };
+  const auto unit = [](const float* n) { return std::fabs(std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) - 1.0f) <= 1e-6f; };
+  ObjFile o;
+  o.meshes = {quad_mesh()};
+  o.meshes[0].groups = {0xFFFFFFFFu, 0xFFFFFFFFu};
+  // Face 0 (points 0, 2, 1) shrunk to 1e-10 m: its cross product's squared length is about 1e-40.
+  o.meshes[0].points = {{0, 0, 0}, {1e-10f, 0, 0}, {0, 0, 1e-10f}, {1, 0, 1}};
+  std::vector<float> n = normals(o);
+  ASSERT_FALSE(n.empty());
+  for (std::size_t v = 0; v < n.size() / 3; ++v) EXPECT_TRUE(unit(&n[3 * v])) << "vertex " << v;
+  EXPECT_NEAR(std::fabs(n[1]), 1.0f, 1e-6f);  // the first corner is face 0's: its normal is +-Y
+  // Face 0 without area (three points at one place): its corners get +Y.
+  o.meshes[0].points = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 0, 1}};
+  n = normals(o);
+  ASSERT_GE(n.size(), 3u);
+  EXPECT_EQ(n[0], 0.0f);
+  EXPECT_EQ(n[1], 1.0f);
+  EXPECT_EQ(n[2], 0.0f);
 }
 
 // The import's weight maps: one bone named twice in a vertex's influences is one entry of their
