@@ -377,19 +377,15 @@ class MeshBuilder {
     std::unique_ptr<std::uint16_t[]> joints;
     std::size_t capacity = 0, layers = 0;
     void fit(std::size_t n, std::size_t layer_count) {
-      layers = layer_count;
-      if (n <= capacity && layer_count * capacity <= uv_room) return;
-      capacity = std::max(n, capacity);
-      uv_room = layer_count * capacity;
+      if (n <= capacity && layer_count == layers) return;
+      capacity = std::max(n, capacity), layers = layer_count;
       positions = std::make_unique_for_overwrite<float[]>(3 * capacity);
       normals = std::make_unique_for_overwrite<float[]>(3 * capacity);
       weights = std::make_unique_for_overwrite<float[]>(4 * capacity);
       joints = std::make_unique_for_overwrite<std::uint16_t[]>(4 * capacity);
-      uvs = std::make_unique_for_overwrite<float[]>(2 * uv_room);
+      uvs = std::make_unique_for_overwrite<float[]>(2 * layers * capacity);
     }
     float* uv(std::size_t layer) const { return uvs.get() + 2 * layer * capacity; }
-   private:
-    std::size_t uv_room = 0;
   };
   Rows rows_;
 };

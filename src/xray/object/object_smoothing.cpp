@@ -99,7 +99,6 @@ Geometry geometry_of(const ObjectMesh& m) {
 
 std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
   const std::size_t faces = g.corners.size() / 3;
-  // Sized with their first values: every face has a normal and every corner is on a point.
   std::vector<Vec3> fn(faces);
   for (std::size_t f = 0; f < faces; ++f)
     fn[f] = face_normal(g.positions[g.corners[3 * f]], g.positions[g.corners[3 * f + 1]], g.positions[g.corners[3 * f + 2]]);
