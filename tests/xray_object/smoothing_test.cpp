@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <random>
 
 #include "object_fixture.h"
 #include "xray/object/object_smoothing.h"
@@ -127,6 +129,31 @@ TEST(Smoothing, StyleDetection) {
   EXPECT_TRUE(decided);
   EXPECT_EQ(style_of({2, 0}, &decided), SmoothingStyle::soc);  // one side hard only: ids
   EXPECT_TRUE(decided);
+}
+
+// SoC ids take one pass over the corners; the point-list walk is the SDK's order. Both must give
+// the same bits on meshes with shared points, flat faces, faces on a point twice (degenerate),
+// zero-area faces and points of many ids (past the one-pass limit: the walk takes over).
+TEST(Smoothing, SocIdsInOnePassEqualThePointListWalkBitForBit) {
+  std::mt19937 engine(39);
+  const auto rng = [&] { return static_cast<std::uint32_t>(engine()); };
+  for (int round = 0; round < 200; ++round) {
+    sm::Geometry g;
+    const std::uint32_t points = 3 + rng() % 40, faces = 1 + rng() % 120, ids = 1 + rng() % (round % 4 == 0 ? 40 : 4);
+    std::uniform_real_distribution<float> coord(-1.0f, 1.0f);
+    for (std::uint32_t i = 0; i < points; ++i) g.positions.push_back({coord(engine), coord(engine), coord(engine)});
+    if (round % 5 == 0) g.positions[1] = g.positions[0];  // zero-area faces
+    for (std::uint32_t f = 0; f < faces; ++f) {
+      // A few points carry most faces (round % 4 == 0: a point with more than 16 ids).
+      for (int k = 0; k < 3; ++k) g.corners.push_back(rng() % 3 == 0 ? rng() % 3 : rng() % points);
+      g.groups.push_back(rng() % 6 == 0 ? 0xFFFFFFFFu : rng() % ids);
+    }
+    const auto fast = sm::corner_normals(g, SmoothingStyle::soc);
+    const auto walk = sm::corner_normals_by_point_lists(g, SmoothingStyle::soc);
+    ASSERT_EQ(fast.size(), walk.size());
+    for (std::size_t c = 0; c < fast.size(); ++c)
+      ASSERT_EQ(std::memcmp(&fast[c], &walk[c], sizeof(Vec3)), 0) << "round " << round << " corner " << c;
+  }
 }
 
 }  // namespace

@@ -97,11 +97,66 @@ Geometry geometry_of(const ObjectMesh& m) {
   return g;
 }
 
-std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
+namespace {
+
+std::vector<Vec3> face_normals(const Geometry& g) {
   const std::size_t faces = g.corners.size() / 3;
   std::vector<Vec3> fn(faces);
   for (std::size_t f = 0; f < faces; ++f)
     fn[f] = face_normal(g.positions[g.corners[3 * f]], g.positions[g.corners[3 * f + 1]], g.positions[g.corners[3 * f + 2]]);
+  return fn;
+}
+
+// SoC ids without the SG mask, in one pass over the corners: each (point, id) sums the normals of
+// its corners' faces in corner order, which is the order of the point's adjacency list, so the
+// sums are those of the rules' walk bit for bit. False (and `out` unspecified) when a point has
+// more than kMaxIds ids: the walk over the point's list bounds that case.
+bool soc_id_normals(const Geometry& g, const std::vector<Vec3>& fn, std::vector<Vec3>& out) {
+  constexpr std::uint32_t kNone = 0xFFFFFFFFu, kFlat = 0xFFFFFFFFu, kMaxIds = 16;
+  struct Sum {
+    Vec3 sum;
+    std::uint32_t group, point, next;
+  };
+  const std::size_t corners = g.corners.size();
+  std::vector<std::uint32_t> first_sum(g.positions.size(), kNone), first_face(g.positions.size(), kNone), sum_of(corners);
+  std::vector<Sum> sums;
+  sums.reserve(corners);
+  for (std::size_t c = 0; c < corners; ++c) {
+    const std::uint32_t p = g.corners[c], f = static_cast<std::uint32_t>(c / 3), group = g.groups[f];
+    if (first_face[p] == kNone) first_face[p] = f;
+    if (group == kFlat) {  // flat faces keep their face normal
+      sum_of[c] = kNone;
+      continue;
+    }
+    std::uint32_t s = first_sum[p], seen = 0;
+    while (s != kNone && sums[s].group != group) s = sums[s].next, ++seen;
+    if (s == kNone) {
+      if (seen == kMaxIds) return false;
+      s = static_cast<std::uint32_t>(sums.size());
+      sums.push_back({Vec3{}, group, p, first_sum[p]});
+      first_sum[p] = s;
+    }
+    sums[s].sum = add(sums[s].sum, fn[f]);
+    sum_of[c] = s;
+  }
+  for (Sum& s : sums) s.sum = finish(s.sum, fn[first_face[s.point]]);  // once per (point, id)
+  out.resize(corners);
+  for (std::size_t c = 0; c < corners; ++c) out[c] = sum_of[c] == kNone ? fn[c / 3] : sums[sum_of[c]].sum;
+  return true;
+}
+
+}  // namespace
+
+std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style) {
+  if (style == SmoothingStyle::soc && !g.sg_mask) {
+    std::vector<Vec3> out;
+    if (soc_id_normals(g, face_normals(g), out)) return out;
+  }
+  return corner_normals_by_point_lists(g, style);
+}
+
+std::vector<Vec3> corner_normals_by_point_lists(const Geometry& g, SmoothingStyle style) {
+  const std::vector<Vec3> fn = face_normals(g);
   const PointFaces pf = point_faces(g.corners, g.positions.size());
   std::vector<Vec3> out(g.corners.size());
   // Scratch reused point by point (sorted vectors, not hash maps: clearing a map that once held a

@@ -58,6 +58,9 @@ Geometry geometry_of(const ObjectMesh& mesh);
 //  * CS/CoP flags: the faces around the point reachable across soft edges.
 // Summed face normals, normalised when longer than 1e-7, else the normal of the point's first face.
 std::vector<Vec3> corner_normals(const Geometry& g, SmoothingStyle style);
+// The same, always by walking each point's list of faces as the SDK does (SoC ids take a single
+// pass over the corners in corner_normals, which gives the same bits: tests compare the two).
+std::vector<Vec3> corner_normals_by_point_lists(const Geometry& g, SmoothingStyle style);
 
 // Smoothing values that reproduce `normals` (3 per face) on `g` in `style`: an edge two faces
 // share is soft when both faces' normals at its two points agree (within `tolerance` per
