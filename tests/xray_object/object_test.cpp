@@ -13,6 +13,7 @@
 #include "boneyard/xray/object/object.h"
 #include "boneyard/xray/object/object_scene.h"
 #include "object_fixture.h"
+#include "scene/extras_json.h"
 
 namespace boneyard::test {
 namespace {
@@ -273,6 +274,68 @@ TEST(ObjectScene, CornersWithEqualValuesShareOneVertex) {
   o.meshes[0].vmaps[1].points.push_back(2);
   o.meshes[0].vmrefs[4][1] = {1, 4};
   EXPECT_EQ(vertices(o), 5u);
+}
+
+// A vertex of more than four influences keeps every one in the extras (by its vertex index) and is
+// never welded by value: point 2's two corners, each with six equal influences through its own
+// vmref, stay two vertices; given the same vmref, they share one.
+TEST(ObjectScene, VerticesOfMoreThanFourInfluencesKeepThemAndAreNotWelded) {
+  const auto export_quad = [](const ObjFile& o) {
+    const xray::ObjectFile f = object_from(obj_bytes(o));
+    Diagnostics w;
+    auto s = xray::object_to_scene(f, "model", {}, w);
+    EXPECT_TRUE(s);
+    return s ? s.value().meshes.at(0).primitives.at(0) : scene::Primitive{};
+  };
+  ObjFile o = skinned_quad();
+  for (int b = 2; b < 6; ++b) o.bones.push_back({"b" + std::to_string(b), "root", "b" + std::to_string(b)});
+  o.parts = {{"default", {"root", "child", "b2", "b3", "b4", "b5"}}};
+  ObjMesh& m = o.meshes[0];
+  // Point 2 (corner 1 of face 0: vmref 1; corner 2 of face 1: vmref 4) weighs on six bones.
+  const char* maps[] = {"child", "b2", "b3", "b4", "b5"};
+  for (int i = 0; i < 5; ++i) {
+    ObjVmap w;
+    w.name = maps[i], w.dim = 1, w.type = 1, w.values = {0.1f * float(i + 1)}, w.points = {2};
+    m.vmaps.push_back(w);
+    m.vmrefs[1].push_back({2 + i, 0});
+    m.vmrefs[4].push_back({2 + i, 0});
+  }
+  scene::Primitive p = export_quad(o);
+  ASSERT_EQ(p.vertex_count(), 5u);
+  const nlohmann::json& x = scene::json_of(p.extras).at("xray");
+  ASSERT_TRUE(x.contains("influences"));
+  ASSERT_EQ(x["influences"].size(), 2u);  // both corners of point 2
+  for (const auto& v : x["influences"]) {
+    EXPECT_EQ(v.at(1).size(), 6u);
+    EXPECT_EQ(v.at(1).at(0).at(0), 0);  // root (weight 1) first, then the heaviest
+    EXPECT_EQ(v.at(1).at(1).at(0), 5);
+  }
+  m.faces[1][3] = 1;  // face 1's corner on point 2 takes vmref 1 as well
+  p = export_quad(o);
+  EXPECT_EQ(p.vertex_count(), 4u);
+  EXPECT_EQ(scene::json_of(p.extras).at("xray").at("influences").size(), 1u);
+}
+
+// A mesh with more vmrefs than corners resolves only those its corners name: the vertices are
+// those of the same mesh without the unused ones.
+TEST(ObjectScene, UnusedVmrefsChangeNothing) {
+  const auto export_quad = [](const ObjFile& o) {
+    const xray::ObjectFile f = object_from(obj_bytes(o));
+    Diagnostics w;
+    auto s = xray::object_to_scene(f, "model", {}, w);
+    EXPECT_TRUE(s);
+    return s ? s.value().meshes.at(0).primitives.at(0) : scene::Primitive{};
+  };
+  ObjFile o = skinned_quad();
+  const scene::Primitive used = export_quad(o);
+  for (int i = 0; i < 7; ++i) o.meshes[0].vmrefs.push_back({{0, 5}, {1, 3}});
+  const scene::Primitive more = export_quad(o);
+  EXPECT_EQ(more.indices, used.indices);
+  EXPECT_EQ(more.positions, used.positions);
+  EXPECT_EQ(more.normals, used.normals);
+  EXPECT_EQ(more.uvs, used.uvs);
+  EXPECT_EQ(more.joints, used.joints);
+  EXPECT_EQ(more.weights, used.weights);
 }
 
 // Normals are unit length: the smoothing rules' own results are written as they are, a face too

@@ -3,6 +3,7 @@
 // differ, every UV map and weight of the vmrefs, normals by the SDK's smoothing rules. What glTF
 // has no place for goes to extras (docs/xray-object.md "Extras").
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -88,6 +89,19 @@ class MeshBuilder {
       }
     }
     layer_seen_.assign(layer_names_.size(), 0);
+    layers_ = layer_names_.size(), stride_ = layers_ + 3;
+    row_of_ref_.assign(m_.vmref_count, kNone);
+    // The vmrefs in their order, before the corners ask for them (the SDK's files use every one),
+    // unless the mesh holds more vmrefs than corners: then only those the corners name, as they
+    // come (the rows stay bounded by the faces the file holds).
+    std::size_t corners = 0;
+    for (const SurfaceFaces& sf : m_.surfaces) corners += 3 * std::size_t{sf.count};
+    const bool upfront = m_.vmref_count <= corners;
+    ref_rows_.clear();
+    ref_rows_.reserve(upfront ? m_.vmref_count : 0);
+    ref_words_.assign(upfront ? m_.vmref_count * stride_ : 0, 0);
+    if (upfront)
+      for (std::uint32_t r = 0; r < m_.vmref_count; ++r) row_of(r);
     first_of_point_.assign(m_.point_count, kNone);
     on_point_.assign(m_.point_count, 0);
     scene::Mesh mesh;
@@ -116,9 +130,9 @@ class MeshBuilder {
   // A normal whose squared length is this close to 1 is unit already (float rounding of the
   // rules' division leaves it within a few 1e-7).
   static constexpr float kUnitTolerance = 1e-5f;
-  // A point's first vertices are found by walking its chain; beyond kChain of them (hostile data:
-  // thousands of corners on one point, each with another vmref) a hash map takes the rest, so the
-  // walk stays bounded.
+  // The weld looks at most kChain vertices of a point (hostile data: thousands of corners on one
+  // point, each with other values); the vertices past them are found by their corner's key
+  // (point, vmref, normal bits) in a hash map, so the work stays linear.
   static constexpr std::uint32_t kChain = 16;
   struct VertexKey {
     std::uint32_t point, vmref, n[3];
@@ -133,194 +147,155 @@ class MeshBuilder {
       return static_cast<std::size_t>(h ^ (h >> 29));
     }
   };
+  static std::uint64_t pair_bits(float a, float b) { return std::uint64_t{float_bits(a)} | std::uint64_t{float_bits(b)} << 32; }
 
-  // The vertex of (point, vmref, normal bits) in the primitive being built, or kNone.
-  std::uint32_t find_vertex(const VertexKey& key) const {
-    for (std::uint32_t v = first_of_point_[key.point]; v != kNone; v = next_on_point_[v])
-      if (keys_[v] == key) return v;
-    if (on_point_[key.point] < kChain) return kNone;
-    const auto it = overflow_.find(key);
-    return it == overflow_.end() ? kNone : it->second;
-  }
-  void add_vertex(const VertexKey& key, std::uint32_t v) {
-    keys_.push_back(key);
-    if (on_point_[key.point] < kChain) {
-      next_on_point_.push_back(first_of_point_[key.point]);
-      first_of_point_[key.point] = v;
+  // The vmref's influences into weights_, heaviest first, ties in stored order; its UV pairs into
+  // `uv` (one word per layer, the first entry of a layer winning) when given. Returns how many
+  // layers had a value.
+  std::size_t collect(std::uint32_t ref, std::uint64_t* uv) {
+    if (++stamp_ == 0) std::fill(layer_seen_.begin(), layer_seen_.end(), 0), stamp_ = 1;
+    std::size_t layers_found = 0;
+    weights_.clear();
+    for (std::size_t e = 0; e < m_.vmref_size(ref); ++e) {
+      const VmrefEntry entry = m_.vmref_entry(ref, e);
+      const VmapUse& use = vmap_use_[std::size_t(entry.vmap)];
+      if (use.kind == VmapUse::kUv) {
+        const auto layer = std::size_t(use.target);
+        if (layer_seen_[layer] == stamp_) continue;
+        layer_seen_[layer] = stamp_;
+        ++layers_found;
+        if (uv == nullptr) continue;
+        const float u = load_le<float>(use.values + 8 * std::size_t(entry.index));
+        const float w = load_le<float>(use.values + 8 * std::size_t(entry.index) + 4);
+        uv[layer] = pair_bits(std::isfinite(u) ? u : 0.0f, std::isfinite(w) ? w : 0.0f);
+      } else if (use.kind == VmapUse::kWeight && use.target >= 0) {
+        const float value = load_le<float>(use.values + 4 * std::size_t(entry.index));
+        weights_.emplace_back(use.target, std::isfinite(value) ? value : 0.0f);
+      }
+    }
+    // An insertion sort: a vertex has a few weights, and stable_sort would allocate its buffer.
+    const auto heavier = [](const auto& x, const auto& y) { return x.second > y.second; };
+    if (weights_.size() <= 16) {
+      for (std::size_t i = 1; i < weights_.size(); ++i)
+        for (std::size_t j = i; j > 0 && heavier(weights_[j], weights_[j - 1]); --j) std::swap(weights_[j], weights_[j - 1]);
     } else {
-      next_on_point_.push_back(kNone);
-      overflow_.emplace(key, v);
+      std::stable_sort(weights_.begin(), weights_.end(), heavier);
     }
-    ++on_point_[key.point];
+    return layers_found;
   }
 
-  // Pass 2's weld: the kept vertices of a point are chained (at most kChain of them are looked at,
-  // so that hostile data stays linear); equal means the same bits in every attribute.
-  std::uint32_t find_equal(std::uint32_t point, std::size_t v, bool skinned) const {
-    for (std::uint32_t u = first_of_point_[point]; u != kNone; u = next_on_point_[u]) {
-      bool equal = std::memcmp(rows_.normals.get() + 3 * u, rows_.normals.get() + 3 * v, 12) == 0;
-      for (std::size_t l = 0; equal && l < rows_.layers; ++l) equal = std::memcmp(rows_.uv(l) + 2 * u, rows_.uv(l) + 2 * v, 8) == 0;
-      if (equal && skinned)
-        equal = std::memcmp(rows_.joints.get() + 4 * u, rows_.joints.get() + 4 * v, 8) == 0 &&
-                std::memcmp(rows_.weights.get() + 4 * u, rows_.weights.get() + 4 * v, 16) == 0;
-      if (equal) return u;
+  // The row of the vmref's values, resolved on its first corner: every corner of a vmref has the
+  // same values (a vmref serves two corners or more in the SDK's files).
+  std::uint32_t row_of(std::uint32_t ref) {
+    if (const std::uint32_t row = row_of_ref_[ref]; row != kNone) return row;
+    const auto row = static_cast<std::uint32_t>(ref_rows_.size());
+    ref_rows_.push_back({});
+    // Zero words are (0, 0) where a map has no value.
+    if (const std::size_t end = (std::size_t{row} + 1) * stride_; end > ref_words_.size())
+      ref_words_.resize(std::max(end, 2 * ref_words_.size()), 0);
+    std::uint64_t* words = ref_words_.data() + std::size_t{row} * stride_;
+    RefRow& r = ref_rows_.back();
+    r.layers_found = static_cast<std::uint32_t>(collect(ref, words));
+    r.influences = static_cast<std::uint32_t>(weights_.size());
+    std::uint64_t joints = 0;
+    float weights[4] = {};
+    for (std::size_t slot = 0; slot < 4 && slot < weights_.size(); ++slot) {
+      joints |= std::uint64_t{static_cast<std::uint16_t>(weights_[slot].first)} << (16 * slot);
+      weights[slot] = weights_[slot].second;
     }
-    return kNone;
+    words[layers_] = joints;
+    words[layers_ + 1] = pair_bits(weights[0], weights[1]);
+    words[layers_ + 2] = pair_bits(weights[2], weights[3]);
+    row_of_ref_[ref] = row;
+    return row;
   }
-  void link_final(std::uint32_t point, std::uint32_t v) {
-    if (on_point_[point] >= kChain) return;
-    next_on_point_[v] = first_of_point_[point];
-    first_of_point_[point] = v;
-    ++on_point_[point];
+  bool same_values(std::uint32_t a, std::uint32_t b) const {
+    if (a == b) return true;
+    const std::uint64_t *x = ref_words_.data() + std::size_t{a} * stride_, *y = ref_words_.data() + std::size_t{b} * stride_;
+    for (std::size_t i = 0; i < stride_; ++i)
+      if (x[i] != y[i]) return false;
+    return true;
   }
 
   scene::Primitive primitive(const SurfaceFaces& sf, int surface, std::size_t sface_index, bool skinned, Diagnostics& warnings) {
     scene::Primitive p;
     p.material = surface >= 0 ? material_of_surface_[std::size_t(surface)] : scene::kNoMaterial;
-    const std::size_t layers = layer_names_.size();
-    p.uvs.resize(layers);
     const bool doubled = o_.two_sided_copies && surface >= 0 && f_.surfaces[std::size_t(surface)].two_sided();
-    // Pass 1: each corner's vertex, a vertex per distinct (point, vmref, normal). At most a vertex
-    // per corner: reserved once (bounded by the faces the file holds).
+    // One pass over the corners: a corner takes the vertex on its point with the same normal bits
+    // and values (other vmrefs with the same values, as the SDK's own export welds them), or
+    // makes a new one. At most a vertex per corner: reserved once (bounded by the faces the file
+    // holds).
     const std::size_t corners = std::size_t{sf.count} * (doubled ? 6 : 3);
-    keys_.clear();
-    next_on_point_.clear();
-    overflow_.clear();
-    keys_.reserve(corners);
-    next_on_point_.reserve(corners);
-    std::vector<std::uint32_t> groups, face_ids;
+    vertices_.clear();
+    vertices_.reserve(corners);
+    unlinked_.clear();
+    std::vector<std::uint32_t> groups, face_ids, points;
     groups.reserve(sf.count);
     face_ids.reserve(sf.count);
+    points.reserve(corners);
     p.indices.resize(corners);
-    std::size_t at = 0;
-    auto corner = [&](std::size_t face, int k, bool flip) -> std::uint32_t {
-      const std::uint32_t point = m_.corner_point(face, k), ref = m_.corner_vmref(face, k);
-      Vec3 n = normals_[3 * face + std::size_t(k)];
-      if (flip) n = {-n.x, -n.y, -n.z};
-      const VertexKey key{point, ref, {float_bits(n.x), float_bits(n.y), float_bits(n.z)}};
-      if (const std::uint32_t found = find_vertex(key); found != kNone) return found;
-      const auto v = static_cast<std::uint32_t>(keys_.size());
-      add_vertex(key, v);
-      return v;
-    };
+    json full_influences = json::array();  // vertices with more than four: every influence as stored
+    std::size_t missing_uv = 0, unweighted = 0, at = 0;
     const int sides = doubled ? 2 : 1;
     for (std::size_t i = 0; i < sf.count; ++i) {
       const std::size_t face = sf.face(i);
       if (face >= m_.face_count) continue;
       for (int side = 0; side < sides; ++side) {
-        std::uint32_t v[3];
-        for (int k = 0; k < 3; ++k) v[k] = corner(face, k, side == 1);  // one call: inlined
         // Mirroring Z turns the SDK's clockwise front faces counter-clockwise only with the order
         // reversed; the flipped copy keeps the stored order.
-        p.indices[at] = v[0], p.indices[at + 1] = v[side == 1 ? 1 : 2], p.indices[at + 2] = v[side == 1 ? 2 : 1];
+        static constexpr int kSlot[2][3] = {{0, 2, 1}, {0, 1, 2}};
+        for (int k = 0; k < 3; ++k) {
+          const std::uint32_t point = m_.corner_point(face, k), ref = m_.corner_vmref(face, k);
+          Vec3 n = normals_[3 * face + std::size_t(k)];
+          if (side == 1) n = {-n.x, -n.y, -n.z};
+          std::uint32_t& index = p.indices[at + std::size_t(kSlot[side][k])];
+          const std::uint32_t row = row_of(ref);
+          const Vertex made{unit_normal(n), row, kNone};
+          // A vertex of more than four influences keeps them in the extras by its index: never
+          // welded by value, only shared by the corners of its key.
+          const bool all_in_slots = ref_rows_[row].influences <= 4;
+          if (all_in_slots)
+            if (const std::uint32_t same = find_equal(point, made); same != kNone) {
+              index = same;
+              continue;
+            }
+          // Vertices past a point's chain, and those of more than four influences, by their key.
+          const VertexKey key{point, ref, {float_bits(n.x), float_bits(n.y), float_bits(n.z)}};
+          if (!unlinked_.empty())
+            if (const auto it = unlinked_.find(key); it != unlinked_.end()) {
+              index = it->second;
+              continue;
+            }
+          const auto v = static_cast<std::uint32_t>(vertices_.size());
+          index = v;
+          vertices_.push_back(made);
+          points.push_back(point);
+          if (all_in_slots && on_point_[point] < kChain) {
+            vertices_.back().next = first_of_point_[point];
+            first_of_point_[point] = v;
+            ++on_point_[point];
+          } else {
+            unlinked_.emplace(key, v);
+          }
+          if (ref_rows_[row].layers_found != layer_names_.size()) ++missing_uv;
+          if (!skinned) continue;
+          if (ref_rows_[row].influences == 0) ++unweighted;
+          if (!all_in_slots) {
+            collect(ref, nullptr);
+            json list = json::array();
+            for (const auto& [joint, weight] : weights_) list.push_back({joint, float_json(weight)});
+            full_influences.push_back({v, std::move(list)});
+          }
+        }
         at += 3;
       }
       groups.push_back(m_.smoothing_group(face));
       face_ids.push_back(static_cast<std::uint32_t>(face));
     }
     p.indices.resize(at);  // faces past the mesh are left out
-    // Pass 2: each vertex's attributes; a vertex whose attributes equal those of an earlier one on
-    // its point (other vmrefs with the same values, as the SDK's own export welds them) becomes
-    // that one. The rows have room for every vertex of pass 1; the kept ones are copied out.
-    const std::size_t candidates = keys_.size();
-    for (const VertexKey& key : keys_) first_of_point_[key.point] = kNone, on_point_[key.point] = 0;
-    std::vector<std::uint32_t> points(candidates), final_of(candidates);
-    rows_.fit(candidates, layers);
-    std::vector<float*> uv_out;  // each layer's rows
-    for (std::size_t l = 0; l < layers; ++l) uv_out.push_back(rows_.uv(l));
-    json full_influences = json::array();  // vertices with more than four: every influence as stored
-    std::size_t missing_uv = 0, unweighted = 0, kept = 0;
-    for (std::size_t c = 0; c < candidates; ++c) {
-      const VertexKey& key = keys_[c];
-      const std::size_t v = kept;  // written in the next free place, kept there unless welded
-      points[v] = key.point;
-      const Vec3 pos = m_.point(key.point);
-      float* position = rows_.positions.get() + 3 * v;
-      position[0] = pos.x, position[1] = pos.y, position[2] = -pos.z;
-      Vec3 n;
-      std::memcpy(&n.x, &key.n[0], 4), std::memcpy(&n.y, &key.n[1], 4), std::memcpy(&n.z, &key.n[2], 4);
-      float* normal = rows_.normals.get() + 3 * v;
-      // The rules' sums and face normals come out unit length within float rounding: written as
-      // they are. Others (a degenerate face's) are normalised, a zero or non-finite one is +Y.
-      if (const float m = n.x * n.x + n.y * n.y + n.z * n.z; std::fabs(m - 1.0f) <= kUnitTolerance) {
-        normal[0] = n.x, normal[1] = n.y, normal[2] = -n.z;
-      } else if (const double len = std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
-                 len > 0 && std::isfinite(len)) {
-        normal[0] = float(n.x / len), normal[1] = float(n.y / len), normal[2] = float(-n.z / len);
-      } else {
-        normal[0] = 0.0f, normal[1] = 1.0f, normal[2] = 0.0f;
-      }
-      if (++stamp_ == 0) std::fill(layer_seen_.begin(), layer_seen_.end(), 0), stamp_ = 1;
-      for (float* uv : uv_out) uv[2 * v] = uv[2 * v + 1] = 0.0f;  // (0, 0) where a map has no value
-      std::size_t layers_found = 0;
-      weights_.clear();
-      const std::uint32_t ref = key.vmref;
-      for (std::size_t e = 0; e < m_.vmref_size(ref); ++e) {
-        const VmrefEntry entry = m_.vmref_entry(ref, e);
-        const VmapUse& use = vmap_use_[std::size_t(entry.vmap)];
-        if (use.kind == VmapUse::kUv) {
-          const auto layer = std::size_t(use.target);
-          if (layer_seen_[layer] == stamp_) continue;  // the first entry of a layer wins
-          layer_seen_[layer] = stamp_;
-          ++layers_found;
-          const float u = load_le<float>(use.values + 8 * std::size_t(entry.index));
-          const float w = load_le<float>(use.values + 8 * std::size_t(entry.index) + 4);
-          float* out = uv_out[layer] + 2 * v;
-          out[0] = std::isfinite(u) ? u : 0.0f;
-          out[1] = std::isfinite(w) ? w : 0.0f;
-        } else if (use.kind == VmapUse::kWeight && use.target >= 0) {
-          const float value = load_le<float>(use.values + 4 * std::size_t(entry.index));
-          weights_.emplace_back(use.target, std::isfinite(value) ? value : 0.0f);
-        }
-      }
-      if (skinned) {
-        // Heaviest first, ties in stored order (an insertion sort: a vertex has a few weights, and
-        // stable_sort would allocate its buffer for each).
-        const auto heavier = [](const auto& x, const auto& y) { return x.second > y.second; };
-        if (weights_.size() <= 16) {
-          for (std::size_t i = 1; i < weights_.size(); ++i)
-            for (std::size_t j = i; j > 0 && heavier(weights_[j], weights_[j - 1]); --j) std::swap(weights_[j], weights_[j - 1]);
-        } else {
-          std::stable_sort(weights_.begin(), weights_.end(), heavier);
-        }
-        std::uint16_t joints[4] = {};
-        float weights[4] = {};
-        for (std::size_t slot = 0; slot < 4 && slot < weights_.size(); ++slot)
-          joints[slot] = static_cast<std::uint16_t>(weights_[slot].first), weights[slot] = weights_[slot].second;
-        std::memcpy(rows_.joints.get() + 4 * v, joints, sizeof joints);
-        std::memcpy(rows_.weights.get() + 4 * v, weights, sizeof weights);
-      }
-      // A vertex of more than four influences keeps them in the extras by its index: never welded.
-      const bool all_in_slots = weights_.size() <= 4;
-      if (all_in_slots)
-        if (const std::uint32_t same = find_equal(key.point, v, skinned); same != kNone) {
-          final_of[c] = same;
-          continue;
-        }
-      final_of[c] = static_cast<std::uint32_t>(v);
-      ++kept;
-      if (all_in_slots) link_final(key.point, static_cast<std::uint32_t>(v));
-      if (layers_found != layers) ++missing_uv;
-      if (!skinned) continue;
-      if (weights_.empty()) ++unweighted;
-      if (!all_in_slots) {
-        json list = json::array();
-        for (const auto& [joint, weight] : weights_) list.push_back({joint, float_json(weight)});
-        full_influences.push_back({v, std::move(list)});
-      }
-    }
-    for (auto& i : p.indices) i = final_of[i];
-    points.resize(kept);
-    p.positions.assign(rows_.positions.get(), rows_.positions.get() + 3 * kept);
-    p.normals.assign(rows_.normals.get(), rows_.normals.get() + 3 * kept);
-    for (std::size_t l = 0; l < layers; ++l) p.uvs[l].assign(rows_.uv(l), rows_.uv(l) + 2 * kept);
-    if (skinned) {
-      p.joints.assign(rows_.joints.get(), rows_.joints.get() + 4 * kept);
-      p.weights.assign(rows_.weights.get(), rows_.weights.get() + 4 * kept);
-    }
+    attributes(p, points, skinned);
     // The next primitive starts with no vertex on any point; only this one's points are reset.
     for (const std::uint32_t point : points) first_of_point_[point] = kNone, on_point_[point] = 0;
-    if (p.uvs.empty()) p.uvs.emplace_back(points.size() * 2, 0.0f);  // glTF materials sample TEXCOORD_0
     if (skinned) scene::clean_weights(p);
     const std::string where = m_.path() + " 0x1009 surface " + std::to_string(sface_index);
     if (missing_uv)
@@ -347,6 +322,58 @@ class MeshBuilder {
     return p;
   }
 
+  // A vertex of the primitive being built: its normal in glTF space, its vmref's row, the next
+  // vertex chained on its point.
+  struct Vertex {
+    std::array<float, 3> normal;
+    std::uint32_t row, next;
+  };
+  // The rules' sums and face normals come out unit length within float rounding: written as they
+  // are. Others (a degenerate face's) are normalised, a zero or non-finite one is +Y. Z mirrored.
+  static std::array<float, 3> unit_normal(const Vec3& n) {
+    if (const float m = n.x * n.x + n.y * n.y + n.z * n.z; std::fabs(m - 1.0f) <= kUnitTolerance) return {n.x, n.y, -n.z};
+    if (const double len = std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z); len > 0 && std::isfinite(len))
+      return {float(n.x / len), float(n.y / len), float(-n.z / len)};
+    return {0.0f, 1.0f, 0.0f};
+  }
+  // The weld: a vertex chained on `point` whose normal and values have the same bits, or kNone.
+  std::uint32_t find_equal(std::uint32_t point, const Vertex& made) const {
+    for (std::uint32_t u = first_of_point_[point]; u != kNone; u = vertices_[u].next) {
+      const Vertex& x = vertices_[u];
+      if (float_bits(x.normal[0]) == float_bits(made.normal[0]) && float_bits(x.normal[1]) == float_bits(made.normal[1]) &&
+          float_bits(x.normal[2]) == float_bits(made.normal[2]) && same_values(x.row, made.row))
+        return u;
+    }
+    return kNone;
+  }
+  // The glTF attributes of the primitive's vertices: positions from their points (Z mirrored),
+  // the rest from their rows.
+  void attributes(scene::Primitive& p, const std::vector<std::uint32_t>& points, bool skinned) const {
+    const std::size_t n = vertices_.size(), layers = layer_names_.size();
+    p.positions.resize(3 * n);
+    p.normals.resize(3 * n);
+    for (std::size_t v = 0; v < n; ++v) {
+      const Vec3 pos = m_.point(points[v]);
+      p.positions[3 * v] = pos.x, p.positions[3 * v + 1] = pos.y, p.positions[3 * v + 2] = -pos.z;
+      std::memcpy(p.normals.data() + 3 * v, vertices_[v].normal.data(), 12);
+    }
+    p.uvs.resize(std::max<std::size_t>(layers, 1));  // glTF materials sample TEXCOORD_0: (0, 0) without a map
+    for (std::size_t l = 0; l < p.uvs.size(); ++l) {
+      p.uvs[l].resize(2 * n);
+      if (l < layers)
+        for (std::size_t v = 0; v < n; ++v)
+          std::memcpy(p.uvs[l].data() + 2 * v, ref_words_.data() + std::size_t{vertices_[v].row} * stride_ + l, 8);
+    }
+    if (!skinned) return;
+    p.joints.resize(4 * n);
+    p.weights.resize(4 * n);
+    for (std::size_t v = 0; v < n; ++v) {
+      const std::uint64_t* words = ref_words_.data() + std::size_t{vertices_[v].row} * stride_ + layers;
+      std::memcpy(p.joints.data() + 4 * v, words, 8);
+      std::memcpy(p.weights.data() + 4 * v, words + 1, 16);
+    }
+  }
+
   const ObjectFile& f_;
   const ObjectMesh& m_;
   const ObjectExportOptions& o_;
@@ -363,31 +390,24 @@ class MeshBuilder {
     int target = -1;
   };
   std::vector<VmapUse> vmap_use_;
-  // Scratch reused across a mesh's primitives and vertices (no allocation per vertex).
-  std::vector<std::uint32_t> first_of_point_, on_point_, next_on_point_;
-  std::vector<VertexKey> keys_;
-  std::unordered_map<VertexKey, std::uint32_t, VertexKeyHash> overflow_;
+  // The mesh's vmrefs resolved (each on its first corner, for every primitive of the mesh): per
+  // row, `stride_` words (a UV pair per layer, the four joints, the four weights two at a time),
+  // compared and copied as such; how many layers had a value and how many influences it has.
+  struct RefRow {
+    std::uint32_t layers_found = 0, influences = 0;
+  };
+  std::size_t layers_ = 0, stride_ = 3;
+  std::vector<std::uint32_t> row_of_ref_;
+  std::vector<RefRow> ref_rows_;
+  std::vector<std::uint64_t> ref_words_;
+  // Scratch reused across a mesh's primitives (no allocation per corner): the vertices, each
+  // point's first chained vertex and how many are chained, the vertices past the chains by key.
+  std::vector<Vertex> vertices_;
+  std::vector<std::uint32_t> first_of_point_, on_point_;
+  std::unordered_map<VertexKey, std::uint32_t, VertexKeyHash> unlinked_;
   std::vector<std::uint32_t> layer_seen_;
   std::uint32_t stamp_ = 0;
   std::vector<std::pair<int, float>> weights_;
-  // Pass 2's vertex rows, left uninitialised (every row is written before it is read) and reused by
-  // a mesh's primitives: sizing a primitive's own arrays for every candidate zero-filled them.
-  struct Rows {
-    std::unique_ptr<float[]> positions, normals, weights, uvs;  // uvs: layer after layer
-    std::unique_ptr<std::uint16_t[]> joints;
-    std::size_t capacity = 0, layers = 0;
-    void fit(std::size_t n, std::size_t layer_count) {
-      if (n <= capacity && layer_count == layers) return;
-      capacity = std::max(n, capacity), layers = layer_count;
-      positions = std::make_unique_for_overwrite<float[]>(3 * capacity);
-      normals = std::make_unique_for_overwrite<float[]>(3 * capacity);
-      weights = std::make_unique_for_overwrite<float[]>(4 * capacity);
-      joints = std::make_unique_for_overwrite<std::uint16_t[]>(4 * capacity);
-      uvs = std::make_unique_for_overwrite<float[]>(2 * layers * capacity);
-    }
-    float* uv(std::size_t layer) const { return uvs.get() + 2 * layer * capacity; }
-  };
-  Rows rows_;
 };
 
 }  // namespace
