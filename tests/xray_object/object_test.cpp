@@ -154,6 +154,39 @@ TEST(Object, DegenerateFaceAndBadReferencesAreErrorsWithOffsets) {
   EXPECT_NE(find_message(e, "faces name points past the mesh"), nullptr);
 }
 
+// The export's check (errors only) finds the errors the full check finds, with the same messages,
+// offsets and counts: a degenerate face past the first, faces past the points and the vmrefs.
+TEST(Object, ErrorsOnlyCheckGivesTheFullChecksErrors) {
+  const auto errors = [](const ObjFile& o, bool errors_only) {
+    const xray::ObjectFile f = object_from(obj_bytes(o));
+    Diagnostics d;
+    xray::validate_object_mesh(f, f.meshes.at(0), d, errors_only);
+    std::vector<std::string> out;
+    for (const Finding& x : d.findings())
+      if (x.severity == Severity::error) out.push_back(x.path + ": " + x.message + " @" + std::to_string(x.offset) + " " + x.found);
+    return out;
+  };
+  ObjFile o;
+  ObjMesh m = quad_mesh();
+  m.points.push_back({0, 1, 0});
+  m.faces.push_back({{0, 0, 1, 1, 4, 2}});
+  m.faces.push_back({{1, 3, 4, 4, 1, 5}});  // face 3: point 1 twice
+  m.faces.push_back({{2, 3, 2, 4, 2, 5}});  // face 4: point 2 three times
+  m.groups = {0, 0, 0, 0, 0};
+  m.surfaces[0].second = {0, 1, 2, 3, 4};
+  o.meshes = {m};
+  std::vector<std::string> full = errors(o, false);
+  ASSERT_EQ(full.size(), 1u);
+  EXPECT_NE(full[0].find("face 3: invalid face"), std::string::npos) << full[0];
+  EXPECT_NE(full[0].find("2 face(s)"), std::string::npos) << full[0];
+  EXPECT_EQ(errors(o, true), full);
+  o.meshes[0].faces[0][0] = 9;   // a point past the mesh
+  o.meshes[0].faces[1][5] = 77;  // a vmref past the list
+  full = errors(o, false);
+  EXPECT_EQ(full.size(), 3u);
+  EXPECT_EQ(errors(o, true), full);
+}
+
 // Vmref entries whose value belongs to another point than the corner's: counted per entry, both
 // when a vmref's entries agree on one (wrong) point and when they disagree among themselves.
 TEST(Object, VmrefEntriesOfAnotherPointAreCountedPerEntry) {

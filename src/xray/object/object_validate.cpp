@@ -262,7 +262,23 @@ void validate_object_mesh(const ObjectFile& f, const ObjectMesh& m, Diagnostics&
   std::size_t bad_points = 0, bad_refs = 0, degenerate = 0, no_uv = 0, no_weight = 0, point_mismatch = 0;
   std::size_t first_degenerate = 0;
   const bool skinned = !f.bones.empty();
-  for (std::size_t fi = 0; fi < m.face_count; ++fi) {
+  if (!warnings) {
+    // The errors alone (the export's check before it follows any index): counted without
+    // branches; the first degenerate face is looked for only when there is one.
+    for (std::size_t fi = 0; fi < m.face_count; ++fi) {
+      const std::uint32_t p0 = m.corner_point(fi, 0), p1 = m.corner_point(fi, 1), p2 = m.corner_point(fi, 2);
+      bad_points += std::size_t{p0 >= m.point_count} + std::size_t{p1 >= m.point_count} + std::size_t{p2 >= m.point_count};
+      bad_refs += std::size_t{m.corner_vmref(fi, 0) >= m.vmref_count} + std::size_t{m.corner_vmref(fi, 1) >= m.vmref_count} +
+                  std::size_t{m.corner_vmref(fi, 2) >= m.vmref_count};
+      degenerate += static_cast<std::size_t>((p0 == p1) | (p1 == p2) | (p0 == p2));
+    }
+    if (degenerate)
+      while (m.corner_point(first_degenerate, 0) != m.corner_point(first_degenerate, 1) &&
+             m.corner_point(first_degenerate, 1) != m.corner_point(first_degenerate, 2) &&
+             m.corner_point(first_degenerate, 0) != m.corner_point(first_degenerate, 2))
+        ++first_degenerate;
+  }
+  for (std::size_t fi = 0; warnings && fi < m.face_count; ++fi) {
     std::uint32_t p[3];
     for (int k = 0; k < 3; ++k) {
       p[k] = m.corner_point(fi, k);
