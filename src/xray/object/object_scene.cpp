@@ -101,7 +101,7 @@ class MeshBuilder {
     ref_rows_.reserve(upfront ? m_.vmref_count : 0);
     ref_words_.assign(upfront ? m_.vmref_count * stride_ : 0, 0);
     if (upfront)
-      for (std::uint32_t r = 0; r < m_.vmref_count; ++r) row_of(r);
+      for (std::uint32_t r = 0; r < m_.vmref_count; ++r) resolve(r);
     first_of_point_.assign(m_.point_count, kNone);
     on_point_.assign(m_.point_count, 0);
     scene::Mesh mesh;
@@ -187,7 +187,11 @@ class MeshBuilder {
   // The row of the vmref's values, resolved on its first corner: every corner of a vmref has the
   // same values (a vmref serves two corners or more in the SDK's files).
   std::uint32_t row_of(std::uint32_t ref) {
-    if (const std::uint32_t row = row_of_ref_[ref]; row != kNone) return row;
+    const std::uint32_t row = row_of_ref_[ref];
+    return row != kNone ? row : resolve(ref);
+  }
+  // A new row for the vmref (out of line: row_of runs for every corner, this once per vmref).
+  [[gnu::noinline]] std::uint32_t resolve(std::uint32_t ref) {
     const auto row = static_cast<std::uint32_t>(ref_rows_.size());
     ref_rows_.push_back({});
     // Zero words are (0, 0) where a map has no value.
