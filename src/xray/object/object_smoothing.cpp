@@ -86,7 +86,8 @@ Geometry geometry_of(const ObjectMesh& m) {
   g.positions.resize(std::min<std::size_t>(m.point_count, m.points.size() / 12));
   if (!g.positions.empty()) std::memcpy(g.positions.data(), m.points.data(), 12 * g.positions.size());
   g.corners.resize(std::size_t{m.face_count} * 3);
-  for (std::size_t c = 0; c < g.corners.size(); ++c) g.corners[c] = m.corner_point(c / 3, int(c % 3));
+  for (std::size_t f = 0; f < m.face_count; ++f)
+    for (int k = 0; k < 3; ++k) g.corners[3 * f + std::size_t(k)] = m.corner_point(f, k);
   g.groups.resize(m.face_count);
   if (m.has_smoothing && m.smoothing.size() >= 4 * g.groups.size()) {
     if (!g.groups.empty()) std::memcpy(g.groups.data(), m.smoothing.data(), 4 * g.groups.size());
@@ -120,7 +121,7 @@ bool soc_id_normals(const Geometry& g, const std::vector<Vec3>& fn, std::vector<
   const std::size_t corners = g.corners.size();
   std::vector<std::uint32_t> first_sum(g.positions.size(), kNone), first_face(g.positions.size(), kNone), sum_of(corners);
   std::vector<Sum> sums;
-  sums.reserve(corners);
+  sums.reserve(g.positions.size() + g.positions.size() / 2);  // about one per point (grows past it)
   for (std::size_t c = 0; c < corners; ++c) {
     const std::uint32_t p = g.corners[c], f = static_cast<std::uint32_t>(c / 3), group = g.groups[f];
     if (first_face[p] == kNone) first_face[p] = f;
