@@ -89,7 +89,7 @@ class MeshBuilder {
       }
     }
     layer_seen_.assign(layer_names_.size(), 0);
-    layers_ = layer_names_.size(), stride_ = layers_ + 3;
+    stride_ = layer_names_.size() + 3;
     row_of_ref_.assign(m_.vmref_count, kNone);
     // The vmrefs in their order, before the corners ask for them (the SDK's files use every one),
     // unless the mesh holds more vmrefs than corners: then only those the corners name, as they
@@ -207,9 +207,10 @@ class MeshBuilder {
       joints |= std::uint64_t{static_cast<std::uint16_t>(weights_[slot].first)} << (16 * slot);
       weights[slot] = weights_[slot].second;
     }
-    words[layers_] = joints;
-    words[layers_ + 1] = pair_bits(weights[0], weights[1]);
-    words[layers_ + 2] = pair_bits(weights[2], weights[3]);
+    std::uint64_t* slots = words + layer_names_.size();  // after the UV pairs
+    slots[0] = joints;
+    slots[1] = pair_bits(weights[0], weights[1]);
+    slots[2] = pair_bits(weights[2], weights[3]);
     row_of_ref_[ref] = row;
     return row;
   }
@@ -400,7 +401,7 @@ class MeshBuilder {
   struct RefRow {
     std::uint32_t layers_found = 0, influences = 0;
   };
-  std::size_t layers_ = 0, stride_ = 3;
+  std::size_t stride_ = 3;
   std::vector<std::uint32_t> row_of_ref_;
   std::vector<RefRow> ref_rows_;
   std::vector<std::uint64_t> ref_words_;
