@@ -309,17 +309,19 @@ TEST(ObjectScene, CornersWithEqualValuesShareOneVertex) {
   EXPECT_EQ(vertices(o), 5u);
 }
 
+// The first primitive of the object's export with the default options.
+scene::Primitive first_primitive(const ObjFile& o) {
+  const xray::ObjectFile f = object_from(obj_bytes(o));
+  Diagnostics w;
+  auto s = xray::object_to_scene(f, "model", {}, w);
+  EXPECT_TRUE(s);
+  return s ? s.value().meshes.at(0).primitives.at(0) : scene::Primitive{};
+}
+
 // A vertex of more than four influences keeps every one in the extras (by its vertex index) and is
 // never welded by value: point 2's two corners, each with six equal influences through its own
 // vmref, stay two vertices; given the same vmref, they share one.
 TEST(ObjectScene, VerticesOfMoreThanFourInfluencesKeepThemAndAreNotWelded) {
-  const auto export_quad = [](const ObjFile& o) {
-    const xray::ObjectFile f = object_from(obj_bytes(o));
-    Diagnostics w;
-    auto s = xray::object_to_scene(f, "model", {}, w);
-    EXPECT_TRUE(s);
-    return s ? s.value().meshes.at(0).primitives.at(0) : scene::Primitive{};
-  };
   ObjFile o = skinned_quad();
   for (int b = 2; b < 6; ++b) o.bones.push_back({"b" + std::to_string(b), "root", "b" + std::to_string(b)});
   o.parts = {{"default", {"root", "child", "b2", "b3", "b4", "b5"}}};
@@ -333,7 +335,7 @@ TEST(ObjectScene, VerticesOfMoreThanFourInfluencesKeepThemAndAreNotWelded) {
     m.vmrefs[1].push_back({2 + i, 0});
     m.vmrefs[4].push_back({2 + i, 0});
   }
-  scene::Primitive p = export_quad(o);
+  scene::Primitive p = first_primitive(o);
   ASSERT_EQ(p.vertex_count(), 5u);
   const nlohmann::json& x = scene::json_of(p.extras).at("xray");
   ASSERT_TRUE(x.contains("influences"));
@@ -344,7 +346,7 @@ TEST(ObjectScene, VerticesOfMoreThanFourInfluencesKeepThemAndAreNotWelded) {
     EXPECT_EQ(v.at(1).at(1).at(0), 5);
   }
   m.faces[1][3] = 1;  // face 1's corner on point 2 takes vmref 1 as well
-  p = export_quad(o);
+  p = first_primitive(o);
   EXPECT_EQ(p.vertex_count(), 4u);
   EXPECT_EQ(scene::json_of(p.extras).at("xray").at("influences").size(), 1u);
 }
@@ -352,17 +354,10 @@ TEST(ObjectScene, VerticesOfMoreThanFourInfluencesKeepThemAndAreNotWelded) {
 // A mesh with more vmrefs than corners resolves only those its corners name: the vertices are
 // those of the same mesh without the unused ones.
 TEST(ObjectScene, UnusedVmrefsChangeNothing) {
-  const auto export_quad = [](const ObjFile& o) {
-    const xray::ObjectFile f = object_from(obj_bytes(o));
-    Diagnostics w;
-    auto s = xray::object_to_scene(f, "model", {}, w);
-    EXPECT_TRUE(s);
-    return s ? s.value().meshes.at(0).primitives.at(0) : scene::Primitive{};
-  };
   ObjFile o = skinned_quad();
-  const scene::Primitive used = export_quad(o);
+  const scene::Primitive used = first_primitive(o);
   for (int i = 0; i < 7; ++i) o.meshes[0].vmrefs.push_back({{0, 5}, {1, 3}});
-  const scene::Primitive more = export_quad(o);
+  const scene::Primitive more = first_primitive(o);
   EXPECT_EQ(more.indices, used.indices);
   EXPECT_EQ(more.positions, used.positions);
   EXPECT_EQ(more.normals, used.normals);
