@@ -1,8 +1,9 @@
 // libFuzzer target for the .object reader and what reads an object: any input must parse or fail
 // cleanly; what parses must validate, describe itself (info, dump), rewrite byte-exact, export to a
 // scene (broken meshes left out) that the glTF writer takes, come back through the template import
-// byte for byte, and become a template-less object that reads back. The heavy steps run on the
-// inputs up to 8 KB and a sample of the larger ones (fuzz_sample.h).
+// byte for byte, and become a template-less object that reads back; SoC normals in one pass equal
+// the walk over each point's list. The heavy steps run on the inputs up to 8 KB and a sample of
+// the larger ones (fuzz_sample.h).
 #include <cstdlib>
 #include <cstring>
 
@@ -11,6 +12,7 @@
 #include "boneyard/xray/object/object_report.h"
 #include "boneyard/xray/object/object_scene.h"
 #include "fuzz_sample.h"
+#include "xray/object/object_smoothing.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace boneyard;
@@ -38,6 +40,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (glb.main.size() < 20 || glb.main.size() % 4 != 0) std::abort();
   }
   if (found.has_errors()) return 0;
+  // SoC ids take one pass over the corners: the same bits as the walk over each point's list.
+  for (const auto& m : object.value().meshes) {
+    const auto g = xray::object_smoothing::geometry_of(m);
+    const auto one_pass = xray::object_smoothing::corner_normals(g, xray::SmoothingStyle::soc);
+    const auto walk = xray::object_smoothing::corner_normals_by_point_lists(g, xray::SmoothingStyle::soc);
+    if (one_pass.size() != walk.size() || std::memcmp(one_pass.data(), walk.data(), one_pass.size() * sizeof(Vec3)) != 0)
+      std::abort();
+  }
   // A valid object through its own scene: with itself as template the same bytes; without a
   // template a new object that reads back (scene_to_object_bytes validates what it writes).
   o.style.reset();
