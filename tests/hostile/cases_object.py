@@ -1,6 +1,7 @@
 """The SDK's source models (.object) and bone data (.bones) from hostile hands: packed bodies that
 declare more than they can hold, counts far past the bytes, a point shared by 100k faces (the
-smoothing rules stay linear), thousands of distinct smoothing masks around one point (bounded), a
+smoothing rules stay linear) or by 100k corners of distinct UVs (the weld stays linear), thousands
+of distinct smoothing masks around one point (bounded), a
 20k-bone chain, parent cycles, a broken mesh left out with --keep-going, and outputs that are never
 inputs. Layouts: ../shared/docs/sdk-formats.md sections 1.1 and 1.2."""
 import json
@@ -101,6 +102,29 @@ def _(d):
     groups = [(i * 2654435761) & 0xFFFFFFFF or 1 for i in range(len(faces))]
     (d / "masks.object").write_bytes(_object([_mesh(points, faces, groups, sg_mask=True)]))
     return ["convert", "masks.object", "-o", "masks.glb", "--smoothing", "soc"]
+
+
+@case("object_point_in_100k_distinct_uvs_to_glb", why="100k faces around one point whose corners each have their own "
+      "vmref and UV: 100k vertices on one point, and the weld still looks at 16 of them per corner (linear)", exit=0,
+      creates=[r"uvs\.glb"], creates_required=[r"uvs\.glb"], max_seconds=4)
+def _(d):
+    points, faces = _fan(100_000)
+    mesh = _mesh(points, faces, [0] * len(faces))
+    n = 3 * len(faces)
+    corners = [p for face in faces for p in face]
+    mesh = mesh.replace(
+        _chunk(0x1006, struct.pack("<I", len(faces)) + b"".join(struct.pack("<6I", a, 0, b, 0, c, 0) for a, b, c in faces)),
+        _chunk(0x1006, struct.pack("<I", len(faces)) +
+               b"".join(struct.pack("<6I", a, 3 * i, b, 3 * i + 1, c, 3 * i + 2) for i, (a, b, c) in enumerate(faces))))
+    mesh = mesh.replace(_chunk(0x1008, struct.pack("<I", 1) + bytes([1]) + struct.pack("<ii", 0, 0)),
+                        _chunk(0x1008, struct.pack("<I", n) + b"".join(bytes([1]) + struct.pack("<ii", 0, k) for k in range(n))))
+    mesh = mesh.replace(_chunk(0x1012, struct.pack("<I", 1) + _sz("Texture") + bytes([2, 0, 0]) + struct.pack("<I", 1) +
+                               struct.pack("<2f", 0, 0) + struct.pack("<i", 0)),
+                        _chunk(0x1012, struct.pack("<I", 1) + _sz("Texture") + bytes([2, 0, 0]) + struct.pack("<I", n) +
+                               b"".join(struct.pack("<2f", k * 1e-5, 0) for k in range(n)) +
+                               struct.pack("<%di" % n, *corners)))
+    (d / "uvs.object").write_bytes(_object([mesh]))
+    return ["convert", "uvs.object", "-o", "uvs.glb", "--smoothing", "soc"]
 
 
 def _chain_object(n):
