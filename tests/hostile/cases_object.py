@@ -1,9 +1,9 @@
 """The SDK's source models (.object) and bone data (.bones) from hostile hands: packed bodies that
 declare more than they can hold, counts far past the bytes, a point shared by 100k faces (the
 smoothing rules stay linear) or by 100k corners of distinct UVs (the weld stays linear), thousands
-of distinct smoothing masks around one point (bounded), a
-20k-bone chain, parent cycles, a broken mesh left out with --keep-going, and outputs that are never
-inputs. Layouts: ../shared/docs/sdk-formats.md sections 1.1 and 1.2."""
+of distinct smoothing masks around one point (bounded), a 20k-bone chain, parent cycles, a broken
+mesh left out with --keep-going, and outputs that are never inputs. Layouts:
+../shared/docs/sdk-formats.md sections 1.1 and 1.2."""
 import json
 import struct
 
